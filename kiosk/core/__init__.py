@@ -1,0 +1,1 @@
+"""The pure domain: no Qt, no SQLAlchemy (an import-linter contract keeps it so)."""

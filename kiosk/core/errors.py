@@ -1,0 +1,83 @@
+"""The one family of errors the core and the storage layer raise.
+
+Core and storage raise; only the CLI and the UI decide what to show. Every message says what
+happened, to which file or word, and what to do about it::
+
+    KioskError
+    ├── InputError            a player's entry cannot be judged (decided before any lookup)
+    │   ├── InvalidCharacterError   a character that is not a letter A-Z
+    │   ├── WordLengthError         too short, or longer than the pack allows
+    │   └── WordCountError          no words, or more than the station allows
+    ├── PackError             a lexicon pack cannot be used; the station keeps its last good one
+    │   ├── PackCorruptError        damaged, truncated, appended to, or not a pack at all
+    │   ├── PackVersionError        a format or normaliser version this build does not read
+    │   └── PackSignatureError      unsigned, unknown signer or a signature that does not verify
+    ├── SourceError           an organiser's word-list file or recipe cannot be read
+    ├── ConfigError           a station configuration file is wrong
+    └── StorageError          the challenge log cannot be written or read
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ConfigError",
+    "InputError",
+    "InvalidCharacterError",
+    "KioskError",
+    "PackCorruptError",
+    "PackError",
+    "PackSignatureError",
+    "PackVersionError",
+    "SourceError",
+    "StorageError",
+    "WordCountError",
+    "WordLengthError",
+]
+
+
+class KioskError(Exception):
+    """Root of every error the kiosk and the pack builder raise on purpose."""
+
+
+class InputError(KioskError):
+    """A challenge entry that cannot be judged; the whole entry is refused before any lookup."""
+
+
+class InvalidCharacterError(InputError):
+    """A character that is not one of the letters A-Z."""
+
+
+class WordLengthError(InputError):
+    """A word shorter than two letters or longer than the pack allows."""
+
+
+class WordCountError(InputError):
+    """No words at all, or more words than one challenge may hold."""
+
+
+class PackError(KioskError):
+    """A lexicon pack that must not be used for judging."""
+
+
+class PackCorruptError(PackError):
+    """The pack's bytes are not what its builder wrote."""
+
+
+class PackVersionError(PackError):
+    """The pack was written by a builder whose format this station does not read."""
+
+
+class PackSignatureError(PackError):
+    """The pack's signature is missing, unknown or wrong for the trusted keys configured."""
+
+
+class SourceError(KioskError):
+    """An organiser's word list or recipe is malformed."""
+
+
+class ConfigError(KioskError):
+    """A station configuration file is malformed or names something that does not exist."""
+
+
+class StorageError(KioskError):
+    """The challenge log could not be written or read."""

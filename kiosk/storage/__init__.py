@@ -1,0 +1,1 @@
+"""The challenge log and the station's persisted settings: SQLAlchemy 2.x, no Qt."""

@@ -1,0 +1,1 @@
+"""The organisers' pack builder: word lists in, verified reproducible lexicon packs out."""

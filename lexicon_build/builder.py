@@ -1,0 +1,166 @@
+"""Turning a recipe into a pack: read every source, apply the rules, write one verified file.
+
+The same recipe and sources always give the same bytes: words are a set (marisa's output does not
+depend on key order), the manifest is canonical JSON and records no time or absolute path.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import marisa_trie
+
+from kiosk import __version__
+from kiosk.core.errors import SourceError
+from kiosk.core.lexicon import WORDS_SECTION, YOUTH_SECTION, load_lexicon
+from kiosk.core.pack import PackInfo, SourceInfo, encode_pack, word_set_hash
+from lexicon_build.reader import Rejection, WordList, read_word_list
+from lexicon_build.recipe import Recipe, SourceSpec
+
+__all__ = ["BuildReport", "BuildResult", "build_pack", "write_atomically"]
+
+MAX_REJECTIONS_SHOWN = 50
+FILE_MODE = 0o666
+
+
+@dataclass
+class BuildReport:
+    """What an organiser should read after a build: refused lines, warnings and counts."""
+
+    lists: list[WordList] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def rejected(self) -> list[Rejection]:
+        return [r for word_list in self.lists for r in word_list.rejected]
+
+    @property
+    def duplicates(self) -> int:
+        return sum(word_list.duplicates for word_list in self.lists)
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    data: bytes
+    info: PackInfo
+    report: BuildReport
+
+
+def _read(
+    spec: SourceSpec, max_length: int, report: BuildReport, progress: Callable[[int], None] | None
+) -> WordList:
+    word_list = read_word_list(
+        spec.path, list_format=spec.list_format, max_length=max_length, progress=progress
+    )
+    report.lists.append(word_list)
+    return word_list
+
+
+def _source_info(spec: SourceSpec, word_list: WordList, role: str, kept: int) -> SourceInfo:
+    return SourceInfo(
+        file=spec.path.name,
+        sha256=word_list.sha256,
+        role=role,
+        min_length=spec.min_length,
+        max_length=spec.max_length,
+        words=kept,
+    )
+
+
+def build_pack(
+    recipe: Recipe,
+    *,
+    skip_invalid: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> BuildResult:
+    """Build a pack in memory. Raise SourceError listing every refused line unless skipping."""
+    report = BuildReport()
+    words: set[str] = set()
+    sources: list[SourceInfo] = []
+    for spec in recipe.sources:
+        word_list = _read(spec, recipe.max_length, report, progress)
+        low = spec.min_length or 0
+        high = spec.max_length or recipe.max_length
+        kept = [w for w in word_list.words if low <= len(w) <= high]
+        words.update(kept)
+        sources.append(_source_info(spec, word_list, "source", len(kept)))
+        if word_list.too_long:
+            report.warnings.append(
+                f"{spec.path}: {word_list.too_long} words longer than {recipe.max_length} letters "
+                "left out (too long for the pack's maximum)"
+            )
+    youth_words: set[str] = set()
+    if recipe.youth_exclusions is not None:
+        spec = recipe.youth_exclusions
+        word_list = _read(spec, recipe.max_length, report, progress)
+        youth_words = set(word_list.words)
+        sources.append(_source_info(spec, word_list, "youth_exclusions", len(youth_words)))
+    if report.rejected and not skip_invalid:
+        shown = report.rejected[:MAX_REJECTIONS_SHOWN]
+        more = len(report.rejected) - len(shown)
+        lines = [str(r) for r in shown] + ([f"... and {more} more"] if more else [])
+        raise SourceError(
+            f"{len(report.rejected)} line(s) could not be read as words:\n"
+            + "\n".join(lines)
+            + "\nFix the lines, or build anyway with --skip-invalid (they are left out)."
+        )
+    missing_removals = sorted(w for w in recipe.removals if w not in words and w not in recipe.additions)
+    if missing_removals:
+        report.warnings.append(
+            f"removals not in any source (nothing to remove): {', '.join(missing_removals)}"
+        )
+    words.update(w for w in recipe.additions if len(w) <= recipe.max_length)
+    words.difference_update(recipe.removals)
+    if not words:
+        raise SourceError("the sources hold no words at all; check the files and length limits")
+    outside = sorted(youth_words - words)
+    if outside:
+        sample = ", ".join(outside[:10]) + (" ..." if len(outside) > 10 else "")
+        report.warnings.append(
+            f"{len(outside)} youth exclusion word(s) are not in the base list and change nothing: {sample}"
+        )
+    youth_words &= words
+    sections = {WORDS_SECTION: marisa_trie.Trie(sorted(words)).tobytes()}
+    if recipe.youth_exclusions is not None:
+        sections[YOUTH_SECTION] = marisa_trie.Trie(sorted(youth_words)).tobytes()
+    info = PackInfo(
+        name=recipe.name,
+        edition=recipe.edition,
+        description=recipe.description,
+        max_length=recipe.max_length,
+        word_count=len(words),
+        counts_by_length=dict(sorted(Counter(len(w) for w in words).items())),
+        youth_exclusion_count=len(youth_words),
+        set_hash=word_set_hash(words),
+        youth_set_hash=None if recipe.youth_exclusions is None else word_set_hash(youth_words),
+        sources=tuple(sources),
+        builder_version=__version__,
+    )
+    data = encode_pack(info, sections)
+    lexicon = load_lexicon(data)  # read back with the station's own loader before anyone gets it
+    if lexicon.info != info or any(w not in lexicon for w in recipe.additions if w in words):
+        raise SourceError("internal error: the pack did not read back as written; please report it")
+    return BuildResult(data=data, info=info, report=report)
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write a file so that a reader sees either the old file or the whole new one."""
+    path = path.resolve()
+    handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        Path(temp_name).chmod(FILE_MODE & ~umask)  # mkstemp makes 0600; a pack is for sharing
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        Path(temp_name).replace(path)
+    except BaseException:
+        Path(temp_name).unlink(missing_ok=True)
+        raise

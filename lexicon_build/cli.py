@@ -1,0 +1,227 @@
+"""The ``lexicon-build`` command: organisers turn the word lists they own into packs.
+
+A thin click layer over ``lexicon_build.builder`` and ``kiosk.core.pack``; exit code 0 on
+success, 1 when a check finds a problem (verify, a build refused for bad lines), 2 on usage errors.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+import click
+
+from kiosk import __version__
+from kiosk.core.errors import KioskError
+from kiosk.core.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.pack import MAGIC, PackInfo
+from lexicon_build.builder import build_pack, write_atomically
+from lexicon_build.reader import ListFormat, read_word_list
+from lexicon_build.recipe import Recipe, SourceSpec, load_recipe
+
+__all__ = ["main"]
+
+EXIT_PROBLEM = 1
+
+
+def fail(message: str) -> NoReturn:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(EXIT_PROBLEM)
+
+
+file_path = click.Path(path_type=Path, dir_okay=False)
+existing_file = click.Path(path_type=Path, dir_okay=False, exists=True)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="lexicon-build")
+def main() -> None:
+    """Build, inspect and compare lexicon packs for the challenge kiosk.
+
+    \b
+    Example:
+      lexicon-build build --name "Club list" --source words.txt -o club.kxpack
+    """
+
+
+@main.command()
+@click.argument("recipe", required=False, type=existing_file)
+@click.option("-o", "--output", required=True, type=file_path, help="Pack file to write.")
+@click.option("--name", help="Pack name shown on the station (without a recipe).")
+@click.option("--edition", default="", help="Edition or date, e.g. 2024-01.")
+@click.option("--description", default="", help="One line describing the pack.")
+@click.option("--source", "sources", multiple=True, type=existing_file, help="Word list (repeat for more).")
+@click.option("--youth-exclusions", type=existing_file, help="Words a youth division must not accept.")
+@click.option("--max-length", type=int, default=15, show_default=True, help="Longest word kept.")
+@click.option(
+    "--format",
+    "list_format",
+    type=click.Choice([f.value for f in ListFormat]),
+    default="auto",
+    show_default=True,
+    help="Format of the --source files: one word per line (plain), or word then definition (zyzzyva).",
+)
+@click.option("--skip-invalid", is_flag=True, help="Leave out lines that are not words instead of failing.")
+def build(
+    recipe: Path | None,
+    output: Path,
+    name: str | None,
+    edition: str,
+    description: str,
+    sources: tuple[Path, ...],
+    youth_exclusions: Path | None,
+    max_length: int,
+    list_format: str,
+    skip_invalid: bool,
+) -> None:
+    """Build a pack from a recipe, or from --name and --source files.
+
+    Lines that are not words are listed as FILE:LINE: reason and the build fails, unless
+    --skip-invalid is given. Duplicates are counted, not errors.
+
+    \b
+    Examples:
+      lexicon-build build --name "Club list" --edition 2024 --source words.txt -o club.kxpack
+      lexicon-build build --name School --source nwl.txt --youth-exclusions youth.txt -o school.kxpack
+      lexicon-build build school-2014.toml -o school-2014.kxpack
+    """
+    try:
+        if recipe is not None:
+            if sources or name or youth_exclusions:
+                fail("give either a RECIPE file or --name/--source options, not both")
+            plan = load_recipe(recipe)
+        else:
+            if not name or not sources:
+                fail("without a recipe, --name and at least one --source are needed")
+            fmt = ListFormat(list_format)
+            plan = Recipe(
+                name=name,
+                edition=edition,
+                description=description,
+                max_length=max_length,
+                sources=tuple(SourceSpec(path=p, list_format=fmt) for p in sources),
+                youth_exclusions=None if youth_exclusions is None else SourceSpec(path=youth_exclusions),
+            )
+        files = [s.path for s in plan.sources] + (
+            [plan.youth_exclusions.path] if plan.youth_exclusions is not None else []
+        )
+        total_bytes = sum(p.stat().st_size for p in files if p.is_file())
+        with click.progressbar(
+            length=total_bytes, label="Reading word lists", file=sys.stderr, hidden=not sys.stderr.isatty()
+        ) as bar:
+            result = build_pack(plan, skip_invalid=skip_invalid, progress=bar.update)
+        write_atomically(output, result.data)
+    except KioskError as exc:
+        fail(str(exc))
+    report = result.report
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    if report.rejected:
+        click.echo(f"skipped {len(report.rejected)} invalid line(s):", err=True)
+        for rejection in report.rejected[:20]:
+            click.echo(f"  {rejection}", err=True)
+    info = result.info
+    click.echo(
+        f"wrote {output}: {info.name} {info.edition}, {info.word_count} words, "
+        f"{info.youth_exclusion_count} youth exclusions, {report.duplicates} duplicates ignored"
+    )
+    click.echo(f"word set {info.set_hash}")
+
+
+def _load(path: Path) -> MarisaLexicon:
+    try:
+        return load_lexicon(path)
+    except KioskError as exc:
+        fail(str(exc))
+
+
+def _describe(info: PackInfo) -> list[str]:
+    lines = [
+        f"name:        {info.name}",
+        f"edition:     {info.edition}",
+        f"description: {info.description}",
+        f"words:       {info.word_count} (2 to {info.max_length} letters)",
+        f"youth list:  {info.youth_exclusion_count} exclusions"
+        if info.youth_set_hash is not None
+        else "youth list:  none",
+        f"word set:    {info.set_hash}",
+        f"format:      pack format {info.format_version}, normaliser {info.normaliser_version}, "
+        f"built by lexicon-build {info.builder_version}",
+        "sources:",
+    ]
+    for source in info.sources:
+        limits = ""
+        if source.min_length or source.max_length:
+            limits = f", lengths {source.min_length or 2}-{source.max_length or info.max_length}"
+        lines.append(f"  {source.file} ({source.role}, {source.words} words{limits}) sha256:{source.sha256}")
+    lines.append("words by length:")
+    lines.extend(f"  {length:>2}: {count}" for length, count in sorted(info.counts_by_length.items()))
+    return lines
+
+
+@main.command()
+@click.argument("pack", type=existing_file)
+def verify(pack: Path) -> None:
+    """Check a pack whole (checksum, format, every trie); exit 0 if it is good, 1 if not.
+
+    \b
+    Example:
+      lexicon-build verify club.kxpack
+    """
+    lexicon = _load(pack)
+    info = lexicon.info
+    click.echo(f"OK {pack}: {info.name} {info.edition}, {info.word_count} words, {info.set_hash}")
+
+
+@main.command()
+@click.argument("pack", type=existing_file)
+def info(pack: Path) -> None:
+    """Show a pack's manifest: name, edition, counts by length, sources and hashes.
+
+    \b
+    Example:
+      lexicon-build info club.kxpack
+    """
+    for line in _describe(_load(pack).info):
+        click.echo(line)
+
+
+def _word_set(path: Path) -> set[str]:
+    with path.open("rb") as stream:
+        is_pack = stream.read(len(MAGIC)) == MAGIC
+    if is_pack:
+        return set(_load(path).words.keys())
+    try:
+        word_list = read_word_list(path, max_length=64)
+    except KioskError as exc:
+        fail(str(exc))
+    if word_list.rejected:
+        fail(f"{len(word_list.rejected)} line(s) are not words, first: {word_list.rejected[0]}")
+    return set(word_list.words)
+
+
+@main.command()
+@click.argument("old", type=existing_file)
+@click.argument("new", type=existing_file)
+@click.option("--added", "added_file", type=file_path, help="Write the added words to this file.")
+@click.option("--removed", "removed_file", type=file_path, help="Write the removed words to this file.")
+@click.option("--list/--no-list", "show", default=True, help="Print the words themselves.")
+def diff(old: Path, new: Path, added_file: Path | None, removed_file: Path | None, show: bool) -> None:
+    """Words added and removed between two packs or word lists (e.g. two editions).
+
+    \b
+    Example:
+      lexicon-build diff nwl2020.kxpack nwl2023.kxpack --added new-words.txt --removed gone.txt
+    """
+    before, after = _word_set(old), _word_set(new)
+    added, removed = sorted(after - before), sorted(before - after)
+    for path, words in ((added_file, added), (removed_file, removed)):
+        if path is not None:
+            write_atomically(path, "".join(f"{w}\n" for w in words).encode("ascii"))
+    if show:
+        for word in added:
+            click.echo(f"+{word}")
+        for word in removed:
+            click.echo(f"-{word}")
+    click.echo(f"{len(added)} added, {len(removed)} removed ({len(before)} -> {len(after)} words)")

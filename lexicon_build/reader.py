@@ -1,0 +1,141 @@
+"""Reading the word-list files organisers already have.
+
+Two text formats, any case, LF or CRLF, UTF-8 with or without a BOM, ``#`` comment lines and blank
+lines ignored:
+
+* a plain list: one word per line;
+* a Zyzzyva-style list: the word, then its definition on the same line
+  (``WAX to coat with wax [v -ED, -ING, -ES]``).
+
+``auto`` picks Zyzzyva when most word lines carry text after the word, so that a stray
+``TWO WORDS`` line in a plain list is reported instead of being read as a word and a definition.
+Every word goes through the one normaliser; a line it refuses is reported as ``FILE:LINE: reason``.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kiosk.core.errors import InputError, SourceError
+from kiosk.core.normalise import BOARD_MAX_LETTERS, normalise_word
+
+__all__ = ["ListFormat", "Rejection", "WordList", "read_word_list"]
+
+PROGRESS_EVERY_LINES = 20000
+
+
+class ListFormat(enum.Enum):
+    AUTO = "auto"
+    PLAIN = "plain"
+    ZYZZYVA = "zyzzyva"
+
+
+@dataclass(frozen=True)
+class Rejection:
+    file: str
+    line: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.reason}"
+
+
+@dataclass
+class WordList:
+    """What one file gave: its words (normalised, first occurrence order) and what it refused."""
+
+    path: Path
+    sha256: str
+    format: ListFormat
+    words: list[str] = field(default_factory=list)
+    rejected: list[Rejection] = field(default_factory=list)
+    duplicates: int = 0
+    too_long: int = 0
+    lines: int = 0
+
+
+def _decode(path: Path, data: bytes) -> str:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise SourceError(
+            f"{path}:{line}: not UTF-8 text (byte 0x{data[exc.start]:02X}); save the list as "
+            "UTF-8 (or plain ASCII) and try again"
+        ) from exc
+    if "\x00" in text:
+        raise SourceError(f"{path}: contains NUL bytes; this is not a text word list")
+    return text
+
+
+def _word_lines(text: str) -> Iterator[tuple[int, str]]:
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            yield number, stripped
+
+
+def _detect(text: str) -> ListFormat:
+    with_definition = total = 0
+    for _, line in _word_lines(text):
+        total += 1
+        with_definition += len(line.split(maxsplit=1)) > 1
+        if total >= 1000:
+            break
+    return ListFormat.ZYZZYVA if total and with_definition * 2 > total else ListFormat.PLAIN
+
+
+def read_word_list(
+    path: Path,
+    *,
+    list_format: ListFormat = ListFormat.AUTO,
+    max_length: int = BOARD_MAX_LETTERS,
+    progress: Callable[[int], None] | None = None,
+) -> WordList:
+    """Read one word list. Words longer than ``max_length`` are counted as too long, not refused.
+
+    Raises SourceError if the file cannot be read at all; line-level problems are collected in
+    ``WordList.rejected`` so that one report names every bad line.
+    """
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError as exc:
+        raise SourceError(f"{path}: no such file") from exc
+    except OSError as exc:
+        raise SourceError(f"{path}: cannot be read ({exc.strerror})") from exc
+    text = _decode(path, data)
+    fmt = _detect(text) if list_format is ListFormat.AUTO else list_format
+    result = WordList(path=path, sha256=hashlib.sha256(data).hexdigest(), format=fmt)
+    seen: set[str] = set()
+    name = str(path)
+    reported = 0
+    bytes_per_line = len(data) / max(1, text.count("\n") + 1)
+    for number, line in _word_lines(text):
+        result.lines = number
+        if progress is not None and number % PROGRESS_EVERY_LINES == 0:
+            done = int(number * bytes_per_line)
+            progress(done - reported)
+            reported = done
+        token, *rest = line.split(maxsplit=1)
+        if rest and fmt is ListFormat.PLAIN:
+            result.rejected.append(Rejection(name, number, f"more than one word on the line: {line[:60]!r}"))
+            continue
+        try:
+            word = normalise_word(token, max_length=10**6)
+        except InputError as exc:
+            result.rejected.append(Rejection(name, number, str(exc)))
+            continue
+        if len(word) > max_length:
+            result.too_long += 1
+        elif word in seen:
+            result.duplicates += 1
+        else:
+            seen.add(word)
+            result.words.append(word)
+    if progress is not None:
+        progress(len(data) - reported)
+    return result

@@ -1,0 +1,151 @@
+"""Recipes: a TOML file that says which word lists make a pack, and how.
+
+Example (the 2014 school championship: OSPD4, plus words of 9+ letters from MW11)::
+
+    name = "School 2014"
+    edition = "2014-01-30"
+    description = "OSPD4 plus MW11 words of 9 letters or more"
+    max_length = 15                   # optional; 15 is the board
+    additions = ["QAJAQ"]             # optional words added after the sources
+    removals = []                     # optional words taken out after the sources
+
+    [[sources]]
+    path = "ospd4.txt"                # relative to the recipe file
+
+    [[sources]]
+    path = "mw11.txt"
+    min_length = 9
+
+    [youth_exclusions]                # optional: words a youth division must not accept
+    path = "youth.txt"
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kiosk.core.errors import InputError, SourceError
+from kiosk.core.normalise import BOARD_MAX_LETTERS, MIN_WORD_LETTERS, normalise_word
+from lexicon_build.reader import ListFormat
+
+__all__ = ["Recipe", "SourceSpec", "load_recipe"]
+
+
+@dataclass(frozen=True)
+class SourceSpec:
+    path: Path
+    list_format: ListFormat = ListFormat.AUTO
+    min_length: int | None = None
+    max_length: int | None = None
+
+
+@dataclass(frozen=True)
+class Recipe:
+    name: str
+    sources: tuple[SourceSpec, ...]
+    edition: str = ""
+    description: str = ""
+    max_length: int = BOARD_MAX_LETTERS
+    youth_exclusions: SourceSpec | None = None
+    additions: tuple[str, ...] = field(default=())
+    removals: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not self.name.strip():
+            raise SourceError('a pack needs a name (--name, or name = "..." in the recipe)')
+        if not self.sources:
+            raise SourceError("a pack needs at least one source word list")
+        if not MIN_WORD_LETTERS <= self.max_length <= 64:
+            raise SourceError(f"max_length must be between {MIN_WORD_LETTERS} and 64, not {self.max_length}")
+
+
+_TOP_KEYS = {
+    "name",
+    "edition",
+    "description",
+    "max_length",
+    "additions",
+    "removals",
+    "sources",
+    "youth_exclusions",
+}
+_SOURCE_KEYS = {"path", "format", "min_length", "max_length"}
+
+
+def _expect(value: Any, kind: type, where: str) -> Any:
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise SourceError(f"{where} must be a {kind.__name__}, not {value!r}")
+    return value
+
+
+def _source(table: Any, base: Path, where: str) -> SourceSpec:
+    table = _expect(table, dict, where)
+    unknown = sorted(set(table) - _SOURCE_KEYS)
+    if unknown:
+        raise SourceError(
+            f"{where}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(_SOURCE_KEYS))}"
+        )
+    if "path" not in table:
+        raise SourceError(f"{where}: missing 'path' (the word-list file)")
+    fmt_name = _expect(table.get("format", "auto"), str, f"{where}.format")
+    try:
+        fmt = ListFormat(fmt_name)
+    except ValueError:
+        raise SourceError(f"{where}.format must be auto, plain or zyzzyva, not {fmt_name!r}") from None
+    lengths = {
+        key: None if key not in table else _expect(table[key], int, f"{where}.{key}")
+        for key in ("min_length", "max_length")
+    }
+    return SourceSpec(
+        path=(base / _expect(table["path"], str, f"{where}.path")),
+        list_format=fmt,
+        min_length=lengths["min_length"],
+        max_length=lengths["max_length"],
+    )
+
+
+def _words(values: Any, where: str) -> tuple[str, ...]:
+    words = []
+    for index, value in enumerate(_expect(values, list, where)):
+        try:
+            words.append(normalise_word(_expect(value, str, f"{where}[{index}]"), max_length=64))
+        except InputError as exc:
+            raise SourceError(f"{where}[{index}]: {exc}") from exc
+    return tuple(words)
+
+
+def recipe_from_mapping(data: Mapping[str, Any], base: Path, where: str) -> Recipe:
+    unknown = sorted(set(data) - _TOP_KEYS)
+    if unknown:
+        raise SourceError(
+            f"{where}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(_TOP_KEYS))}"
+        )
+    sources = _expect(data.get("sources", []), list, f"{where}: sources")
+    youth = data.get("youth_exclusions")
+    return Recipe(
+        name=_expect(data.get("name", ""), str, f"{where}: name"),
+        edition=_expect(data.get("edition", ""), str, f"{where}: edition"),
+        description=_expect(data.get("description", ""), str, f"{where}: description"),
+        max_length=_expect(data.get("max_length", BOARD_MAX_LETTERS), int, f"{where}: max_length"),
+        sources=tuple(_source(s, base, f"{where}: sources[{i}]") for i, s in enumerate(sources)),
+        youth_exclusions=None if youth is None else _source(youth, base, f"{where}: youth_exclusions"),
+        additions=_words(data.get("additions", []), f"{where}: additions"),
+        removals=_words(data.get("removals", []), f"{where}: removals"),
+    )
+
+
+def load_recipe(path: Path) -> Recipe:
+    """Read a recipe; paths inside it are relative to the recipe's own folder."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+    except FileNotFoundError as exc:
+        raise SourceError(f"{path}: no such recipe file") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise SourceError(f"{path}: not valid TOML ({exc})") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SourceError(f"{path}: cannot be read ({exc})") from exc
+    return recipe_from_mapping(data, path.parent, str(path))

@@ -1,0 +1,64 @@
+"""Shared fixtures: real packs built by the real builder from tiny lists."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+# Qt must never look for a display in the test run; set before anything imports PySide6.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest
+
+from kiosk.core.lexicon import MarisaLexicon, load_lexicon
+from lexicon_build.builder import build_pack
+from lexicon_build.recipe import Recipe, SourceSpec
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DATA_DIR = REPO_ROOT / "data"
+
+PackFactory = Callable[..., Path]
+
+
+def write_list(path: Path, words: Iterable[str]) -> Path:
+    path.write_text("".join(f"{w}\n" for w in words), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def make_pack(tmp_path: Path) -> PackFactory:
+    """Build a real pack file from word lists: ``make_pack(["CAT", "DOG"], youth=["DOG"])``."""
+    counter = iter(range(1_000_000))
+
+    def factory(
+        words: Iterable[str],
+        *,
+        youth: Iterable[str] | None = None,
+        name: str = "Test list",
+        edition: str = "test",
+        max_length: int = 15,
+    ) -> Path:
+        n = next(counter)
+        source = write_list(tmp_path / f"words-{n}.txt", words)
+        youth_spec = None
+        if youth is not None:
+            youth_spec = SourceSpec(path=write_list(tmp_path / f"youth-{n}.txt", youth))
+        recipe = Recipe(
+            name=name,
+            edition=edition,
+            max_length=max_length,
+            sources=(SourceSpec(path=source),),
+            youth_exclusions=youth_spec,
+        )
+        out = tmp_path / f"pack-{n}.kxpack"
+        out.write_bytes(build_pack(recipe).data)
+        return out
+
+    return factory
+
+
+@pytest.fixture
+def small_lexicon(make_pack: PackFactory) -> MarisaLexicon:
+    """CAT, CATS, DOG, DOGS, QI, ZA, and a youth list excluding DOGS."""
+    return load_lexicon(make_pack(["CAT", "CATS", "DOG", "DOGS", "QI", "ZA"], youth=["DOGS"]))
