@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.core.errors import ConfigError
+from kiosk.core.lexicon import MarisaLexicon, load_lexicon
 from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
 from kiosk.core.trust import TrustedKey
 
@@ -60,10 +61,12 @@ __all__ = [
     "DEFAULT_STATION_NAME",
     "Division",
     "JudgeSettings",
+    "LoadedDivision",
     "StationConfig",
     "Timings",
     "default_config",
     "load_config",
+    "load_divisions",
     "parse_config",
 ]
 
@@ -313,3 +316,40 @@ def load_config(path: Path, *, default_pack: Path) -> StationConfig:
         raise ConfigError(f"{path} cannot be read: {exc.strerror}") from exc
     config = parse_config(text, where=str(path), base=path.resolve().parent, default_pack=default_pack)
     return replace(config, source=path)
+
+
+@dataclass(frozen=True)
+class LoadedDivision:
+    """A division with its packs loaded and verified: what the station judges with."""
+
+    division: Division
+    lexicon: MarisaLexicon
+    second_opinion: MarisaLexicon | None = None
+
+
+def load_divisions(config: StationConfig) -> tuple[LoadedDivision, ...]:
+    """Load and verify every pack the configuration names; raise PackError or ConfigError.
+
+    A station must never start with a lexicon that did not load: it would rule every play
+    unacceptable. Each pack is read once, however many divisions share it.
+    """
+    cache: dict[Path, MarisaLexicon] = {}
+
+    def load(path: Path) -> MarisaLexicon:
+        if path not in cache:
+            cache[path] = load_lexicon(path)
+        return cache[path]
+
+    loaded = []
+    for division in config.divisions:
+        lexicon = load(division.pack)
+        if division.youth_rules and not lexicon.has_youth_list:
+            where = config.source if config.source is not None else "the station configuration"
+            raise ConfigError(
+                f"{where}: division {division.name!r} applies youth rules, but its pack "
+                f"{division.pack} has no youth exclusion list; build one with "
+                "'lexicon-build build --youth-exclusions FILE' or set youth_rules = false"
+            )
+        second = None if division.second_opinion_pack is None else load(division.second_opinion_pack)
+        loaded.append(LoadedDivision(division=division, lexicon=lexicon, second_opinion=second))
+    return tuple(loaded)
