@@ -64,7 +64,9 @@ def key_to_event(event: QKeyEvent) -> Event | None:
     if key in simple:
         return simple[key]
     text = event.text()
-    if text and text.isprintable():
+    # Control characters come from keys the station ignores; everything else (invisible and
+    # look-alike characters included) goes to the session, which refuses it with a reason.
+    if text and not all(ord(char) < 0x20 or ord(char) == 0x7F for char in text):
         return Typed(text)
     return None
 
