@@ -45,7 +45,6 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -264,6 +263,8 @@ def _trusted_keys(reader: _Reader) -> tuple[TrustedKey, ...]:
 
 def parse_config(text: str, *, where: str, base: Path, default_pack: Path) -> StationConfig:
     """Parse configuration text; ``base`` is the folder relative paths start from."""
+    import tomllib  # only stations with a configuration file pay for the TOML parser
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -110,6 +110,7 @@ def run_station(
             print(f"ready frame painted {shown} s after process start", flush=True)
             app.exit(0)  # quit() would ask the window, which refuses to close
             return
+        window.build_screens()
         try:
             controller.open_log()
         except KioskError as exc:  # the first verdict will show the station fault

@@ -89,15 +89,13 @@ class StationWindow(QWidget):
         self.ready = ReadyView(
             touch=config.touch, division_names=[d.division.name for d in controller.divisions]
         )
-        self.entry = EntryView(touch=config.touch)
-        self.verdict = VerdictView()
-        self.fault = FaultView()
-        self.exit_view = ExitView()
         self.stack = QStackedWidget()
-        for view in (self.ready, self.entry, self.verdict, self.fault, self.exit_view):
-            self.stack.addWidget(view)
-        for view in (self.ready, self.entry, self.verdict):
-            view.tapped.connect(self._on_tapped)
+        self.stack.addWidget(self.ready)
+        self.ready.tapped.connect(self._on_tapped)
+        self._entry: EntryView | None = None
+        self._verdict: VerdictView | None = None
+        self._fault: FaultView | None = None
+        self._exit_view: ExitView | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -108,6 +106,43 @@ class StationWindow(QWidget):
         self._asking_exit = False
         controller.state_changed.connect(self._on_state_changed)
         self.show_state(controller.state)
+
+    # -- the screens behind the ready screen, built after the first frame (or when first needed) --
+
+    @property
+    def entry(self) -> EntryView:
+        if self._entry is None:
+            self._entry = EntryView(touch=self.controller.config.touch)
+            self._entry.tapped.connect(self._on_tapped)
+            self.stack.addWidget(self._entry)
+        return self._entry
+
+    @property
+    def verdict(self) -> VerdictView:
+        if self._verdict is None:
+            self._verdict = VerdictView()
+            self._verdict.tapped.connect(self._on_tapped)
+            self.stack.addWidget(self._verdict)
+        return self._verdict
+
+    @property
+    def fault(self) -> FaultView:
+        if self._fault is None:
+            self._fault = FaultView()
+            self.stack.addWidget(self._fault)
+        return self._fault
+
+    @property
+    def exit_view(self) -> ExitView:
+        if self._exit_view is None:
+            self._exit_view = ExitView()
+            self.stack.addWidget(self._exit_view)
+        return self._exit_view
+
+    def build_screens(self) -> None:
+        """Build every screen now, so that the first Tab pays for nothing but the ruling."""
+        for view in (self.entry, self.verdict, self.fault, self.exit_view):
+            view.resize(self.stack.size())
 
     # -- showing ---------------------------------------------------------------------------------
 
