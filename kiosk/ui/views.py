@@ -135,7 +135,11 @@ class WordGrid(QWidget):
         self.counts: list[FitLabel] = []
         for index in range(MAX_WORDS_PER_CHALLENGE):
             number = FitLabel(
-                f"{index + 1}.", fill=0.45, colour=theme.DIM_TEXT, align=A.AlignRight | A.AlignVCenter
+                f"{index + 1}.",
+                fill=0.45,
+                colour=theme.DIM_TEXT,
+                align=A.AlignRight | A.AlignVCenter,
+                reference="88.",  # never larger than the words beside it
             )
             word = FitLabel(fill=0.8, bold=True, align=A.AlignLeft | A.AlignVCenter)
             count = FitLabel(fill=0.4, colour=theme.DIM_TEXT, align=A.AlignLeft | A.AlignVCenter)
@@ -181,8 +185,9 @@ class WordGrid(QWidget):
             x = column * column_width
             y = top + row * row_height
             number_w = column_width * 8 // 100
-            count_w = column_width * 18 // 100 if self._show_counts else 0
-            word_w = column_width - number_w - count_w - column_width * 4 // 100
+            count_w = column_width * 17 // 100 if self._show_counts else 0
+            tail = column_width * (10 if columns == 2 else 4) // 100  # keeps the columns apart
+            word_w = column_width - number_w - count_w - tail
             gap = column_width * 2 // 100
             self.numbers[index].setGeometry(QRect(x, y, number_w, row_height))
             self.words[index].setGeometry(QRect(x + number_w + gap, y, word_w, row_height))
