@@ -61,7 +61,8 @@ def main() -> None:
     type=click.Choice([f.value for f in ListFormat]),
     default="auto",
     show_default=True,
-    help="Format of the --source files: one word per line (plain), or word then definition (zyzzyva).",
+    help="Format of the --source files: one word per line (plain), or word then definition (zyzzyva); "
+    "auto reads *.dwg files as Zyzzyva word graphs (dwg).",
 )
 @click.option("--skip-invalid", is_flag=True, help="Leave out lines that are not words instead of failing.")
 def build(

@@ -95,7 +95,7 @@ def _source(table: Any, base: Path, where: str) -> SourceSpec:
     try:
         fmt = ListFormat(fmt_name)
     except ValueError:
-        raise SourceError(f"{where}.format must be auto, plain or zyzzyva, not {fmt_name!r}") from None
+        raise SourceError(f"{where}.format must be auto, plain, zyzzyva or dwg, not {fmt_name!r}") from None
     lengths = {
         key: None if key not in table else _expect(table[key], int, f"{where}.{key}")
         for key in ("min_length", "max_length")
