@@ -58,12 +58,12 @@ def encode_dwg(words: Iterable[str]) -> bytes:
         edge += len(signature)
     values = []
     for signature in layout:
-        for position, (letter, end, child) in enumerate(signature):
+        for position, (letter, end, child_id) in enumerate(signature):
             values.append(
                 (ord(letter) << LETTER_SHIFT)
                 | (END_OF_WORD_BIT if end else 0)
                 | (LAST_EDGE_BIT if position == len(signature) - 1 else 0)
-                | (starts[child] if child else 0)
+                | (starts[child_id] if child_id else 0)
             )
     return struct.pack(f"<i{len(values)}I", len(values), *values)
 
