@@ -215,6 +215,11 @@ def _describe(path: Path | None) -> str:
     return str(path) if path is not None else "the pack"
 
 
+def _digest_matches(data: bytes, content_length: int) -> bool:
+    digest = hashlib.sha256(memoryview(data)[:content_length]).digest()
+    return digest == data[content_length : content_length + DIGEST_BYTES]
+
+
 def parse_pack(data: bytes, path: Path | None = None) -> PackContents:
     """Check a pack's bytes and return its manifest and sections; raise PackError if unusable."""
     where = _describe(path)
@@ -224,6 +229,10 @@ def parse_pack(data: bytes, path: Path | None = None) -> PackContents:
     matching = sum(a == b for a, b in zip(head, MAGIC, strict=False))
     if len(head) == len(MAGIC) and head != MAGIC and matching >= len(MAGIC) - MAGIC_DAMAGE_BYTES:
         raise PackCorruptError(f"{where} is damaged: its first bytes were altered; {rebuild}")
+    if data and len(data) < _HEADER.size + DIGEST_BYTES and MAGIC.startswith(head):
+        raise PackCorruptError(
+            f"{where} is damaged: it is only {len(data)} bytes, truncated inside its header; {rebuild}"
+        )
     if head != MAGIC:
         if not data:
             raise PackCorruptError(f"{where} is empty (0 bytes); copy the pack again or {rebuild}")
@@ -231,17 +240,18 @@ def parse_pack(data: bytes, path: Path | None = None) -> PackContents:
             f"{where} is not a lexicon pack (it does not start like one); build a pack from a word "
             "list with 'lexicon-build build'"
         )
-    if len(data) < _HEADER.size + DIGEST_BYTES:
-        raise PackCorruptError(
-            f"{where} is damaged: it is only {len(data)} bytes, truncated inside its header; {rebuild}"
-        )
     _, format_version, content_length, manifest_length = _HEADER.unpack_from(data)
     if format_version == 0 or format_version > MAX_PLAUSIBLE_FORMAT_VERSION:
         raise PackCorruptError(
             f"{where} is damaged: its header gives pack format {format_version}, which no builder "
             f"writes; {rebuild}"
         )
+    expected_sizes = (content_length + DIGEST_BYTES, content_length + DIGEST_BYTES + SIGNATURE_BLOCK_BYTES)
+    damaged_checksum = f"{where} is damaged: its contents do not match their SHA-256 checksum; {rebuild}"
     if format_version != FORMAT_VERSION:
+        # Laid out like ours but with a checksum that fails: a flipped version bit, not a new format.
+        if len(data) in expected_sizes and not _digest_matches(data, content_length):
+            raise PackCorruptError(damaged_checksum)
         newer = format_version > FORMAT_VERSION
         raise PackVersionError(
             f"{where} uses pack format {format_version}, "
@@ -249,7 +259,6 @@ def parse_pack(data: bytes, path: Path | None = None) -> PackContents:
             + f" the format {FORMAT_VERSION} this station reads; rebuild the pack with {this_builder}"
             + (", or update the station software" if newer else "")
         )
-    expected_sizes = (content_length + DIGEST_BYTES, content_length + DIGEST_BYTES + SIGNATURE_BLOCK_BYTES)
     if len(data) not in expected_sizes:
         state = "truncated" if len(data) < expected_sizes[0] else "longer than its builder wrote it"
         raise PackCorruptError(
@@ -259,9 +268,7 @@ def parse_pack(data: bytes, path: Path | None = None) -> PackContents:
     content = memoryview(data)[:content_length]
     digest = hashlib.sha256(content).digest()
     if digest != data[content_length : content_length + DIGEST_BYTES]:
-        raise PackCorruptError(
-            f"{where} is damaged: its contents do not match their SHA-256 checksum; {rebuild}"
-        )
+        raise PackCorruptError(damaged_checksum)
     signature = None
     if len(data) == expected_sizes[1]:
         block = data[content_length + DIGEST_BYTES :]
