@@ -42,7 +42,7 @@ def refused(path: Path, error: type[PackError], *fragments: str) -> str:
     return message
 
 
-def header(data: bytes) -> tuple[int, int, int]:
+def header(data: bytes | bytearray) -> tuple[int, int, int]:
     _, version, content_length, manifest_length = struct.unpack_from("<8sIQI", data)
     return version, content_length, manifest_length
 
