@@ -260,3 +260,21 @@ def test_the_cli_names_the_damaged_graph(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "NWL2023.dwg is damaged or not a Zyzzyva word graph" in result.output
     assert not (tmp_path / "x.kxpack").exists()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_a_randomly_damaged_graph_is_refused_or_read_never_crashes(data: st.DataObject) -> None:
+    graph = bytearray(encode_dwg(["CAT", "CATS", "DOG", "DOGS", "QI", "ZA", "ZAS", "QAT"]))
+    for _ in range(data.draw(st.integers(1, 4))):
+        position = data.draw(st.integers(0, len(graph) - 1))
+        graph[position] = data.draw(st.integers(0, 255))
+    outcome: str | list[str]
+    try:
+        outcome = decode_dwg(bytes(graph), "damaged.dwg", max_length=15).words
+    except SourceError as exc:
+        outcome = str(exc)
+    if isinstance(outcome, str):
+        assert "damaged.dwg" in outcome
+    else:
+        assert all(word.isascii() and word.isalpha() for word in outcome)
