@@ -60,11 +60,8 @@ MAX_MANIFEST_BYTES = 1 << 20
 
 def word_set_hash(words: Iterable[str]) -> str:
     """Hash a word set so that the same words give the same hash whatever their order."""
-    digest = hashlib.sha256()
-    for word in sorted(set(words)):
-        digest.update(word.encode("ascii"))
-        digest.update(b"\n")
-    return "sha256:" + digest.hexdigest()
+    text = "".join(f"{word}\n" for word in sorted(set(words)))
+    return "sha256:" + hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 @dataclass(frozen=True)
