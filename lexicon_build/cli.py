@@ -123,7 +123,7 @@ def build(
             click.echo(f"  {rejection}", err=True)
     info = result.info
     click.echo(
-        f"wrote {output}: {info.name} {info.edition}, {info.word_count} words, "
+        f"wrote {output}: {info.title}, {info.word_count} words, "
         f"{info.youth_exclusion_count} youth exclusions, {report.duplicates} duplicates ignored"
     )
     click.echo(f"word set {info.set_hash}")
@@ -171,7 +171,7 @@ def verify(pack: Path) -> None:
     """
     lexicon = _load(pack)
     info = lexicon.info
-    click.echo(f"OK {pack}: {info.name} {info.edition}, {info.word_count} words, {info.set_hash}")
+    click.echo(f"OK {pack}: {info.title}, {info.word_count} words, {info.set_hash}")
 
 
 @main.command()

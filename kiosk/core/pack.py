@@ -94,6 +94,11 @@ class PackInfo:
     format_version: int = FORMAT_VERSION
     normaliser_version: int = NORMALISER_VERSION
 
+    @property
+    def title(self) -> str:
+        """Name and edition as shown to people, e.g. ``NWL2023 2023-03``."""
+        return f"{self.name} {self.edition}" if self.edition else self.name
+
     def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name,
