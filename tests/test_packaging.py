@@ -51,3 +51,16 @@ def test_frozen_lexicon_build_builds_and_verifies_a_pack(bundle: Path, tmp_path:
     verified = run(bundle / "lexicon-build", "verify", str(pack))
     assert verified.returncode == 0, verified.stderr
     assert run(bundle / "kiosk", "check", "--pack", str(pack), "qi").stdout == "ACCEPTABLE\n"
+
+
+@pytest.mark.parametrize("unit", ["challenge-kiosk.service", "challenge-kiosk-x11.service"])
+def test_kiosk_session_units_pass_systemd_analyze_verify(bundle: Path, tmp_path: Path, unit: str) -> None:
+    text = (REPO_ROOT / "packaging" / "linux" / unit).read_text(encoding="utf-8")
+    assert "/opt/challenge-kiosk/kiosk station" in text
+    assert "Restart=always" in text
+    # Point the unit at the bundle just built, as the installation guide has it copied to /opt.
+    (tmp_path / unit).write_text(text.replace("/opt/challenge-kiosk", str(bundle)), encoding="utf-8")
+    result = subprocess.run(
+        ["systemd-analyze", "verify", str(tmp_path / unit)], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
