@@ -125,7 +125,7 @@ def build(
             click.echo(f"  {rejection}", err=True)
     info = result.info
     click.echo(
-        f"wrote {output}: {info.name} {info.edition}, {info.word_count} words, "
+        f"wrote {output}: {info.title}, {info.word_count} words, "
         f"{info.youth_exclusion_count} youth exclusions, {report.duplicates} duplicates ignored"
     )
     click.echo(f"word set {info.set_hash}")
@@ -188,7 +188,7 @@ def verify(pack: Path, trust: tuple[str, ...]) -> None:
     except KioskError as exc:
         fail(str(exc))
     info = lexicon.info
-    click.echo(f"OK {pack}: {info.name} {info.edition}, {info.word_count} words, {info.set_hash}")
+    click.echo(f"OK {pack}: {info.title}, {info.word_count} words, {info.set_hash}")
     click.echo(f"signature: {lexicon.trust.label}")
 
 
@@ -296,4 +296,4 @@ def sign(pack: Path, key_file: Path, output: Path | None) -> None:
     except OSError as exc:
         fail(f"{pack}: {exc.strerror}")
     info = lexicon.info
-    click.echo(f"signed {target} with key {lexicon.trust.fingerprint}: {info.name} {info.edition}")
+    click.echo(f"signed {target} with key {lexicon.trust.fingerprint}: {info.title}")

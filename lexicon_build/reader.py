@@ -22,12 +22,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kiosk.core.errors import InputError, SourceError
-from kiosk.core.normalise import BOARD_MAX_LETTERS, normalise_word
+from kiosk.core.normalise import BOARD_MAX_LETTERS, MIN_WORD_LETTERS, normalise_word
 from lexicon_build.dwg import decode_dwg
 
 __all__ = ["ListFormat", "Rejection", "WordList", "read_word_list"]
 
 PROGRESS_EVERY_LINES = 20000
+UNLIMITED_LETTERS = 10**6  # the pack's own maximum is applied after reading, as 'too long'
 
 
 class ListFormat(enum.Enum):
@@ -119,28 +120,37 @@ def read_word_list(
     name = str(path)
     reported = 0
     bytes_per_line = len(data) / max(1, text.count("\n") + 1)
-    for number, line in _word_lines(text):
-        result.lines = number
+    words, rejected = result.words, result.rejected
+    plain = fmt is ListFormat.PLAIN
+    number = 0
+    for number, raw in enumerate(text.splitlines(), start=1):
         if progress is not None and number % PROGRESS_EVERY_LINES == 0:
             done = int(number * bytes_per_line)
             progress(done - reported)
             reported = done
+        line = raw.strip()
+        if not line or line[0] == "#":
+            continue
         token, *rest = line.split(maxsplit=1)
-        if rest and fmt is ListFormat.PLAIN:
-            result.rejected.append(Rejection(name, number, f"more than one word on the line: {line[:60]!r}"))
+        if rest and plain:
+            rejected.append(Rejection(name, number, f"more than one word on the line: {line[:60]!r}"))
             continue
-        try:
-            word = normalise_word(token, max_length=10**6)
-        except InputError as exc:
-            result.rejected.append(Rejection(name, number, str(exc)))
-            continue
+        if token.isascii() and token.isalpha() and len(token) >= MIN_WORD_LETTERS:
+            word = token.upper()  # the common case, exactly what normalise_word returns
+        else:
+            try:
+                word = normalise_word(token, max_length=UNLIMITED_LETTERS)
+            except InputError as exc:
+                rejected.append(Rejection(name, number, str(exc)))
+                continue
         if len(word) > max_length:
             result.too_long += 1
         elif word in seen:
             result.duplicates += 1
         else:
             seen.add(word)
-            result.words.append(word)
+            words.append(word)
+    result.lines = number
     if progress is not None:
         progress(len(data) - reported)
     return result
@@ -162,7 +172,7 @@ def _read_dwg(path: Path, data: bytes, max_length: int, progress: Callable[[int]
     seen: set[str] = set()
     for number, raw in enumerate(graph.words, start=1):
         try:
-            word = normalise_word(raw, max_length=10**6)
+            word = normalise_word(raw, max_length=UNLIMITED_LETTERS)
         except InputError as exc:
             result.rejected.append(Rejection(str(path), number, f"word {number} of the graph: {exc}"))
             continue

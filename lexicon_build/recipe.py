@@ -76,9 +76,12 @@ _TOP_KEYS = {
 _SOURCE_KEYS = {"path", "format", "min_length", "max_length"}
 
 
+_KIND_NAMES = {int: "whole number", str: "quoted text", list: "list [...]", dict: "table"}
+
+
 def _expect(value: Any, kind: type, where: str) -> Any:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise SourceError(f"{where} must be a {kind.__name__}, not {value!r}")
+        raise SourceError(f"{where} must be a {_KIND_NAMES[kind]}, not {value!r}")
     return value
 
 

@@ -73,11 +73,8 @@ MAGIC_DAMAGE_BYTES = 2
 
 def word_set_hash(words: Iterable[str]) -> str:
     """Hash a word set so that the same words give the same hash whatever their order."""
-    digest = hashlib.sha256()
-    for word in sorted(set(words)):
-        digest.update(word.encode("ascii"))
-        digest.update(b"\n")
-    return "sha256:" + digest.hexdigest()
+    text = "".join(f"{word}\n" for word in sorted(set(words)))
+    return "sha256:" + hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -109,6 +106,11 @@ class PackInfo:
     builder_version: str
     format_version: int = FORMAT_VERSION
     normaliser_version: int = NORMALISER_VERSION
+
+    @property
+    def title(self) -> str:
+        """Name and edition as shown to people, e.g. ``NWL2023 2023-03``."""
+        return f"{self.name} {self.edition}" if self.edition else self.name
 
     def to_json(self) -> dict[str, Any]:
         return {
