@@ -55,7 +55,7 @@ path = "youth.txt"
         ('[[sources]]\npath = "a.txt"\n', "needs a name"),
         ('name = "X"\nsorces = []\n', "unknown key.*sorces"),
         ('name = "X"\n[[sources]]\npath = "a.txt"\nmin_len = 9\n', r"sources\[0\]: unknown key.*min_len"),
-        ('name = "X"\n[[sources]]\npath = "a.txt"\nformat = "csv"\n', "auto, plain or zyzzyva"),
+        ('name = "X"\n[[sources]]\npath = "a.txt"\nformat = "csv"\n', "auto, plain, zyzzyva or dwg"),
         ('name = "X"\nmax_length = "15"\n[[sources]]\npath = "a.txt"\n', "max_length must be a whole number"),
         ('name = "X"\nadditions = ["c4t"]\n[[sources]]\npath = "a.txt"\n', r"additions\[0\].*U\+0034"),
         ('name = "X\n', "not valid TOML"),

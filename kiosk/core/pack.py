@@ -237,7 +237,10 @@ def parse_pack(data: bytes, path: Path | None = None) -> PackContents:
         )
     if head != MAGIC:
         if not data:
-            raise PackCorruptError(f"{where} is empty (0 bytes); copy the pack again or {rebuild}")
+            raise PackCorruptError(
+                f"{where} is empty (0 bytes), not a lexicon pack; copy it again from the organiser's "
+                "original, or build one with 'lexicon-build build'"
+            )
         raise PackCorruptError(
             f"{where} is not a lexicon pack (it does not start like one); build a pack from a word "
             "list with 'lexicon-build build'"
@@ -251,8 +254,9 @@ def parse_pack(data: bytes, path: Path | None = None) -> PackContents:
     expected_sizes = (content_length + DIGEST_BYTES, content_length + DIGEST_BYTES + SIGNATURE_BLOCK_BYTES)
     damaged_checksum = f"{where} is damaged: its contents do not match their SHA-256 checksum; {rebuild}"
     if format_version != FORMAT_VERSION:
-        # Laid out like ours but with a checksum that fails: a flipped version bit, not a new format.
-        if len(data) in expected_sizes and not _digest_matches(data, content_length):
+        # One bit away from ours, laid out like ours, and a checksum that fails: a flipped bit.
+        one_bit_off = (format_version ^ FORMAT_VERSION).bit_count() == 1
+        if one_bit_off and len(data) in expected_sizes and not _digest_matches(data, content_length):
             raise PackCorruptError(damaged_checksum)
         newer = format_version > FORMAT_VERSION
         raise PackVersionError(
