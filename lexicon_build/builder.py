@@ -148,14 +148,20 @@ def build_pack(
     return BuildResult(data=data, info=info, report=report)
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write a file so that a reader sees either the old file or the whole new one."""
+def write_atomically(path: Path, data: bytes, *, mode: int | None = None) -> None:
+    """Write a file so that a reader sees either the old file or the whole new one.
+
+    ``mode`` None gives what any new file gets under the umask (packs are for sharing);
+    otherwise exactly ``mode`` (a private key is never group-readable, whatever the umask).
+    """
     path = path.resolve()
     handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        umask = os.umask(0)
-        os.umask(umask)
-        Path(temp_name).chmod(FILE_MODE & ~umask)  # mkstemp makes 0600; a pack is for sharing
+        if mode is None:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = FILE_MODE & ~umask  # mkstemp makes 0600
+        Path(temp_name).chmod(mode)
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
             stream.flush()

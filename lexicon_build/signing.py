@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import os
-import tempfile
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +24,7 @@ from kiosk.core.errors import ConfigError, SourceError
 from kiosk.core.lexicon import MarisaLexicon
 from kiosk.core.pack import PUBLIC_KEY_BYTES, SIGNATURE_BLOCK_BYTES, encode_signature_block, parse_pack
 from kiosk.core.trust import TrustedKey, key_fingerprint, trusted_keys_from_config
+from lexicon_build.builder import write_atomically
 
 __all__ = [
     "KeyPair",
@@ -75,17 +74,7 @@ def _write_new(path: Path, data: bytes, mode: int, overwrite: bool) -> None:
     path = path.resolve()
     if path.exists() and not overwrite:
         raise SourceError(f"{path} already exists; choose another name, or pass --force to replace it")
-    handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.fchmod(handle, mode)  # exact, whatever the umask: a private key is never group-readable
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        Path(temp_name).replace(path)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
+    write_atomically(path, data, mode=mode)
 
 
 def generate_key_pair(private_path: Path, name: str, *, overwrite: bool = False) -> KeyPair:
