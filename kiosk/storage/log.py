@@ -184,7 +184,7 @@ class SqlChallengeLog:
             statement = statement.where(ChallengeRow.judged_at < until)
         try:
             with Session(self._engine) as session:
-                return {station: int(count) for station, count in session.execute(statement).tuples()}
+                return {str(row[0]): int(row[1]) for row in session.execute(statement)}
         except (SQLAlchemyError, ValueError) as exc:
             raise self._error("read", exc) from exc
 

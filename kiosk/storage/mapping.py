@@ -28,6 +28,12 @@ def _check_entry(entry: ChallengeEntry) -> None:
             "the log keeps UTC times only"
         )
     ruling = entry.ruling
+    texts = (entry.station, entry.division, entry.rule_profile, ruling.pack_name, ruling.pack_edition)
+    if any("\x00" in value for value in (*texts, ruling.set_hash, *ruling.words)):
+        raise StorageError(
+            f"challenge {entry.challenge_id} holds a NUL character, which PostgreSQL cannot store; "
+            "remove it from the station configuration"
+        )
     if tuple(result.word for result in ruling.results) != ruling.words:
         raise StorageError(
             f"challenge {entry.challenge_id}: the per-word results {ruling.results!r} do not match "
