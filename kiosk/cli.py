@@ -195,7 +195,7 @@ def open_storage(data_dir_flag: Path | None, database_url: str | None) -> Statio
     from kiosk.storage import open_station_storage  # SQLAlchemy loads only for these commands
 
     try:
-        return open_station_storage(data_dir(data_dir_flag), database_url)
+        return open_station_storage(data_dir(data_dir_flag), database_url, forward_in_background=False)
     except KioskError as exc:
         fail(str(exc))
 

@@ -11,7 +11,7 @@ station keeps judging meanwhile, and judge mode shows the backlog (``status()``)
 
 from __future__ import annotations
 
-import time
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -38,7 +38,7 @@ __all__ = [
     "StationLog",
 ]
 
-SHARED_RETRY_S = 5.0  # after the server fails, judge this long from the outbox before trying it again
+SHARED_RETRY_S = 5.0  # while the server is away, try forwarding the outbox this often
 FORWARD_BATCH_ENTRIES = 200
 INSERT_ATTEMPTS = 3
 _T = TypeVar("_T")
@@ -248,69 +248,84 @@ class Outbox:
 class SharedChallengeLog:
     """A shared PostgreSQL log with a local outbox: the station judges on while the server is away.
 
-    ``record`` tries the server unless it failed less than ``retry_s`` ago; if the server cannot
-    take the entry, the entry is committed to the outbox instead. Either way it is durable before
-    ``record`` returns; only a failure of the local outbox too raises StorageError. Forwarding
-    inserts idempotently by UUID and then removes from the outbox, so a crash between the two
-    stores nothing twice.
+    ``record`` writes to the server while it answers; once a write fails, the entry and every
+    later one are committed to the outbox instead, with no more waiting on the server on the
+    verdict path. Either way the entry is durable before ``record`` returns; only a failure of
+    the local outbox too raises StorageError. ``forward_backlog`` (called by the background
+    forwarder every ``retry_s``, or by judge mode) inserts idempotently by UUID and then removes
+    from the outbox, so a crash between the two stores nothing twice; its first success sends
+    ``record`` back to the server.
     """
 
-    def __init__(
-        self,
-        remote: SqlChallengeLog,
-        outbox: Outbox,
-        *,
-        retry_s: float = SHARED_RETRY_S,
-        monotonic: Callable[[], float] = time.monotonic,
-    ) -> None:
+    def __init__(self, remote: SqlChallengeLog, outbox: Outbox, *, retry_s: float = SHARED_RETRY_S) -> None:
         self._remote = remote
         self._outbox = outbox
         self._retry_s = retry_s
-        self._monotonic = monotonic
-        self._retry_at = 0.0
+        self._lock = threading.Lock()  # one schema check or forwarding at a time
         self._remote_ready = False
+        self._down = False
         self._last_error: str | None = None
+        self._stop = threading.Event()
+        self._forwarder: threading.Thread | None = None
 
-    def _remote_failed(self, exc: StorageError) -> None:
-        self._retry_at = self._monotonic() + self._retry_s
+    def _mark_down(self, exc: StorageError) -> None:
+        self._down = True
         self._last_error = str(exc)
 
     def _ensure_remote(self) -> None:
-        if not self._remote_ready:
-            self._remote.upgrade()
-            self._remote_ready = True
-
-    def _forward(self) -> int:
-        forwarded = 0
-        while batch := self._outbox.peek(FORWARD_BATCH_ENTRIES):
-            self._remote.record_many(batch)
-            self._outbox.remove(entry.challenge_id for entry in batch)
-            forwarded += len(batch)
-        return forwarded
+        with self._lock:
+            if not self._remote_ready:
+                self._remote.upgrade()
+                self._remote_ready = True
 
     def record(self, entry: ChallengeEntry) -> None:
-        if self._monotonic() >= self._retry_at:
+        if not self._down:
             try:
                 self._ensure_remote()
-                self._forward()
                 self._remote.record(entry)
-                self._last_error = None
                 return
             except StorageError as exc:
-                self._remote_failed(exc)
+                self._mark_down(exc)
         self._outbox.put(entry)
 
     def forward_backlog(self) -> int:
         """Forward every waiting entry now; return how many. Raises StorageError if the server is away."""
         try:
             self._ensure_remote()
-            forwarded = self._forward()
+            forwarded = 0
+            with self._lock:
+                while batch := self._outbox.peek(FORWARD_BATCH_ENTRIES):
+                    self._remote.record_many(batch)
+                    self._outbox.remove(entry.challenge_id for entry in batch)
+                    forwarded += len(batch)
         except StorageError as exc:
-            self._remote_failed(exc)
+            self._mark_down(exc)
             raise
-        self._retry_at = 0.0
+        self._down = False
         self._last_error = None
         return forwarded
+
+    def start_forwarder(self) -> None:
+        """Forward the backlog every ``retry_s`` on a background thread until ``close``."""
+        if self._forwarder is None:
+            self._forwarder = threading.Thread(
+                target=self._forward_loop, name="kiosk-log-forwarder", daemon=True
+            )
+            self._forwarder.start()
+
+    def _forward_loop(self) -> None:
+        while not self._stop.wait(self._retry_s):
+            try:
+                if self._down or self._outbox.count():
+                    self.forward_backlog()
+            except StorageError:
+                pass  # recorded in last_error for judge mode; try again next round
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._forwarder is not None:
+            self._forwarder.join()
+            self._forwarder = None
 
     def backlog_count(self) -> int:
         return self._outbox.count()
@@ -324,14 +339,19 @@ class SharedChallengeLog:
         )
 
     def _remote_read(self, read: Callable[[], _T]) -> _T:
+        waiting = self._outbox.count()
+        if self._down:  # fail fast: a judge screen must not hang on a server that is away
+            raise StorageError(
+                f"the shared log at {self._remote.where} is unreachable ({self._last_error}); "
+                f"{waiting} challenges judged here wait in the local outbox; retrying every "
+                f"{self._retry_s:g} s"
+            )
         try:
             self._ensure_remote()
             return read()
         except StorageError as exc:
-            self._remote_failed(exc)
-            raise StorageError(
-                f"{exc}. {self._outbox.count()} challenges judged here wait in the local outbox"
-            ) from exc
+            self._mark_down(exc)
+            raise StorageError(f"{exc}. {waiting} challenges judged here wait in the local outbox") from exc
 
     def query(self, query: LogQuery) -> list[ChallengeEntry]:
         remote = self._remote_read(lambda: self._remote.query(query))

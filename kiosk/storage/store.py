@@ -33,6 +33,8 @@ class StationStorage:
     _engines: tuple[Engine, ...]
 
     def close(self) -> None:
+        if isinstance(self.log, SharedChallengeLog):
+            self.log.close()
         for engine in self._engines:
             engine.dispose()
 
@@ -43,11 +45,14 @@ class StationStorage:
         self.close()
 
 
-def open_station_storage(data_dir: Path, database_url: str | None = None) -> StationStorage:
+def open_station_storage(
+    data_dir: Path, database_url: str | None = None, *, forward_in_background: bool = True
+) -> StationStorage:
     """Open (creating or upgrading) the station's SQLite file in ``data_dir``, and the log.
 
     ``database_url`` None: the log is in that file. A ``postgresql+psycopg://`` URL: the log is
-    the shared server, with the outbox in that file. A ``sqlite:///`` URL: the log is that file.
+    the shared server, with the outbox in that file, forwarded by a background thread unless
+    ``forward_in_background`` is False. A ``sqlite:///`` URL: the log is that file.
     Raises StorageError (a newer schema, a file that is not a database, a directory not writable).
     """
     local_path = local_database_path(data_dir)
@@ -72,10 +77,13 @@ def open_station_storage(data_dir: Path, database_url: str | None = None) -> Sta
         else:
             remote = open_engine(database_url)
             engines.append(remote)
-            log = SharedChallengeLog(
+            shared = SharedChallengeLog(
                 SqlChallengeLog(remote, where=describe_url(database_url)),
                 Outbox(local, where=where),
             )
+            if forward_in_background:
+                shared.start_forwarder()
+            log = shared
     except BaseException:
         for engine in engines:
             engine.dispose()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.storage import StationStorage, open_station_storage
-from tests.storage.postgres import PostgresServer, PostgresUnavailable, find_postgres_bin
+from tests.storage.postgres import PostgresServer, PostgresUnavailableError, find_postgres_bin
 
 
 @pytest.fixture
@@ -25,7 +25,7 @@ def postgres_server() -> Iterator[PostgresServer]:
     try:
         server = PostgresServer(find_postgres_bin())
         server.init()
-    except PostgresUnavailable as exc:
+    except PostgresUnavailableError as exc:
         if os.environ.get("CI"):
             pytest.fail(f"PostgreSQL is needed for these tests and CI is set: {exc}")
         pytest.skip(f"PostgreSQL unavailable: {exc}")

@@ -7,7 +7,6 @@ initdb refuses to run as root, so as root every server command runs as the ``pos
 
 from __future__ import annotations
 
-import glob
 import os
 import pwd
 import shutil
@@ -23,20 +22,20 @@ PG_USER = "kiosk"
 START_TIMEOUT_S = 60
 
 
-class PostgresUnavailable(Exception):
+class PostgresUnavailableError(Exception):
     """The binaries, or the postgres user needed to run them as root, are missing."""
 
 
 def find_postgres_bin() -> Path:
     candidates = sorted(
-        glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(Path(p).parts[-3].split(".")[0])
+        Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parts[-3].split(".")[0])
     )
     if candidates:
-        return Path(candidates[-1]).parent
+        return candidates[-1].parent
     on_path = shutil.which("initdb")
     if on_path:
         return Path(on_path).parent
-    raise PostgresUnavailable(
+    raise PostgresUnavailableError(
         "no initdb in /usr/lib/postgresql/*/bin or on PATH: install Debian's 'postgresql' package "
         "(./dev.sh test does)"
     )
@@ -49,18 +48,19 @@ def free_port() -> int:
 
 
 class PostgresServer:
-    def __init__(self, bin_dir: Path) -> None:
+    def __init__(self, bin_dir: Path, *, fsync: bool = False) -> None:
         self.bin_dir = bin_dir
+        self.fsync = fsync  # off for tests (speed); on for benchmarks (realistic commits)
         self.as_root = os.geteuid() == 0
         if self.as_root:
             try:
                 pwd.getpwnam("postgres")
             except KeyError:
-                raise PostgresUnavailable(
+                raise PostgresUnavailableError(
                     "running as root, and there is no 'postgres' user to run initdb as"
                 ) from None
             if shutil.which("runuser") is None:
-                raise PostgresUnavailable("running as root, and 'runuser' is missing (util-linux)")
+                raise PostgresUnavailableError("running as root, and 'runuser' is missing (util-linux)")
         self.root = Path(tempfile.mkdtemp(prefix="kiosk-pg-"))
         self.data = self.root / "data"
         self.log = self.root / "server.log"
@@ -76,7 +76,7 @@ class PostgresServer:
         done = subprocess.run(command, capture_output=True, text=True, check=False, cwd=self.root)
         if done.returncode != 0:
             log = self.log.read_text(errors="replace")[-2000:] if self.log.exists() else ""
-            raise PostgresUnavailable(
+            raise PostgresUnavailableError(
                 f"{' '.join(command)} failed ({done.returncode}): {done.stderr.strip()}\n{log}"
             )
 
@@ -100,7 +100,7 @@ class PostgresServer:
             return
         options = (
             f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories={self.root} "
-            "-c fsync=off -c max_connections=50"
+            f"-c fsync={'on' if self.fsync else 'off'} -c max_connections=50"
         )
         self._run(
             "pg_ctl",
