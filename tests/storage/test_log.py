@@ -10,7 +10,16 @@ import pytest
 from sqlalchemy import text
 
 from kiosk.core.errors import StorageError
-from kiosk.storage import LogQuery, StationStorage, open_station_storage
+from kiosk.core.record import ChallengeLog
+from kiosk.storage import (
+    LogQuery,
+    Outbox,
+    SharedChallengeLog,
+    SqlChallengeLog,
+    StationLog,
+    StationStorage,
+    open_station_storage,
+)
 from kiosk.storage.database import local_database_path, open_engine, sqlite_url
 from tests.storage.entries import make_entry
 
@@ -96,3 +105,14 @@ def test_the_log_can_live_in_another_sqlite_file(tmp_path: Path) -> None:
 def test_an_unsupported_database_url_is_refused_clearly(tmp_path: Path) -> None:
     with pytest.raises(StorageError, match="supports sqlite and postgresql"):
         open_station_storage(tmp_path, "mysql://kiosk:secret@server/kiosk")
+
+
+def test_both_logs_are_challenge_logs_for_the_station(storage: StationStorage, tmp_path: Path) -> None:
+    """Checked by mypy as much as by pytest: the station is handed a ChallengeLog."""
+    log: ChallengeLog = storage.log
+    station_log: StationLog = SharedChallengeLog(
+        SqlChallengeLog(open_engine(sqlite_url(tmp_path / "remote.sqlite3")), where="remote"),
+        Outbox(open_engine(sqlite_url(tmp_path / "outbox.sqlite3")), where="outbox"),
+    )
+    assert callable(log.record)
+    assert callable(station_log.forward_backlog)
