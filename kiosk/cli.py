@@ -88,7 +88,7 @@ def station(pack: Path | None, youth: bool) -> None:
     """
     lexicon = open_lexicon(pack)
     info = lexicon.info
-    click.echo(f"Lexicon: {info.name} {info.edition} ({info.word_count} words)")
+    click.echo(f"Lexicon: {info.title} ({info.word_count} words)")
     click.echo("Type the challenged words and press Enter (Ctrl+D to leave).")
     for line in sys.stdin:
         try:

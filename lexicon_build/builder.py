@@ -125,16 +125,16 @@ def build_pack(
             f"{len(outside)} youth exclusion word(s) are not in the base list and change nothing: {sample}"
         )
     youth_words &= words
-    sections = {WORDS_SECTION: marisa_trie.Trie(sorted(words)).tobytes()}
+    sections = {WORDS_SECTION: marisa_trie.Trie(words).tobytes()}
     if recipe.youth_exclusions is not None:
-        sections[YOUTH_SECTION] = marisa_trie.Trie(sorted(youth_words)).tobytes()
+        sections[YOUTH_SECTION] = marisa_trie.Trie(youth_words).tobytes()
     info = PackInfo(
         name=recipe.name,
         edition=recipe.edition,
         description=recipe.description,
         max_length=recipe.max_length,
         word_count=len(words),
-        counts_by_length=dict(sorted(Counter(len(w) for w in words).items())),
+        counts_by_length=dict(sorted(Counter(map(len, words)).items())),
         youth_exclusion_count=len(youth_words),
         set_hash=word_set_hash(words),
         youth_set_hash=None if recipe.youth_exclusions is None else word_set_hash(youth_words),
