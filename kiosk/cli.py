@@ -7,10 +7,13 @@ this layer decides what to print and which exit code to return (0 acceptable, 1 
 
 from __future__ import annotations
 
+import re
 import sys
+from collections.abc import Callable
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
 
 import click
 
@@ -20,8 +23,12 @@ from kiosk.core.batch import batch_rulings
 from kiosk.core.config import StationConfig, default_config, load_config, load_divisions
 from kiosk.core.errors import KioskError
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
-from kiosk.paths import DATA_DIR_ENV, default_pack_path
-from kiosk.paths import data_dir as resolve_data_dir
+from kiosk.paths import DATA_DIR_ENV, data_dir, default_pack_path
+from kiosk.paths import data_dir as resolve_data_dir  # `station` has a parameter named data_dir
+
+if TYPE_CHECKING:
+    from kiosk.core.record import ChallengeEntry, ChallengeLog
+    from kiosk.storage import StationStorage
 
 __all__ = ["main"]
 
@@ -76,6 +83,8 @@ def main(ctx: click.Context, config_path: Path | None) -> None:
       kiosk                         start the station on the embedded pack
       kiosk --config station.toml   start the station as configured
       kiosk check CAT DOGS          rule on a play from the command line
+      kiosk log show --last 10      the last ten challenges, per-word results included
+      kiosk set-pin                 set the judge PIN (also the way back in)
     """
     if ctx.invoked_subcommand is None:
         ctx.invoke(station, config_path=config_path)
@@ -123,7 +132,32 @@ def station(config_path: Path | None, data_dir: Path | None, touch: bool, smoke:
     from kiosk.ui.app import run_station  # Qt is loaded only for the station itself
 
     folder = resolve_data_dir(data_dir if data_dir is not None else config.data_dir)
-    sys.exit(run_station(config, divisions, folder, smoke=smoke))
+    storage = LazyStorage(folder, config.database_url)
+    try:
+        code = run_station(config, divisions, folder, storage.log, smoke=smoke)
+    finally:
+        storage.close()
+    sys.exit(code)
+
+
+class LazyStorage:
+    """The station's storage, opened on first use: after the first frame, before the first verdict."""
+
+    def __init__(self, folder: Path, database_url: str | None) -> None:
+        self.folder = folder
+        self.database_url = database_url
+        self.storage: StationStorage | None = None
+
+    def log(self) -> ChallengeLog:
+        if self.storage is None:
+            from kiosk.storage import open_station_storage  # SQLAlchemy: ~300 ms, after the first frame
+
+            self.storage = open_station_storage(self.folder, self.database_url)
+        return self.storage.log
+
+    def close(self) -> None:
+        if self.storage is not None:
+            self.storage.close()
 
 
 @main.command()
@@ -193,3 +227,175 @@ def check(
         youth_note = "youth rules" if youth else "no youth rules"
         click.echo(f"  pack: {ruling.pack_name} {ruling.pack_edition} ({youth_note})")
     sys.exit(EXIT_ACCEPTABLE if ruling.acceptable else EXIT_UNACCEPTABLE)
+
+
+# --- the challenge log and the judge PIN (library first: kiosk.storage does the work) ---------
+
+DEFAULT_SHOW_LAST = 20
+_F = TypeVar("_F", bound=Callable[..., Any])
+_RELATIVE = re.compile(r"^(\d+)\s*([mhd])$")
+_RELATIVE_UNITS = {"m": "minutes", "h": "hours", "d": "days"}
+
+
+def storage_options(command: _F) -> _F:
+    """--data-dir and --database-url, shared by every command that opens the station's storage."""
+    command = click.option(
+        "--database-url",
+        metavar="URL",
+        help="The log's database, e.g. postgresql+psycopg://kiosk@server/kiosk "
+        "(default: the SQLite file in the data directory).",
+    )(command)
+    return click.option(
+        "--data-dir",
+        type=click.Path(path_type=Path, file_okay=False),
+        help=f"The station's data directory (default: ${DATA_DIR_ENV}, else the platform's own).",
+    )(command)
+
+
+def open_storage(data_dir_flag: Path | None, database_url: str | None) -> StationStorage:
+    from kiosk.storage import open_station_storage  # SQLAlchemy loads only for these commands
+
+    try:
+        return open_station_storage(data_dir(data_dir_flag), database_url, forward_in_background=False)
+    except KioskError as exc:
+        fail(str(exc))
+
+
+def parse_since(text: str, now: datetime) -> datetime:
+    """``30m``/``2h``/``1d`` ago, or an ISO date or time (UTC unless it carries an offset)."""
+    relative = _RELATIVE.match(text.strip())
+    if relative:
+        amount, unit = int(relative.group(1)), relative.group(2)
+        return now - timedelta(**{_RELATIVE_UNITS[unit]: amount})
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise click.BadParameter(
+            f"'{text}' is not a time: use e.g. 2h, 30m, 1d, 2024-05-01 or 2024-05-01T14:00 (UTC)"
+        ) from None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
+def format_entry(entry: ChallengeEntry) -> list[str]:
+    ruling = entry.ruling
+    when = entry.judged_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%SZ")
+    youth = "youth rules" if ruling.youth_rules else "no youth rules"
+    lines = [
+        f"{when}  {entry.station}  {entry.division}  {ruling.verdict.value}  {' '.join(ruling.words)}",
+        f"    {ruling.pack_name} {ruling.pack_edition} ({youth}), {entry.rule_profile}, "
+        f"id {entry.challenge_id}",
+    ]
+    lines.extend(f"    {result.word:<15}  {result.status.value}" for result in ruling.results)
+    return lines
+
+
+@main.group()
+def log() -> None:
+    """Read the challenge log (directors and judges only: it shows per-word results).
+
+    \b
+    Examples:
+      kiosk log show --last 10 --station "Table 3"
+      kiosk log export --csv challenges.csv
+    """
+
+
+@log.command()
+@click.option(
+    "--last",
+    type=click.IntRange(min=1),
+    default=DEFAULT_SHOW_LAST,
+    show_default=True,
+    help="Show the most recent N challenges.",
+)
+@click.option("--station", help="Only challenges judged at this station.")
+@click.option("--since", help="Only challenges from this time on: 2h, 30m, 1d, or 2024-05-01T14:00 (UTC).")
+@storage_options
+def show(
+    last: int, station: str | None, since: str | None, data_dir: Path | None, database_url: str | None
+) -> None:
+    """Print recent challenges, oldest first, each with its per-word results. Times are UTC.
+
+    \b
+    Examples:
+      kiosk log show
+      kiosk log show --last 50 --since 2h
+      kiosk log show --station "Table 3" --since 2024-05-01
+    """
+    from kiosk.storage import LogQuery
+
+    since_at = parse_since(since, datetime.now(UTC)) if since is not None else None
+    with open_storage(data_dir, database_url) as storage:
+        try:
+            entries = storage.log.query(LogQuery(last=last, station=station, since=since_at))
+        except KioskError as exc:
+            fail(str(exc))
+        status = storage.log.status()
+    if not entries:
+        click.echo(f"No challenges in the log at {status.location} match.")
+    for entry in reversed(entries):
+        click.echo("\n".join(format_entry(entry)))
+    if status.backlog:
+        click.echo(f"{status.backlog} challenges judged here wait to be forwarded to {status.location}.")
+
+
+@log.command()
+@click.option(
+    "--csv",
+    "csv_path",
+    required=True,
+    type=click.Path(path_type=Path, dir_okay=False, allow_dash=True),
+    help="Write the whole log to this CSV file ('-' for standard output).",
+)
+@storage_options
+def export(csv_path: Path, data_dir: Path | None, database_url: str | None) -> None:
+    """Write every challenge to a CSV file: all fields, per-word results included.
+
+    \b
+    Example:
+      kiosk log export --csv challenges.csv
+    """
+    from kiosk.storage import LogQuery, write_csv
+
+    with open_storage(data_dir, database_url) as storage:
+        try:
+            entries = storage.log.query(LogQuery())
+        except KioskError as exc:
+            fail(str(exc))
+    entries.reverse()  # oldest first, as a spreadsheet reads
+    if str(csv_path) == "-":
+        write_csv(entries, sys.stdout)
+        return
+    try:
+        with csv_path.open("w", encoding="utf-8", newline="") as out:
+            count = write_csv(entries, out)
+    except OSError as exc:
+        fail(f"cannot write {csv_path}: {exc.strerror or exc}")
+    click.echo(f"Wrote {count} challenges to {csv_path}.")
+
+
+@main.command("set-pin")
+@click.option("--stdin", "from_stdin", is_flag=True, help="Read the PIN from one line of standard input.")
+@storage_options
+def set_pin(from_stdin: bool, data_dir: Path | None, database_url: str | None) -> None:
+    """Set the judge PIN of this station, and clear its count of wrong PINs.
+
+    The PIN is asked twice and not shown. This is also the way back in for a forgotten PIN: it
+    needs the station's command line, which players do not have.
+
+    \b
+    Examples:
+      kiosk set-pin
+      printf '%s\\n' "$PIN" | kiosk set-pin --stdin
+    """
+    if from_stdin:
+        pin = sys.stdin.readline().rstrip("\r\n")
+    else:
+        pin = click.prompt("New judge PIN", hide_input=True, confirmation_prompt=True)
+    with open_storage(data_dir, database_url) as storage:
+        try:
+            storage.judge_access.set_pin(pin)
+        except KioskError as exc:
+            fail(str(exc))
+        where = storage.local_path
+    click.echo(f"Judge PIN set for the station database {where}.")

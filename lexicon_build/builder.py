@@ -125,16 +125,16 @@ def build_pack(
             f"{len(outside)} youth exclusion word(s) are not in the base list and change nothing: {sample}"
         )
     youth_words &= words
-    sections = {WORDS_SECTION: marisa_trie.Trie(sorted(words)).tobytes()}
+    sections = {WORDS_SECTION: marisa_trie.Trie(words).tobytes()}
     if recipe.youth_exclusions is not None:
-        sections[YOUTH_SECTION] = marisa_trie.Trie(sorted(youth_words)).tobytes()
+        sections[YOUTH_SECTION] = marisa_trie.Trie(youth_words).tobytes()
     info = PackInfo(
         name=recipe.name,
         edition=recipe.edition,
         description=recipe.description,
         max_length=recipe.max_length,
         word_count=len(words),
-        counts_by_length=dict(sorted(Counter(len(w) for w in words).items())),
+        counts_by_length=dict(sorted(Counter(map(len, words)).items())),
         youth_exclusion_count=len(youth_words),
         set_hash=word_set_hash(words),
         youth_set_hash=None if recipe.youth_exclusions is None else word_set_hash(youth_words),
@@ -148,14 +148,20 @@ def build_pack(
     return BuildResult(data=data, info=info, report=report)
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write a file so that a reader sees either the old file or the whole new one."""
+def write_atomically(path: Path, data: bytes, *, mode: int | None = None) -> None:
+    """Write a file so that a reader sees either the old file or the whole new one.
+
+    ``mode`` None gives what any new file gets under the umask (packs are for sharing);
+    otherwise exactly ``mode`` (a private key is never group-readable, whatever the umask).
+    """
     path = path.resolve()
     handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        umask = os.umask(0)
-        os.umask(umask)
-        Path(temp_name).chmod(FILE_MODE & ~umask)  # mkstemp makes 0600; a pack is for sharing
+        if mode is None:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = FILE_MODE & ~umask  # mkstemp makes 0600
+        Path(temp_name).chmod(mode)
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
             stream.flush()

@@ -19,6 +19,7 @@ from kiosk.core.pack import MAGIC, PackInfo
 from lexicon_build.builder import build_pack, write_atomically
 from lexicon_build.reader import ListFormat, read_word_list
 from lexicon_build.recipe import Recipe, SourceSpec, load_recipe
+from lexicon_build.signing import generate_key_pair, load_private_key, load_trusted_keys, sign_pack
 
 __all__ = ["main"]
 
@@ -60,7 +61,8 @@ def main() -> None:
     type=click.Choice([f.value for f in ListFormat]),
     default="auto",
     show_default=True,
-    help="Format of the --source files: one word per line (plain), or word then definition (zyzzyva).",
+    help="Format of the --source files: one word per line (plain), or word then definition (zyzzyva); "
+    "auto reads *.dwg files as Zyzzyva word graphs (dwg).",
 )
 @click.option("--skip-invalid", is_flag=True, help="Leave out lines that are not words instead of failing.")
 def build(
@@ -123,7 +125,7 @@ def build(
             click.echo(f"  {rejection}", err=True)
     info = result.info
     click.echo(
-        f"wrote {output}: {info.name} {info.edition}, {info.word_count} words, "
+        f"wrote {output}: {info.title}, {info.word_count} words, "
         f"{info.youth_exclusion_count} youth exclusions, {report.duplicates} duplicates ignored"
     )
     click.echo(f"word set {info.set_hash}")
@@ -162,16 +164,32 @@ def _describe(info: PackInfo) -> list[str]:
 
 @main.command()
 @click.argument("pack", type=existing_file)
-def verify(pack: Path) -> None:
-    """Check a pack whole (checksum, format, every trie); exit 0 if it is good, 1 if not.
+@click.option(
+    "--trust",
+    "trust",
+    multiple=True,
+    metavar="PUBKEY",
+    help="Require a signature by this key: a .pub file from keygen, a station config with "
+    "[[trusted_keys]], or the base64 key (repeat for more).",
+)
+def verify(pack: Path, trust: tuple[str, ...]) -> None:
+    """Check a pack whole (checksum, format, signature, every trie); exit 0 if it is good, 1 if not.
+
+    Without --trust, any valid signature (or none) passes and is shown; with --trust, the pack
+    must be signed by one of the keys given.
 
     \b
-    Example:
+    Examples:
       lexicon-build verify club.kxpack
+      lexicon-build verify club.kxpack --trust organiser.pub
     """
-    lexicon = _load(pack)
+    try:
+        lexicon = load_lexicon(pack, trusted_keys=load_trusted_keys(trust))
+    except KioskError as exc:
+        fail(str(exc))
     info = lexicon.info
-    click.echo(f"OK {pack}: {info.name} {info.edition}, {info.word_count} words, {info.set_hash}")
+    click.echo(f"OK {pack}: {info.title}, {info.word_count} words, {info.set_hash}")
+    click.echo(f"signature: {lexicon.trust.label}")
 
 
 @main.command()
@@ -225,3 +243,57 @@ def diff(old: Path, new: Path, added_file: Path | None, removed_file: Path | Non
         for word in removed:
             click.echo(f"-{word}")
     click.echo(f"{len(added)} added, {len(removed)} removed ({len(before)} -> {len(after)} words)")
+
+
+@main.command()
+@click.argument("key_file", metavar="KEY", type=file_path)
+@click.option("--name", required=True, help="The organiser's name, shown on stations for its signatures.")
+@click.option("--force", is_flag=True, help="Replace KEY and its .pub file if they exist.")
+def keygen(key_file: Path, name: str, force: bool) -> None:
+    """Make an Ed25519 key pair for signing packs: KEY (private, 0600) and KEY's .pub file.
+
+    Keep KEY on the organiser's machine, never on a station. The .pub file is a [[trusted_keys]]
+    table: paste it into each station's configuration so that it accepts only packs you signed.
+
+    \b
+    Example:
+      lexicon-build keygen naspa.key --name "NASPA"    # writes naspa.key and naspa.pub
+    """
+    try:
+        pair = generate_key_pair(key_file, name, overwrite=force)
+    except KioskError as exc:
+        fail(str(exc))
+    click.echo(f"wrote {pair.private_path} (private key: keep it secret, never copy it to a station)")
+    click.echo(
+        f"wrote {pair.public_path} (public key {pair.trusted_key.fingerprint}: paste it into station configs)"
+    )
+
+
+@main.command()
+@click.argument("pack", type=existing_file)
+@click.option("--key", "key_file", required=True, type=existing_file, help="Private key from keygen.")
+@click.option("-o", "--output", type=file_path, help="Write the signed pack here (default: PACK, in place).")
+def sign(pack: Path, key_file: Path, output: Path | None) -> None:
+    """Sign a pack (the whole file, manifest included); an old signature is replaced.
+
+    The pack is checked whole first: a damaged pack is never signed. In place, the file is
+    replaced atomically, so a station reading it sees the old pack or the signed one.
+
+    \b
+    Examples:
+      lexicon-build sign nwl2023.kxpack --key naspa.key
+      lexicon-build sign nwl2023.kxpack --key naspa.key -o nwl2023-signed.kxpack
+    """
+    try:
+        private_key = load_private_key(key_file)
+        data = pack.read_bytes()
+        signed = sign_pack(data, private_key, pack)
+        target = output if output is not None else pack
+        write_atomically(target, signed)
+        lexicon = load_lexicon(target)
+    except KioskError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"{pack}: {exc.strerror}")
+    info = lexicon.info
+    click.echo(f"signed {target} with key {lexicon.trust.fingerprint}: {info.title}")

@@ -9,6 +9,7 @@ lines ignored:
 
 ``auto`` picks Zyzzyva when most word lines carry text after the word, so that a stray
 ``TWO WORDS`` line in a plain list is reported instead of being read as a word and a definition.
+A file named ``*.dwg`` is read as a Zyzzyva word graph (``lexicon_build.dwg``).
 Every word goes through the one normaliser; a line it refuses is reported as ``FILE:LINE: reason``.
 """
 
@@ -21,17 +22,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kiosk.core.errors import InputError, SourceError
-from kiosk.core.normalise import BOARD_MAX_LETTERS, normalise_word
+from kiosk.core.normalise import BOARD_MAX_LETTERS, MIN_WORD_LETTERS, normalise_word
+from lexicon_build.dwg import decode_dwg
 
 __all__ = ["ListFormat", "Rejection", "WordList", "read_word_list"]
 
 PROGRESS_EVERY_LINES = 20000
+UNLIMITED_LETTERS = 10**6  # the pack's own maximum is applied after reading, as 'too long'
 
 
 class ListFormat(enum.Enum):
     AUTO = "auto"
     PLAIN = "plain"
     ZYZZYVA = "zyzzyva"
+    DWG = "dwg"
 
 
 @dataclass(frozen=True)
@@ -107,6 +111,8 @@ def read_word_list(
         raise SourceError(f"{path}: no such file") from exc
     except OSError as exc:
         raise SourceError(f"{path}: cannot be read ({exc.strerror})") from exc
+    if list_format is ListFormat.DWG or (list_format is ListFormat.AUTO and path.suffix.lower() == ".dwg"):
+        return _read_dwg(path, data, max_length, progress)
     text = _decode(path, data)
     fmt = _detect(text) if list_format is ListFormat.AUTO else list_format
     result = WordList(path=path, sha256=hashlib.sha256(data).hexdigest(), format=fmt)
@@ -114,28 +120,67 @@ def read_word_list(
     name = str(path)
     reported = 0
     bytes_per_line = len(data) / max(1, text.count("\n") + 1)
-    for number, line in _word_lines(text):
-        result.lines = number
+    words, rejected = result.words, result.rejected
+    plain = fmt is ListFormat.PLAIN
+    number = 0
+    for number, raw in enumerate(text.splitlines(), start=1):
         if progress is not None and number % PROGRESS_EVERY_LINES == 0:
             done = int(number * bytes_per_line)
             progress(done - reported)
             reported = done
+        line = raw.strip()
+        if not line or line[0] == "#":
+            continue
         token, *rest = line.split(maxsplit=1)
-        if rest and fmt is ListFormat.PLAIN:
-            result.rejected.append(Rejection(name, number, f"more than one word on the line: {line[:60]!r}"))
+        if rest and plain:
+            rejected.append(Rejection(name, number, f"more than one word on the line: {line[:60]!r}"))
             continue
-        try:
-            word = normalise_word(token, max_length=10**6)
-        except InputError as exc:
-            result.rejected.append(Rejection(name, number, str(exc)))
-            continue
+        if token.isascii() and token.isalpha() and len(token) >= MIN_WORD_LETTERS:
+            word = token.upper()  # the common case, exactly what normalise_word returns
+        else:
+            try:
+                word = normalise_word(token, max_length=UNLIMITED_LETTERS)
+            except InputError as exc:
+                rejected.append(Rejection(name, number, str(exc)))
+                continue
         if len(word) > max_length:
             result.too_long += 1
         elif word in seen:
             result.duplicates += 1
         else:
             seen.add(word)
-            result.words.append(word)
+            words.append(word)
+    result.lines = number
     if progress is not None:
         progress(len(data) - reported)
+    return result
+
+
+def _read_dwg(path: Path, data: bytes, max_length: int, progress: Callable[[int], None] | None) -> WordList:
+    """A Zyzzyva word graph: its words go through the one normaliser like any list's.
+
+    A rejection's number is the word's position in the graph's order (there are no lines).
+    """
+    graph = decode_dwg(data, str(path), max_length=max_length)
+    result = WordList(
+        path=path,
+        sha256=hashlib.sha256(data).hexdigest(),
+        format=ListFormat.DWG,
+        too_long=graph.too_long,
+        lines=len(graph.words),
+    )
+    seen: set[str] = set()
+    for number, raw in enumerate(graph.words, start=1):
+        try:
+            word = normalise_word(raw, max_length=UNLIMITED_LETTERS)
+        except InputError as exc:
+            result.rejected.append(Rejection(str(path), number, f"word {number} of the graph: {exc}"))
+            continue
+        if word in seen:
+            result.duplicates += 1
+        else:
+            seen.add(word)
+            result.words.append(word)
+    if progress is not None:
+        progress(len(data))
     return result

@@ -76,9 +76,12 @@ _TOP_KEYS = {
 _SOURCE_KEYS = {"path", "format", "min_length", "max_length"}
 
 
+_KIND_NAMES = {int: "whole number", str: "quoted text", list: "list [...]", dict: "table"}
+
+
 def _expect(value: Any, kind: type, where: str) -> Any:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise SourceError(f"{where} must be a {kind.__name__}, not {value!r}")
+        raise SourceError(f"{where} must be a {_KIND_NAMES[kind]}, not {value!r}")
     return value
 
 
@@ -95,7 +98,7 @@ def _source(table: Any, base: Path, where: str) -> SourceSpec:
     try:
         fmt = ListFormat(fmt_name)
     except ValueError:
-        raise SourceError(f"{where}.format must be auto, plain or zyzzyva, not {fmt_name!r}") from None
+        raise SourceError(f"{where}.format must be auto, plain, zyzzyva or dwg, not {fmt_name!r}") from None
     lengths = {
         key: None if key not in table else _expect(table[key], int, f"{where}.{key}")
         for key in ("min_length", "max_length")

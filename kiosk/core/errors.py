@@ -14,6 +14,7 @@ happened, to which file or word, and what to do about it::
     │   └── PackSignatureError      unsigned, unknown signer or a signature that does not verify
     ├── SourceError           an organiser's word-list file or recipe cannot be read
     ├── ConfigError           a station configuration file is wrong
+    ├── PinError              a judge PIN that cannot be set, or a stored PIN hash that cannot be read
     └── StorageError          the challenge log cannot be written or read
 """
 
@@ -28,6 +29,7 @@ __all__ = [
     "PackError",
     "PackSignatureError",
     "PackVersionError",
+    "PinError",
     "SourceError",
     "StorageError",
     "WordCountError",
@@ -77,6 +79,10 @@ class SourceError(KioskError):
 
 class ConfigError(KioskError):
     """A station configuration file is malformed or names something that does not exist."""
+
+
+class PinError(KioskError):
+    """A judge PIN that is too short or holds spaces, or a stored PIN hash this kiosk cannot read."""
 
 
 class StorageError(KioskError):

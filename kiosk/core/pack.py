@@ -16,6 +16,11 @@ until the SHA-256 of its content matches the digest stored after it. Layout (lit
 
 A file is exactly C+32 bytes, or exactly C+136 with a signature block; anything missing, altered
 or appended is refused. The same manifest and sections always give the same bytes.
+
+The digest is the only thing standing between a damaged file and marisa, which crashes the process
+on corrupt trie bytes: keep every check that needs no parsing before it, and parse nothing before
+it matches. Whoever can recompute the digest can write any bytes; against that, a station relies on
+signatures (``kiosk.core.trust``).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kiosk import __version__
 from kiosk.core.errors import PackCorruptError, PackVersionError
 from kiosk.core.normalise import NORMALISER_VERSION
 
@@ -35,13 +41,16 @@ __all__ = [
     "DIGEST_BYTES",
     "FORMAT_VERSION",
     "MAGIC",
+    "PUBLIC_KEY_BYTES",
     "SIGNATURE_BLOCK_BYTES",
+    "SIGNATURE_BYTES",
     "SIGNATURE_MAGIC",
     "PackContents",
     "PackInfo",
     "SignatureBlock",
     "SourceInfo",
     "encode_pack",
+    "encode_signature_block",
     "parse_pack",
     "read_pack",
     "word_set_hash",
@@ -56,15 +65,16 @@ SIGNATURE_BYTES = 64
 SIGNATURE_BLOCK_BYTES = len(SIGNATURE_MAGIC) + PUBLIC_KEY_BYTES + SIGNATURE_BYTES
 _HEADER = struct.Struct("<8sIQI")
 MAX_MANIFEST_BYTES = 1 << 20
+# A version field above this is a damaged header, not a pack from the future.
+MAX_PLAUSIBLE_FORMAT_VERSION = 1000
+# A header whose magic differs from MAGIC in at most this many bytes is a damaged pack.
+MAGIC_DAMAGE_BYTES = 2
 
 
 def word_set_hash(words: Iterable[str]) -> str:
     """Hash a word set so that the same words give the same hash whatever their order."""
-    digest = hashlib.sha256()
-    for word in sorted(set(words)):
-        digest.update(word.encode("ascii"))
-        digest.update(b"\n")
-    return "sha256:" + digest.hexdigest()
+    text = "".join(f"{word}\n" for word in sorted(set(words)))
+    return "sha256:" + hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -96,6 +106,11 @@ class PackInfo:
     builder_version: str
     format_version: int = FORMAT_VERSION
     normaliser_version: int = NORMALISER_VERSION
+
+    @property
+    def title(self) -> str:
+        """Name and edition as shown to people, e.g. ``NWL2023 2023-03``."""
+        return f"{self.name} {self.edition}" if self.edition else self.name
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -191,29 +206,65 @@ def encode_pack(info: PackInfo, sections: Mapping[str, bytes]) -> bytes:
     return content + hashlib.sha256(content).digest()
 
 
+def encode_signature_block(public_key: bytes, signature: bytes) -> bytes:
+    """The block appended after a pack's digest; the signature covers every byte before it."""
+    if len(public_key) != PUBLIC_KEY_BYTES or len(signature) != SIGNATURE_BYTES:
+        raise ValueError("an Ed25519 public key is 32 bytes and a signature 64")
+    return SIGNATURE_MAGIC + public_key + signature
+
+
 def _describe(path: Path | None) -> str:
     return str(path) if path is not None else "the pack"
+
+
+def _digest_matches(data: bytes, content_length: int) -> bool:
+    digest = hashlib.sha256(memoryview(data)[:content_length]).digest()
+    return digest == data[content_length : content_length + DIGEST_BYTES]
 
 
 def parse_pack(data: bytes, path: Path | None = None) -> PackContents:
     """Check a pack's bytes and return its manifest and sections; raise PackError if unusable."""
     where = _describe(path)
     rebuild = "rebuild it with lexicon-build, or copy it again from the organiser's original"
-    if len(data) < _HEADER.size + DIGEST_BYTES or data[: len(MAGIC)] != MAGIC:
-        if data[: len(MAGIC) - 1] == MAGIC[:-1]:
-            raise PackCorruptError(f"{where} is damaged: its first bytes were altered; {rebuild}")
+    this_builder = f"lexicon-build {__version__} (the builder that ships with this station)"
+    head = data[: len(MAGIC)]
+    matching = sum(a == b for a, b in zip(head, MAGIC, strict=False))
+    if len(head) == len(MAGIC) and head != MAGIC and matching >= len(MAGIC) - MAGIC_DAMAGE_BYTES:
+        raise PackCorruptError(f"{where} is damaged: its first bytes were altered; {rebuild}")
+    if data and len(data) < _HEADER.size + DIGEST_BYTES and MAGIC.startswith(head):
+        raise PackCorruptError(
+            f"{where} is damaged: it is only {len(data)} bytes, truncated inside its header; {rebuild}"
+        )
+    if head != MAGIC:
+        if not data:
+            raise PackCorruptError(
+                f"{where} is empty (0 bytes), not a lexicon pack; copy it again from the organiser's "
+                "original, or build one with 'lexicon-build build'"
+            )
         raise PackCorruptError(
             f"{where} is not a lexicon pack (it does not start like one); build a pack from a word "
             "list with 'lexicon-build build'"
         )
     _, format_version, content_length, manifest_length = _HEADER.unpack_from(data)
-    if format_version != FORMAT_VERSION:
-        raise PackVersionError(
-            f"{where} uses pack format {format_version}, but this station reads format "
-            f"{FORMAT_VERSION} only; rebuild the pack with the lexicon-build that ships with this "
-            "station"
+    if format_version == 0 or format_version > MAX_PLAUSIBLE_FORMAT_VERSION:
+        raise PackCorruptError(
+            f"{where} is damaged: its header gives pack format {format_version}, which no builder "
+            f"writes; {rebuild}"
         )
     expected_sizes = (content_length + DIGEST_BYTES, content_length + DIGEST_BYTES + SIGNATURE_BLOCK_BYTES)
+    damaged_checksum = f"{where} is damaged: its contents do not match their SHA-256 checksum; {rebuild}"
+    if format_version != FORMAT_VERSION:
+        # One bit away from ours, laid out like ours, and a checksum that fails: a flipped bit.
+        one_bit_off = (format_version ^ FORMAT_VERSION).bit_count() == 1
+        if one_bit_off and len(data) in expected_sizes and not _digest_matches(data, content_length):
+            raise PackCorruptError(damaged_checksum)
+        newer = format_version > FORMAT_VERSION
+        raise PackVersionError(
+            f"{where} uses pack format {format_version}, "
+            + ("newer than" if newer else "older than")
+            + f" the format {FORMAT_VERSION} this station reads; rebuild the pack with {this_builder}"
+            + (", or update the station software" if newer else "")
+        )
     if len(data) not in expected_sizes:
         state = "truncated" if len(data) < expected_sizes[0] else "longer than its builder wrote it"
         raise PackCorruptError(
@@ -223,9 +274,7 @@ def parse_pack(data: bytes, path: Path | None = None) -> PackContents:
     content = memoryview(data)[:content_length]
     digest = hashlib.sha256(content).digest()
     if digest != data[content_length : content_length + DIGEST_BYTES]:
-        raise PackCorruptError(
-            f"{where} is damaged: its contents do not match their SHA-256 checksum; {rebuild}"
-        )
+        raise PackCorruptError(damaged_checksum)
     signature = None
     if len(data) == expected_sizes[1]:
         block = data[content_length + DIGEST_BYTES :]
@@ -256,17 +305,23 @@ def parse_pack(data: bytes, path: Path | None = None) -> PackContents:
             cursor = end
         if cursor != content_length:
             raise ValueError("bytes after the last section")
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError, OverflowError, RecursionError) as exc:
         raise PackCorruptError(
             f"{where} has a checksum that matches but a manifest that cannot be read ({exc}); it "
             "was written by a faulty builder: rebuild it with the lexicon-build that ships with "
             "this station"
         ) from exc
+    if info.format_version != format_version:
+        raise PackCorruptError(
+            f"{where} has a checksum that matches but a manifest for pack format "
+            f"{info.format_version} in a format {format_version} file; it was written by a faulty "
+            f"builder: rebuild it with {this_builder}"
+        )
     if info.normaliser_version != NORMALISER_VERSION:
         raise PackVersionError(
-            f"{where} was built with word normaliser version {info.normaliser_version}, but this "
-            f"station uses version {NORMALISER_VERSION}; rebuild the pack with the lexicon-build "
-            "that ships with this station"
+            f"{where} was built by lexicon-build {info.builder_version} with word normaliser "
+            f"version {info.normaliser_version}, but this station uses version {NORMALISER_VERSION} "
+            f"(words may be spelt differently); rebuild the pack with {this_builder}"
         )
     return PackContents(
         path=path,

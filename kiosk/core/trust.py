@@ -1,10 +1,52 @@
-"""Trusted organiser keys: which pack signatures a station accepts (filled in by the trust work)."""
+"""Trusted organiser keys and pack signatures: whose pack a station is judging with.
+
+A pack may end with a signature block (see ``kiosk.core.pack``): an Ed25519 public key and a
+signature over every byte before the block, manifest included. The digest already proves a pack is
+what *some* builder wrote; the signature says *which organiser* vouches for it.
+
+The policy, in one place:
+
+* a signature that does not verify is always refused: the pack was changed after signing, or the
+  block was damaged, and either way it is not what the organiser sent;
+* with no trusted keys configured, an unsigned pack or one signed by any key is accepted, and the
+  station shows which (``PackTrust.label``);
+* with trusted keys configured, only a pack signed by one of them is accepted.
+
+Signing itself lives in ``lexicon_build.signing``: a station only ever verifies.
+"""
 
 from __future__ import annotations
 
+import base64
+import binascii
+import enum
+import hashlib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-__all__ = ["TrustedKey"]
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from kiosk.core.errors import ConfigError, PackSignatureError
+from kiosk.core.pack import PUBLIC_KEY_BYTES, PackContents, SignatureBlock
+
+__all__ = [
+    "PackTrust",
+    "SignatureStatus",
+    "TrustedKey",
+    "check_pack_signature",
+    "key_fingerprint",
+    "trusted_keys_from_config",
+]
+
+FINGERPRINT_HEX_CHARS = 16
+_CONFIG_KEYS = frozenset({"name", "public_key"})
+
+
+def key_fingerprint(public_key: bytes) -> str:
+    """A short, readable name for a key: the first 64 bits of its SHA-256, in groups of four."""
+    digest = hashlib.sha256(public_key).hexdigest()[:FINGERPRINT_HEX_CHARS]
+    return " ".join(digest[i : i + 4] for i in range(0, len(digest), 4))
 
 
 @dataclass(frozen=True)
@@ -13,3 +55,153 @@ class TrustedKey:
 
     name: str
     public_key: bytes
+
+    def __post_init__(self) -> None:
+        if not self.name.strip():
+            raise ConfigError("a trusted key needs a name (shown on the station for its signatures)")
+        if len(self.public_key) != PUBLIC_KEY_BYTES:
+            raise ConfigError(
+                f"trusted key {self.name!r} is {len(self.public_key)} bytes; an Ed25519 public key "
+                f"is {PUBLIC_KEY_BYTES}. Copy the public_key line from the organiser's .pub file"
+            )
+
+    @property
+    def fingerprint(self) -> str:
+        return key_fingerprint(self.public_key)
+
+    def to_base64(self) -> str:
+        return base64.b64encode(self.public_key).decode("ascii")
+
+    @classmethod
+    def from_base64(cls, name: str, text: str, *, where: str = "trusted key") -> TrustedKey:
+        """Read the form a station's config holds: base64 of the raw 32-byte public key."""
+        try:
+            raw = base64.b64decode(text.strip(), validate=True)
+        except (binascii.Error, ValueError) as exc:
+            raise ConfigError(
+                f"{where}: public_key for {name!r} is not base64 ({exc}); copy the public_key line "
+                "from the organiser's .pub file (made by 'lexicon-build keygen')"
+            ) from exc
+        if len(raw) != PUBLIC_KEY_BYTES:
+            raise ConfigError(
+                f"{where}: public_key for {name!r} decodes to {len(raw)} bytes; an Ed25519 public key "
+                f"is {PUBLIC_KEY_BYTES}. Copy the public_key line from the organiser's .pub file"
+            )
+        return cls(name=name, public_key=raw)
+
+
+def trusted_keys_from_config(entries: object, where: str) -> tuple[TrustedKey, ...]:
+    """Read the ``[[trusted_keys]]`` tables of a TOML file (already parsed) into keys.
+
+    ``entries`` is the parsed value (a list of tables, each ``name`` and ``public_key``);
+    ``where`` names the file in messages. Raises ConfigError on anything else, and on a name or
+    key given twice (a station must never show two names for one signature).
+    """
+    if not isinstance(entries, list):
+        raise ConfigError(
+            f"{where}: trusted_keys must be a list of tables ([[trusted_keys]] with name and "
+            "public_key), not a single value"
+        )
+    keys: list[TrustedKey] = []
+    for index, entry in enumerate(entries):
+        here = f"{where}: trusted_keys[{index}]"
+        if not isinstance(entry, Mapping):
+            raise ConfigError(f"{here} must be a table with name and public_key")
+        unknown = sorted(set(entry) - _CONFIG_KEYS)
+        missing = sorted(_CONFIG_KEYS - set(entry))
+        if unknown or missing:
+            problems = ([f"unknown key(s) {', '.join(unknown)}"] if unknown else []) + (
+                [f"missing {', '.join(missing)}"] if missing else []
+            )
+            raise ConfigError(f"{here}: {'; '.join(problems)} (a trusted key has name and public_key)")
+        name, text = entry["name"], entry["public_key"]
+        if not isinstance(name, str) or not isinstance(text, str):
+            raise ConfigError(f"{here}: name and public_key must both be strings")
+        if not name.strip():
+            raise ConfigError(f"{here}: name is empty; give the organiser's name shown for the signature")
+        key = TrustedKey.from_base64(name, text, where=here)
+        for other in keys:
+            if other.name == key.name:
+                raise ConfigError(f"{here}: the name {name!r} is used for two keys; names must differ")
+            if other.public_key == key.public_key:
+                raise ConfigError(f"{here}: the key of {name!r} is already trusted as {other.name!r}")
+        keys.append(key)
+    return tuple(keys)
+
+
+class SignatureStatus(enum.Enum):
+    """What a loaded pack's signature says. A signature that fails to verify never gets this far."""
+
+    SIGNED = "signed"
+    UNSIGNED = "unsigned"
+    UNKNOWN_SIGNER = "unknown signer"
+
+
+@dataclass(frozen=True)
+class PackTrust:
+    """Whose signature a loaded pack carries, for the ready screen and judge mode."""
+
+    status: SignatureStatus
+    signer: str | None = None
+    """The trusted key's name, when ``status`` is SIGNED."""
+    fingerprint: str | None = None
+    """The fingerprint of the key in the signature block, whenever the pack is signed."""
+    keys_configured: bool = False
+    """Whether the station had trusted keys (and so refused anything else)."""
+
+    @property
+    def is_trusted(self) -> bool:
+        return self.status is SignatureStatus.SIGNED
+
+    @property
+    def label(self) -> str:
+        """One line for a screen: ``signed by NASPA``, ``unsigned``, ``signed by an unknown key (…)``."""
+        if self.status is SignatureStatus.SIGNED:
+            return f"signed by {self.signer}"
+        if self.status is SignatureStatus.UNKNOWN_SIGNER:
+            return f"signed by an unknown key ({self.fingerprint})"
+        return "unsigned"
+
+
+def _verifies(block: SignatureBlock) -> bool:
+    try:
+        Ed25519PublicKey.from_public_bytes(block.public_key).verify(block.signature, block.signed_bytes)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+def check_pack_signature(contents: PackContents, trusted_keys: Iterable[TrustedKey] = ()) -> PackTrust:
+    """Verify a checked pack's signature against the trusted keys; raise PackSignatureError if refused.
+
+    With no trusted keys, only a signature that fails to verify is refused; with keys, anything not
+    signed by one of them is.
+    """
+    keys = tuple(trusted_keys)
+    where = str(contents.path) if contents.path is not None else "the pack"
+    names = ", ".join(repr(k.name) for k in keys)
+    block = contents.signature
+    if block is None:
+        if keys:
+            raise PackSignatureError(
+                f"{where} is not signed, and only packs signed by {names} are accepted here; ask "
+                "the organiser for the signed pack (or sign it with 'lexicon-build sign PACK --key KEY')"
+            )
+        return PackTrust(SignatureStatus.UNSIGNED)
+    fingerprint = key_fingerprint(block.public_key)
+    if not _verifies(block):
+        raise PackSignatureError(
+            f"{where} carries a signature (key {fingerprint}) that does not match its contents: the "
+            "pack was changed after it was signed, or its signature was damaged. Do not judge with "
+            "it; copy the organiser's signed original again"
+        )
+    for key in keys:
+        if key.public_key == block.public_key:
+            return PackTrust(SignatureStatus.SIGNED, key.name, fingerprint, keys_configured=True)
+    if keys:
+        raise PackSignatureError(
+            f"{where} is signed by a key that is not trusted here (fingerprint {fingerprint}); "
+            f"the trusted keys are {names}. Ask the organiser for a pack signed with one of those "
+            "keys, or add the organiser's public key to [[trusted_keys]] in the station configuration"
+        )
+    return PackTrust(SignatureStatus.UNKNOWN_SIGNER, fingerprint=fingerprint)

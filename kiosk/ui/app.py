@@ -1,7 +1,8 @@
 """Starting the station: one instance, the configured screen, the cursor, the screensaver.
 
 ``run_station`` is called by ``kiosk station`` with packs already loaded and verified (a pack that
-fails stops the station before any window exists). The log is opened after the first frame.
+fails stops the station before any window exists) and a factory for the log, which is called
+after the first frame (the log's SQLAlchemy import costs more than Qt's start-up).
 """
 
 from __future__ import annotations
@@ -19,13 +20,11 @@ from PySide6.QtWidgets import QApplication
 from kiosk.core.config import LoadedDivision, StationConfig
 from kiosk.core.errors import KioskError
 from kiosk.ui.controller import LogFactory, StationController
-from kiosk.ui.journal import JsonLinesLog
 from kiosk.ui.window import StationWindow
 
-__all__ = ["LOCK_FILE_NAME", "LOG_FILE_NAME", "run_station", "seconds_since_process_start"]
+__all__ = ["LOCK_FILE_NAME", "run_station", "seconds_since_process_start"]
 
 LOCK_FILE_NAME = "station.lock"
-LOG_FILE_NAME = "challenges.jsonl"
 EXIT_OK = 0
 EXIT_ERROR = 2
 
@@ -64,17 +63,13 @@ def inhibit_screensaver() -> object | None:
     return saver.call("Inhibit", "challenge-kiosk", "a challenge station is running")
 
 
-def default_log_factory(data_dir: Path) -> LogFactory:
-    return lambda: JsonLinesLog(data_dir / LOG_FILE_NAME)
-
-
 def run_station(
     config: StationConfig,
     divisions: Sequence[LoadedDivision],
     data_dir: Path,
+    log_factory: LogFactory,
     *,
     smoke: bool = False,
-    log_factory: LogFactory | None = None,
     judge_handler: Callable[[], None] | None = None,
     argv: Sequence[str] = (),
 ) -> int:
@@ -95,7 +90,7 @@ def run_station(
             file=sys.stderr,
         )
         return EXIT_ERROR
-    controller = StationController(config, divisions, log_factory or default_log_factory(data_dir))
+    controller = StationController(config, divisions, log_factory)
     window = StationWindow(controller)
     controller.set_judge_handler(judge_handler or window.ask_exit)
     screens = QGuiApplication.screens()

@@ -78,7 +78,7 @@ def test_a_second_station_on_the_same_data_dir_is_refused(
     lock = QLockFile(str(data / LOCK_FILE_NAME))
     assert lock.tryLock(0)
     rig = station()
-    code = run_station(rig.controller.config, rig.controller.divisions, data)
+    code = run_station(rig.controller.config, rig.controller.divisions, data, lambda: rig.log)
     lock.unlock()
     assert code == 2
     err = capsys.readouterr().err  # type: ignore[attr-defined]

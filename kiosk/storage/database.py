@@ -1,0 +1,113 @@
+"""Engines for the log: the station's own SQLite file, or a shared PostgreSQL server.
+
+SQLite is set up on EVERY new connection (an event listener, not a one-off statement): WAL so the
+judge's reads never block the station's writes, ``synchronous=FULL`` so a committed row survives
+a power cut, a busy timeout for the CLI reading while the station writes, and foreign keys on. The
+Python driver's implicit transactions are turned off and SQLAlchemy's ``begin`` emits ``BEGIN``
+itself, so DDL and writes run inside real transactions (SQLAlchemy's documented pysqlite recipe).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+from kiosk.core.errors import StorageError
+
+__all__ = [
+    "IMMEDIATE",
+    "LOCAL_DATABASE_NAME",
+    "PG_CONNECT_TIMEOUT_S",
+    "SQLITE_BUSY_TIMEOUT_MS",
+    "describe_url",
+    "is_sqlite",
+    "local_database_path",
+    "open_engine",
+    "sqlite_url",
+]
+
+LOCAL_DATABASE_NAME = "kiosk.sqlite3"
+SQLITE_BUSY_TIMEOUT_MS = 10_000
+PG_CONNECT_TIMEOUT_S = 3
+# Execution option: start the SQLite transaction with BEGIN IMMEDIATE (take the write lock first),
+# for read-modify-write transactions such as the PIN failure count.
+IMMEDIATE = "kiosk_begin_immediate"
+
+
+def local_database_path(data_dir: Path) -> Path:
+    return data_dir / LOCAL_DATABASE_NAME
+
+
+def sqlite_url(path: Path) -> str:
+    return f"sqlite+pysqlite:///{path}"
+
+
+def is_sqlite(url: str) -> bool:
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def describe_url(url: str) -> str:
+    """The URL as it may be shown on a screen or in a message: never with its password."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "<unreadable database URL>"
+
+
+def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None  # we emit BEGIN ourselves (see _on_sqlite_begin)
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+        mode = cursor.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise StorageError(
+                f"the log database could not switch to WAL journalling (it reports '{mode}'); "
+                "keep the data directory on a local disk, not a network share"
+            )
+        cursor.execute("PRAGMA synchronous = FULL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+    finally:
+        cursor.close()
+
+
+def _on_sqlite_begin(connection: Connection) -> None:
+    immediate = connection.get_execution_options().get(IMMEDIATE, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def open_engine(url: str) -> Engine:
+    """An engine for a SQLite file or a PostgreSQL server, configured as the log needs it."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError as exc:
+        raise StorageError(
+            f"the database URL '{url}' cannot be read; use e.g. postgresql+psycopg://user@host/kiosk"
+        ) from exc
+    backend = parsed.get_backend_name()
+    try:
+        if backend == "sqlite":
+            database = parsed.database
+            if not database or database == ":memory:":
+                raise StorageError("the log needs a SQLite file, not an in-memory database")
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+            engine = create_engine(parsed)
+            event.listen(engine, "connect", _on_sqlite_connect)
+            event.listen(engine, "begin", _on_sqlite_begin)
+            return engine
+        if backend == "postgresql":
+            return create_engine(
+                parsed,
+                pool_pre_ping=True,  # a server restart leaves dead pooled connections behind
+                connect_args={"connect_timeout": PG_CONNECT_TIMEOUT_S},
+            )
+    except (SQLAlchemyError, ImportError, OSError) as exc:
+        raise StorageError(f"cannot open the log database {describe_url(url)}: {exc}") from exc
+    raise StorageError(
+        f"the database URL {describe_url(url)} names '{backend}'; the log supports sqlite and "
+        "postgresql+psycopg"
+    )

@@ -1,0 +1,159 @@
+"""ChallengeEntry (the frozen value the station judges with) to and from rows and outbox JSON.
+
+The only place that knows both shapes. Reading refuses values this kiosk does not know (a verdict
+or word status written by a newer kiosk) with a StorageError naming the challenge.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import datetime
+from typing import Any
+
+from kiosk.core.adjudication import Ruling, Verdict, WordResult, WordStatus
+from kiosk.core.errors import StorageError
+from kiosk.core.record import ChallengeEntry, ChallengeId
+from kiosk.storage.schema import ChallengeRow, ChallengeWordRow
+
+__all__ = ["entry_from_json", "entry_to_json", "entry_to_row", "row_to_entry"]
+
+JSON_FORMAT = 1
+
+
+def _check_entry(entry: ChallengeEntry) -> None:
+    if entry.judged_at.tzinfo is None or entry.judged_at.utcoffset() is None:
+        raise StorageError(
+            f"challenge {entry.challenge_id} has a naive time {entry.judged_at.isoformat()}; "
+            "the log keeps UTC times only"
+        )
+    ruling = entry.ruling
+    texts = (entry.station, entry.division, entry.rule_profile, ruling.pack_name, ruling.pack_edition)
+    if any("\x00" in value for value in (*texts, ruling.set_hash, *ruling.words)):
+        raise StorageError(
+            f"challenge {entry.challenge_id} holds a NUL character, which PostgreSQL cannot store; "
+            "remove it from the station configuration"
+        )
+    if tuple(result.word for result in ruling.results) != ruling.words:
+        raise StorageError(
+            f"challenge {entry.challenge_id}: the per-word results {ruling.results!r} do not match "
+            f"the words {ruling.words!r}"
+        )
+
+
+def entry_to_row(entry: ChallengeEntry) -> ChallengeRow:
+    _check_entry(entry)
+    ruling = entry.ruling
+    return ChallengeRow(
+        id=entry.challenge_id,
+        judged_at=entry.judged_at,
+        station=entry.station,
+        division=entry.division,
+        rule_profile=entry.rule_profile,
+        pack_name=ruling.pack_name,
+        pack_edition=ruling.pack_edition,
+        set_hash=ruling.set_hash,
+        youth_rules=ruling.youth_rules,
+        word_count=len(ruling.words),
+        verdict=ruling.verdict.value,
+        words=[
+            ChallengeWordRow(position=position, word=result.word, status=result.status.name)
+            for position, result in enumerate(ruling.results)
+        ],
+    )
+
+
+def _verdict(value: str, challenge: object) -> Verdict:
+    try:
+        return Verdict(value)
+    except ValueError:
+        raise StorageError(
+            f"challenge {challenge} in the log has the verdict '{value}', which this kiosk does not "
+            "know; read the log with the kiosk version that wrote it"
+        ) from None
+
+
+def _status(name: str, challenge: object) -> WordStatus:
+    try:
+        return WordStatus[name]
+    except KeyError:
+        raise StorageError(
+            f"challenge {challenge} in the log has the word status '{name}', which this kiosk does "
+            "not know; read the log with the kiosk version that wrote it"
+        ) from None
+
+
+def row_to_entry(row: ChallengeRow) -> ChallengeEntry:
+    word_rows = sorted(row.words, key=lambda word_row: word_row.position)
+    if len(word_rows) != row.word_count:
+        raise StorageError(
+            f"challenge {row.id} in the log lists {row.word_count} words but has "
+            f"{len(word_rows)} per-word results; the database has been edited or damaged"
+        )
+    results = tuple(WordResult(word_row.word, _status(word_row.status, row.id)) for word_row in word_rows)
+    return ChallengeEntry(
+        challenge_id=ChallengeId(row.id),
+        judged_at=row.judged_at,
+        station=row.station,
+        division=row.division,
+        rule_profile=row.rule_profile,
+        ruling=Ruling(
+            words=tuple(result.word for result in results),
+            verdict=_verdict(row.verdict, row.id),
+            results=results,
+            youth_rules=row.youth_rules,
+            pack_name=row.pack_name,
+            pack_edition=row.pack_edition,
+            set_hash=row.set_hash,
+        ),
+    )
+
+
+def entry_to_json(entry: ChallengeEntry) -> str:
+    _check_entry(entry)
+    ruling = entry.ruling
+    document: dict[str, Any] = {
+        "format": JSON_FORMAT,
+        "id": str(entry.challenge_id),
+        "judged_at": entry.judged_at.isoformat(),
+        "station": entry.station,
+        "division": entry.division,
+        "rule_profile": entry.rule_profile,
+        "pack_name": ruling.pack_name,
+        "pack_edition": ruling.pack_edition,
+        "set_hash": ruling.set_hash,
+        "youth_rules": ruling.youth_rules,
+        "verdict": ruling.verdict.value,
+        "results": [[result.word, result.status.name] for result in ruling.results],
+    }
+    return json.dumps(document, ensure_ascii=False)
+
+
+def entry_from_json(payload: str) -> ChallengeEntry:
+    try:
+        document = json.loads(payload)
+        if document.get("format") != JSON_FORMAT:
+            raise StorageError(
+                f"an outbox entry has format {document.get('format')!r}; this kiosk reads format "
+                f"{JSON_FORMAT}: forward it with the kiosk version that wrote it"
+            )
+        challenge = uuid.UUID(document["id"])
+        results = tuple(WordResult(word, _status(status, challenge)) for word, status in document["results"])
+        return ChallengeEntry(
+            challenge_id=ChallengeId(challenge),
+            judged_at=datetime.fromisoformat(document["judged_at"]),
+            station=document["station"],
+            division=document["division"],
+            rule_profile=document["rule_profile"],
+            ruling=Ruling(
+                words=tuple(result.word for result in results),
+                verdict=_verdict(document["verdict"], challenge),
+                results=results,
+                youth_rules=bool(document["youth_rules"]),
+                pack_name=document["pack_name"],
+                pack_edition=document["pack_edition"],
+                set_hash=document["set_hash"],
+            ),
+        )
+    except (ValueError, KeyError, TypeError) as exc:
+        raise StorageError(f"an outbox entry cannot be read ({exc}); the local database is damaged") from exc

@@ -1,0 +1,159 @@
+"""Numbered schema upgrades: each step takes the database from version N-1 to N, in one transaction.
+
+Each step defines its tables as they were at that version (SQLAlchemy Core, not the ORM models,
+which move on), so an old database is upgraded by the same code that built it then. A database
+from a newer kiosk is refused: this build would not know what its tables mean. Add a step by
+appending to ``UPGRADES``; never edit a released one.
+
+History:
+  1. the challenge log: ``challenge`` and its per-word results ``challenge_word``
+  2. judge mode: the PIN and its failure count ``judge_access``; station ``setting``s
+  3. shared logs: the local ``outbox`` of challenges waiting for the PostgreSQL server
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    Table,
+    Text,
+    Uuid,
+    delete,
+    insert,
+    inspect,
+    select,
+    text,
+)
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import SQLAlchemyError
+
+from kiosk.core.errors import StorageError
+from kiosk.storage.database import IMMEDIATE
+
+__all__ = ["SCHEMA_VERSION", "UPGRADES", "schema_version", "upgrade"]
+
+VERSION_TABLE = "kiosk_schema"
+# Serialises the upgrade when several stations start at once against one PostgreSQL server.
+PG_UPGRADE_LOCK_KEY = 0x6B696F736B  # "kiosk"
+
+
+def _version_table(metadata: MetaData) -> Table:
+    return Table(VERSION_TABLE, metadata, Column("version", Integer, primary_key=True, autoincrement=False))
+
+
+def _v1_challenge_log(conn: Connection) -> None:
+    metadata = MetaData()
+    _version_table(metadata)
+    challenge = Table(
+        "challenge",
+        metadata,
+        Column("id", Uuid(), primary_key=True),
+        Column("judged_at", DateTime(), nullable=False),
+        Column("station", Text(), nullable=False),
+        Column("division", Text(), nullable=False),
+        Column("rule_profile", Text(), nullable=False),
+        Column("pack_name", Text(), nullable=False),
+        Column("pack_edition", Text(), nullable=False),
+        Column("set_hash", Text(), nullable=False),
+        Column("youth_rules", Boolean(), nullable=False),
+        Column("word_count", Integer(), nullable=False),
+        Column("verdict", Text(), nullable=False),
+    )
+    Index("ix_challenge_judged_at", challenge.c.judged_at)
+    Index("ix_challenge_station", challenge.c.station)
+    Table(
+        "challenge_word",
+        metadata,
+        Column("challenge_id", Uuid(), ForeignKey("challenge.id", ondelete="CASCADE"), primary_key=True),
+        Column("position", Integer(), primary_key=True, autoincrement=False),
+        Column("word", Text(), nullable=False),
+        Column("status", Text(), nullable=False),
+    )
+    metadata.create_all(conn)
+
+
+def _v2_judge_mode(conn: Connection) -> None:
+    metadata = MetaData()
+    Table(
+        "judge_access",
+        metadata,
+        Column("id", Integer(), primary_key=True, autoincrement=False),
+        Column("pin_hash", Text(), nullable=True),
+        Column("failures", Integer(), nullable=False),
+        Column("last_failure_at", DateTime(), nullable=True),
+    )
+    Table(
+        "setting",
+        metadata,
+        Column("key", Text(), primary_key=True),
+        Column("value", Text(), nullable=False),
+    )
+    metadata.create_all(conn)
+
+
+def _v3_outbox(conn: Connection) -> None:
+    metadata = MetaData()
+    Table(
+        "outbox",
+        metadata,
+        Column("id", Uuid(), primary_key=True),
+        Column("queued_at", DateTime(), nullable=False),
+        Column("payload", Text(), nullable=False),
+    )
+    metadata.create_all(conn)
+
+
+UPGRADES: tuple[Callable[[Connection], None], ...] = (_v1_challenge_log, _v2_judge_mode, _v3_outbox)
+SCHEMA_VERSION = len(UPGRADES)
+
+
+def schema_version(conn: Connection) -> int:
+    """The database's schema version; 0 for a database the kiosk has never written."""
+    if not inspect(conn).has_table(VERSION_TABLE):
+        return 0
+    version = conn.execute(select(_version_table(MetaData()).c.version)).scalar()
+    return int(version) if version is not None else 0
+
+
+def _set_version(conn: Connection, version: int) -> None:
+    table = _version_table(MetaData())
+    conn.execute(delete(table))
+    conn.execute(insert(table).values(version=version))
+
+
+def upgrade(engine: Engine, *, target: int = SCHEMA_VERSION, where: str = "the log database") -> int:
+    """Bring the database up to ``target`` (the current version by default); return the version.
+
+    Raises StorageError if the database was written by a newer kiosk.
+    """
+    if not 0 <= target <= SCHEMA_VERSION:
+        raise ValueError(f"no schema version {target}; this kiosk knows 0 to {SCHEMA_VERSION}")
+    try:
+        with engine.connect() as conn:
+            conn.execution_options(**{IMMEDIATE: True})
+            with conn.begin():
+                if conn.dialect.name == "postgresql":
+                    conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_UPGRADE_LOCK_KEY})
+                version = schema_version(conn)
+                if version > SCHEMA_VERSION:
+                    raise StorageError(
+                        f"{where} has schema version {version}, written by a newer kiosk; this kiosk "
+                        f"reads up to version {SCHEMA_VERSION}. Install the newer kiosk on this "
+                        "station, or give it another data directory or database"
+                    )
+                for step in range(version + 1, target + 1):
+                    UPGRADES[step - 1](conn)
+                if target > version:
+                    _set_version(conn, target)
+                return max(version, target)
+    except SQLAlchemyError as exc:
+        raise StorageError(f"cannot open or upgrade {where}: {exc}") from exc

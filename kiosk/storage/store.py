@@ -1,0 +1,97 @@
+"""Everything a station keeps, opened in one call: the log, the settings and the judge PIN.
+
+Open it after the first frame is painted and before the first verdict (importing SQLAlchemy takes
+longer than starting Qt). Nothing here touches the network at open time: a shared server that is
+down does not stop the station from starting; its first ``record`` goes to the outbox.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import Engine
+
+from kiosk.core.errors import StorageError
+from kiosk.storage.access import JudgeAccess
+from kiosk.storage.database import describe_url, is_sqlite, local_database_path, open_engine, sqlite_url
+from kiosk.storage.log import Outbox, SharedChallengeLog, SqlChallengeLog, StationLog
+from kiosk.storage.migrations import upgrade
+from kiosk.storage.settings import SettingsStore
+
+__all__ = ["StationStorage", "open_station_storage"]
+
+
+@dataclass
+class StationStorage:
+    """The station's storage. ``log`` is the ChallengeLog the station records into."""
+
+    log: StationLog
+    settings: SettingsStore
+    judge_access: JudgeAccess
+    local_path: Path
+    _engines: tuple[Engine, ...]
+
+    def close(self) -> None:
+        if isinstance(self.log, SharedChallengeLog):
+            self.log.close()
+        for engine in self._engines:
+            engine.dispose()
+
+    def __enter__(self) -> StationStorage:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+
+def open_station_storage(
+    data_dir: Path, database_url: str | None = None, *, forward_in_background: bool = True
+) -> StationStorage:
+    """Open (creating or upgrading) the station's SQLite file in ``data_dir``, and the log.
+
+    ``database_url`` None: the log is in that file. A ``postgresql+psycopg://`` URL: the log is
+    the shared server, with the outbox in that file, forwarded by a background thread unless
+    ``forward_in_background`` is False. A ``sqlite:///`` URL: the log is that file.
+    Raises StorageError (a newer schema, a file that is not a database, a directory not writable).
+    """
+    local_path = local_database_path(data_dir)
+    where = str(local_path)
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StorageError(f"cannot create the station's data directory {data_dir}: {exc}") from exc
+    local = open_engine(sqlite_url(local_path))
+    engines = [local]
+    try:
+        upgrade(local, where=f"the station database {where}")
+        log: StationLog
+        if database_url is None:
+            log = SqlChallengeLog(local, where=where)
+        elif is_sqlite(database_url):
+            log_engine = open_engine(database_url)
+            engines.append(log_engine)
+            sql_log = SqlChallengeLog(log_engine, where=describe_url(database_url))
+            sql_log.upgrade()
+            log = sql_log
+        else:
+            remote = open_engine(database_url)
+            engines.append(remote)
+            shared = SharedChallengeLog(
+                SqlChallengeLog(remote, where=describe_url(database_url)),
+                Outbox(local, where=where),
+            )
+            if forward_in_background:
+                shared.start_forwarder()
+            log = shared
+    except BaseException:
+        for engine in engines:
+            engine.dispose()
+        raise
+    return StationStorage(
+        log=log,
+        settings=SettingsStore(local, where=where),
+        judge_access=JudgeAccess(local, where=where),
+        local_path=local_path,
+        _engines=tuple(engines),
+    )

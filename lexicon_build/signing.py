@@ -1,0 +1,182 @@
+"""Organiser keys and pack signing: ``lexicon-build keygen``, ``sign`` and ``verify --trust``.
+
+Ed25519 through ``cryptography``; no home-made crypto. Files:
+
+* the private key: PKCS#8 PEM, unencrypted, created with permissions 0600 (keep it off stations);
+* the public key (``.pub``): a ``[[trusted_keys]]`` TOML table, name and base64 of the raw 32-byte
+  key, pasted as is into a station's configuration and read back by ``verify --trust``.
+
+A station never signs; it only verifies (``kiosk.core.trust``).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from kiosk.core.errors import ConfigError, SourceError
+from kiosk.core.lexicon import MarisaLexicon
+from kiosk.core.pack import PUBLIC_KEY_BYTES, SIGNATURE_BLOCK_BYTES, encode_signature_block, parse_pack
+from kiosk.core.trust import TrustedKey, key_fingerprint, trusted_keys_from_config
+from lexicon_build.builder import write_atomically
+
+__all__ = [
+    "KeyPair",
+    "generate_key_pair",
+    "load_private_key",
+    "load_trusted_keys",
+    "public_key_text",
+    "sign_pack",
+]
+
+PRIVATE_KEY_MODE = 0o600
+PUBLIC_KEY_MODE = 0o644
+
+
+@dataclass(frozen=True)
+class KeyPair:
+    """What keygen wrote: both files and the public key's fingerprint."""
+
+    private_path: Path
+    public_path: Path
+    trusted_key: TrustedKey
+
+
+def public_key_path(private_path: Path) -> Path:
+    """``organiser.key`` -> ``organiser.pub``; a name without a suffix gets ``.pub`` added."""
+    if private_path.suffix and private_path.suffix != ".pub":
+        return private_path.with_suffix(".pub")
+    return private_path.with_name(private_path.name + ".pub")
+
+
+def public_key_text(key: TrustedKey) -> str:
+    """The .pub file: a TOML table a station's configuration takes as it is."""
+    quoted = key.name.replace("\\", "\\\\").replace('"', '\\"')
+    return (
+        f"# Public key of {key.name!r} for signed lexicon packs (lexicon-build keygen),\n"
+        f"# fingerprint {key.fingerprint}.\n"
+        "# To make a station accept only packs signed with this key, paste these lines into its\n"
+        "# configuration file. Check it with: lexicon-build verify PACK --trust THIS-FILE\n"
+        "[[trusted_keys]]\n"
+        f'name = "{quoted}"\n'
+        f'public_key = "{key.to_base64()}"\n'
+    )
+
+
+def _write_new(path: Path, data: bytes, mode: int, overwrite: bool) -> None:
+    """Write a whole file with exactly ``mode``; refuse to replace one unless ``overwrite``."""
+    path = path.resolve()
+    if path.exists() and not overwrite:
+        raise SourceError(f"{path} already exists; choose another name, or pass --force to replace it")
+    write_atomically(path, data, mode=mode)
+
+
+def generate_key_pair(private_path: Path, name: str, *, overwrite: bool = False) -> KeyPair:
+    """Make an Ed25519 key pair: the private key file (0600) and the .pub file beside it."""
+    if not name.strip():
+        raise SourceError("a key needs a --name: the organiser's name that stations show for its signatures")
+    public_path = public_key_path(private_path)
+    for path in (private_path, public_path):
+        if path.exists() and not overwrite:
+            raise SourceError(f"{path} already exists; choose another name, or pass --force to replace it")
+    private_key = Ed25519PrivateKey.generate()
+    pem = private_key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    raw_public = private_key.public_key().public_bytes(
+        serialization.Encoding.Raw, serialization.PublicFormat.Raw
+    )
+    trusted = TrustedKey(name=name, public_key=raw_public)
+    _write_new(private_path, pem, PRIVATE_KEY_MODE, overwrite)
+    _write_new(public_path, public_key_text(trusted).encode("utf-8"), PUBLIC_KEY_MODE, overwrite)
+    return KeyPair(private_path=private_path, public_path=public_path, trusted_key=trusted)
+
+
+def load_private_key(path: Path) -> Ed25519PrivateKey:
+    """Read a private key file written by keygen (any unencrypted PEM Ed25519 key will do)."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SourceError(f"{path}: cannot be read ({exc.strerror})") from exc
+    if b"PRIVATE KEY" not in data:
+        hint = " (that is the public key: sign with the private one)" if b"trusted_keys" in data else ""
+        raise SourceError(f"{path} is not a private key file{hint}; make one with 'lexicon-build keygen'")
+    try:
+        key = serialization.load_pem_private_key(data, password=None)
+    except (ValueError, TypeError) as exc:
+        raise SourceError(
+            f"{path}: cannot read the private key ({exc}); make one with 'lexicon-build keygen'"
+        ) from exc
+    if not isinstance(key, Ed25519PrivateKey):
+        raise SourceError(
+            f"{path} holds a {type(key).__name__}, not an Ed25519 key; make one with 'lexicon-build keygen'"
+        )
+    return key
+
+
+def sign_pack(data: bytes, private_key: Ed25519PrivateKey, path: Path | None = None) -> bytes:
+    """Return the pack's bytes signed with ``private_key``, replacing any signature it had.
+
+    The pack is checked whole first (digest, manifest, tries): a damaged pack is never signed.
+    """
+    contents = parse_pack(data, path)
+    MarisaLexicon.from_contents(contents)  # every trie parses, and any old signature verifies
+    unsigned = data[: len(data) - SIGNATURE_BLOCK_BYTES] if contents.signature is not None else data
+    public = private_key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return unsigned + encode_signature_block(public, private_key.sign(unsigned))
+
+
+def _key_from_text(text: str, where: str) -> tuple[TrustedKey, ...]:
+    stripped = text.strip()
+    if "[[trusted_keys]]" in text or "trusted_keys" in text:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{where}: not valid TOML ({exc})") from exc
+        return trusted_keys_from_config(data.get("trusted_keys", []), where)
+    if "BEGIN PUBLIC KEY" in stripped:
+        try:
+            public = serialization.load_pem_public_key(stripped.encode("utf-8"))
+        except (ValueError, TypeError) as exc:
+            raise ConfigError(f"{where}: cannot read the PEM public key ({exc})") from exc
+        if not isinstance(public, Ed25519PublicKey):
+            raise ConfigError(f"{where} holds a {type(public).__name__}, not an Ed25519 public key")
+        raw = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+        return (TrustedKey(name=key_fingerprint(raw), public_key=raw),)
+    lines = [line.strip() for line in stripped.splitlines() if line.strip() and not line.startswith("#")]
+    if len(lines) == 1:
+        try:
+            raw = base64.b64decode(lines[0], validate=True)
+        except (binascii.Error, ValueError):
+            raw = b""
+        if len(raw) == PUBLIC_KEY_BYTES:
+            return (TrustedKey(name=key_fingerprint(raw), public_key=raw),)
+    raise ConfigError(
+        f"{where} is not a public key: give a .pub file made by 'lexicon-build keygen', a station "
+        "configuration with [[trusted_keys]], or the base64 public key itself"
+    )
+
+
+def load_trusted_keys(specs: tuple[str, ...]) -> tuple[TrustedKey, ...]:
+    """Read ``--trust`` values: .pub files, station configs with ``[[trusted_keys]]``, or base64 keys."""
+    keys: list[TrustedKey] = []
+    for spec in specs:
+        path = Path(spec)
+        if path.is_file():
+            try:
+                text = path.read_text(encoding="utf-8-sig")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise ConfigError(f"{path}: cannot be read as a public key ({exc})") from exc
+            found = _key_from_text(text, str(path))
+        else:
+            found = _key_from_text(spec, f"--trust {spec!r}")
+        if not found:
+            raise ConfigError(f"{spec} lists no trusted keys")
+        keys.extend(k for k in found if all(k.public_key != o.public_key for o in keys))
+    return tuple(keys)

@@ -1,0 +1,6 @@
+"""Frozen entry point of the `lexicon-build` program (the organisers' pack builder)."""
+
+from lexicon_build.cli import main
+
+if __name__ == "__main__":
+    main()

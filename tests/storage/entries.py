@@ -1,0 +1,80 @@
+"""Challenge entries for storage tests: a hypothesis strategy and a plain factory."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta, timezone
+
+from hypothesis import strategies as st
+
+from kiosk.core.adjudication import Ruling, Verdict, WordResult, WordStatus
+from kiosk.core.record import ChallengeEntry, ChallengeId
+
+TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\x00"))  # no surrogates, no NUL
+WORD = st.text(
+    alphabet=st.characters(min_codepoint=ord("A"), max_codepoint=ord("Z")), min_size=2, max_size=15
+)
+OFFSETS = st.builds(
+    timezone,
+    st.timedeltas(min_value=timedelta(hours=-23, minutes=-59), max_value=timedelta(hours=23, minutes=59)),
+)
+
+
+@st.composite
+def entries(draw: st.DrawFn, words: st.SearchStrategy[str] = TEXT) -> ChallengeEntry:
+    results = tuple(
+        draw(st.lists(st.builds(WordResult, words, st.sampled_from(WordStatus)), min_size=1, max_size=8))
+    )
+    judged_at = draw(
+        st.datetimes(
+            min_value=datetime(2000, 1, 1), max_value=datetime(2100, 1, 1), timezones=st.just(UTC) | OFFSETS
+        )
+    )
+    return ChallengeEntry(
+        challenge_id=ChallengeId(draw(st.uuids())),
+        judged_at=judged_at,
+        station=draw(TEXT),
+        division=draw(TEXT),
+        rule_profile=draw(TEXT),
+        ruling=Ruling(
+            words=tuple(result.word for result in results),
+            verdict=draw(st.sampled_from(Verdict)),
+            results=results,
+            youth_rules=draw(st.booleans()),
+            pack_name=draw(TEXT),
+            pack_edition=draw(TEXT),
+            set_hash=draw(TEXT),
+        ),
+    )
+
+
+def make_entry(
+    words: Sequence[str] = ("CAT", "DOGZ"),
+    *,
+    station: str = "Table 1",
+    division: str = "Open",
+    judged_at: datetime | None = None,
+    bad: Sequence[str] = ("DOGZ",),
+) -> ChallengeEntry:
+    results = tuple(
+        WordResult(word, WordStatus.NOT_IN_LEXICON if word in bad else WordStatus.ACCEPTABLE)
+        for word in words
+    )
+    acceptable = all(result.status is WordStatus.ACCEPTABLE for result in results)
+    return ChallengeEntry(
+        challenge_id=ChallengeId(uuid.uuid4()),
+        judged_at=judged_at or datetime.now(UTC),
+        station=station,
+        division=division,
+        rule_profile="double challenge",
+        ruling=Ruling(
+            words=tuple(words),
+            verdict=Verdict.ACCEPTABLE if acceptable else Verdict.UNACCEPTABLE,
+            results=results,
+            youth_rules=False,
+            pack_name="Test list",
+            pack_edition="test",
+            set_hash="0123abcd",
+        ),
+    )

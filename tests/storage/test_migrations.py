@@ -1,0 +1,124 @@
+"""Numbered schema upgrades: from every earlier version to now, data kept; newer refused."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, inspect, text
+
+from kiosk.core.adjudication import Verdict, WordStatus
+from kiosk.core.errors import StorageError
+from kiosk.core.pin import hash_pin
+from kiosk.core.record import ChallengeId
+from kiosk.storage import SCHEMA_VERSION, LogQuery, PinOutcome, open_station_storage
+from kiosk.storage.database import local_database_path, open_engine, sqlite_url
+from kiosk.storage.migrations import schema_version, upgrade
+from kiosk.storage.schema import Base
+
+OLD_ID = uuid.UUID("12345678-1234-5678-1234-567812345678")
+
+
+def engine_at(path: Path, version: int) -> Engine:
+    engine = open_engine(sqlite_url(path))
+    assert upgrade(engine, target=version) == version
+    return engine
+
+
+def write_data_of_version(engine: Engine, version: int) -> None:
+    """Rows as a kiosk of that version would have written them (raw SQL, not today's models)."""
+    with engine.begin() as conn:
+        if version >= 1:
+            conn.execute(
+                text(
+                    "INSERT INTO challenge VALUES (:id, '2024-05-01 09:00:00.000000', 'Table 1', "
+                    "'Open', 'double', 'Test list', 'test', 'abcd', 0, 2, 'UNACCEPTABLE')"
+                ),
+                {"id": OLD_ID.hex},
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO challenge_word VALUES (:id, 0, 'CAT', 'ACCEPTABLE'), "
+                    "(:id, 1, 'DOGZ', 'NOT_IN_LEXICON')"
+                ),
+                {"id": OLD_ID.hex},
+            )
+        if version >= 2:
+            conn.execute(text("INSERT INTO setting VALUES ('division', '\"School\"')"))
+            conn.execute(
+                text("INSERT INTO judge_access VALUES (1, :hash, 0, NULL)"), {"hash": hash_pin("1357")}
+            )
+
+
+@pytest.mark.parametrize("version", range(SCHEMA_VERSION))
+def test_every_earlier_version_upgrades_to_the_current_one_keeping_its_data(
+    tmp_path: Path, version: int
+) -> None:
+    engine = engine_at(local_database_path(tmp_path), version)
+    write_data_of_version(engine, version)
+    engine.dispose()
+
+    with open_station_storage(tmp_path) as storage:
+        entries = storage.log.query(LogQuery())
+        if version >= 1:
+            [entry] = entries
+            assert entry.challenge_id == ChallengeId(OLD_ID)
+            assert entry.judged_at == datetime(2024, 5, 1, 9, 0, tzinfo=UTC)
+            assert entry.ruling.verdict is Verdict.UNACCEPTABLE
+            assert [r.status for r in entry.ruling.results] == [
+                WordStatus.ACCEPTABLE,
+                WordStatus.NOT_IN_LEXICON,
+            ]
+        else:
+            assert entries == []
+        if version >= 2:
+            assert storage.settings.load().division == "School"
+            assert storage.judge_access.check_pin("1357").outcome is PinOutcome.ACCEPTED
+        else:
+            assert not storage.judge_access.has_pin()
+    engine = open_engine(sqlite_url(local_database_path(tmp_path)))
+    with engine.connect() as conn:
+        assert schema_version(conn) == SCHEMA_VERSION
+    engine.dispose()
+
+
+def test_upgrading_an_up_to_date_database_changes_nothing(tmp_path: Path) -> None:
+    engine = engine_at(tmp_path / "log.sqlite3", SCHEMA_VERSION)
+    assert upgrade(engine) == SCHEMA_VERSION
+    engine.dispose()
+
+
+def test_the_upgrades_build_exactly_the_tables_the_models_describe(tmp_path: Path) -> None:
+    migrated = engine_at(tmp_path / "migrated.sqlite3", SCHEMA_VERSION)
+    modelled = open_engine(sqlite_url(tmp_path / "modelled.sqlite3"))
+    Base.metadata.create_all(modelled)
+
+    def shape(engine: Engine) -> dict[str, object]:
+        inspector = inspect(engine)
+        return {
+            table: (
+                sorted((c["name"], str(c["type"]), c["nullable"]) for c in inspector.get_columns(table)),
+                inspector.get_pk_constraint(table)["constrained_columns"],
+                sorted(index["name"] or "" for index in inspector.get_indexes(table)),
+                sorted(
+                    (fk["referred_table"], tuple(fk["constrained_columns"]))
+                    for fk in inspector.get_foreign_keys(table)
+                ),
+            )
+            for table in inspector.get_table_names()
+        }
+
+    assert shape(migrated) == shape(modelled)
+    migrated.dispose()
+    modelled.dispose()
+
+
+def test_a_database_from_a_newer_kiosk_is_refused_with_a_clear_message(tmp_path: Path) -> None:
+    engine = engine_at(local_database_path(tmp_path), SCHEMA_VERSION)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE kiosk_schema SET version = :v"), {"v": SCHEMA_VERSION + 1})
+    engine.dispose()
+    with pytest.raises(StorageError, match=rf"schema version {SCHEMA_VERSION + 1}, written by a newer kiosk"):
+        open_station_storage(tmp_path)

@@ -1,0 +1,265 @@
+"""The shared log on a real PostgreSQL server (our own, on loopback): outbox and exactly-once.
+
+These run in CI (``./dev.sh test`` installs Debian's ``postgresql``); with CI set, a missing
+server fails the run instead of skipping it.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from kiosk.core.errors import StorageError
+from kiosk.core.record import ChallengeId
+from kiosk.storage import (
+    LogQuery,
+    LogStatus,
+    Outbox,
+    SharedChallengeLog,
+    SqlChallengeLog,
+    open_station_storage,
+)
+from kiosk.storage.database import local_database_path, open_engine, sqlite_url
+from kiosk.storage.migrations import SCHEMA_VERSION, upgrade
+from tests.conftest import REPO_ROOT, PackFactory
+from tests.storage.entries import make_entry
+from tests.storage.postgres import PostgresServer
+
+STATIONS = 3
+WAIT_S = 120
+
+
+def row_counts(url: str) -> dict[uuid.UUID, int]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(text("SELECT id, count(*) FROM challenge GROUP BY id"))
+            return {row[0]: int(row[1]) for row in rows}
+    finally:
+        engine.dispose()
+
+
+def test_stations_share_one_log(tmp_path: Path, postgres_url: str) -> None:
+    first, second = make_entry(station="Table 1"), make_entry(station="Table 2")
+    with open_station_storage(tmp_path / "one", postgres_url) as one:
+        one.log.record(first)
+        with open_station_storage(tmp_path / "two", postgres_url) as two:
+            two.log.record(second)
+            assert set(two.log.query(LogQuery())) == {first, second}
+            since = datetime.now(UTC) - timedelta(hours=1)
+            assert two.log.count_by_station(since) == {"Table 1": 1, "Table 2": 1}
+            assert two.log.status().shared
+            assert two.log.status().backlog == 0
+    engine = create_engine(postgres_url)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT version FROM kiosk_schema")).scalar() == SCHEMA_VERSION
+    engine.dispose()
+
+
+def test_while_the_server_is_down_challenges_wait_in_the_outbox_and_are_forwarded_once(
+    tmp_path: Path, postgres_url: str, postgres_server: PostgresServer
+) -> None:
+    before = make_entry()
+    during = [make_entry() for _ in range(3)]
+    with open_station_storage(tmp_path, postgres_url, forward_in_background=False) as storage:
+        storage.log.record(before)
+        postgres_server.stop()
+        try:
+            for entry in during:
+                storage.log.record(entry)  # returns: the station keeps judging
+            status = storage.log.status()
+            assert status.backlog == 3
+            assert status.last_error is not None
+            with pytest.raises(StorageError, match="3 challenges judged here wait in the local outbox"):
+                storage.log.query(LogQuery())
+            with pytest.raises(StorageError):
+                storage.log.forward_backlog()
+        finally:
+            postgres_server.start()
+        assert storage.log.forward_backlog() == 3
+        assert storage.log.status() == LogStatus(
+            location=status.location, shared=True, backlog=0, last_error=None
+        )
+        assert storage.log.forward_backlog() == 0
+        assert set(storage.log.query(LogQuery())) == {before, *during}
+    assert row_counts(postgres_url) == {entry.challenge_id: 1 for entry in (before, *during)}
+
+
+def test_a_crash_between_forwarding_and_clearing_the_outbox_stores_nothing_twice(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    local = open_engine(sqlite_url(local_database_path(tmp_path)))
+    upgrade(local)
+    remote = SqlChallengeLog(open_engine(postgres_url), where="the test server")
+    remote.upgrade()
+    outbox = Outbox(local, where="the test outbox")
+    forwarded, waiting = make_entry(), make_entry()
+    remote.record(forwarded)  # it reached the server, but the station died before clearing it
+    outbox.put(forwarded)
+    outbox.put(waiting)
+    shared = SharedChallengeLog(remote, outbox)
+    since = datetime.now(UTC) - timedelta(hours=1)
+    assert shared.count_by_station(since) == {"Table 1": 2}
+    assert shared.forward_backlog() == 2
+    assert row_counts(postgres_url) == {forwarded.challenge_id: 1, waiting.challenge_id: 1}
+    local.dispose()
+
+
+def test_a_station_starts_and_judges_with_the_server_down(
+    tmp_path: Path, postgres_url: str, postgres_server: PostgresServer
+) -> None:
+    entry = make_entry()
+    postgres_server.stop()
+    try:
+        with open_station_storage(tmp_path, postgres_url, forward_in_background=False) as storage:
+            storage.log.record(entry)
+            assert storage.log.status().backlog == 1
+    finally:
+        postgres_server.start()
+    with open_station_storage(tmp_path, postgres_url, forward_in_background=False) as storage:
+        assert storage.log.forward_backlog() == 1
+    assert row_counts(postgres_url) == {entry.challenge_id: 1}
+
+
+def test_a_shared_database_from_a_newer_kiosk_is_not_written_to(tmp_path: Path, postgres_url: str) -> None:
+    engine = open_engine(postgres_url)
+    upgrade(engine)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE kiosk_schema SET version = :v"), {"v": SCHEMA_VERSION + 1})
+    engine.dispose()
+    with open_station_storage(tmp_path, postgres_url, forward_in_background=False) as storage:
+        storage.log.record(make_entry())  # kept locally; judge mode shows why
+        status = storage.log.status()
+        assert status.backlog == 1
+        assert status.last_error is not None
+        assert "newer kiosk" in status.last_error
+
+
+class Station:
+    """A station core in a subprocess; its verdict lines are read on a thread into a queue."""
+
+    def __init__(self, name: str, data_dir: Path, pack: Path, url: str) -> None:
+        self.stop_file = data_dir / "stop"
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.verdicts: dict[uuid.UUID, int] = {}  # challenge -> backlog printed with it
+        self.done = False
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tests.storage.station_child",
+                "--data-dir",
+                str(data_dir),
+                "--pack",
+                str(pack),
+                "--station",
+                name,
+                "--database-url",
+                url,
+                "--stop-file",
+                str(self.stop_file),
+                "--interval-s",
+                "0.05",
+            ],
+            cwd=REPO_ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line.strip())
+
+    def drain(self) -> None:
+        while True:
+            try:
+                line = self.lines.get_nowait()
+            except queue.Empty:
+                return
+            if line.startswith("VERDICT "):
+                _, challenge, _verdict, backlog = line.split()
+                self.verdicts[uuid.UUID(challenge)] = int(backlog.removeprefix("backlog="))
+            elif line == "DONE":
+                self.done = True
+
+
+def wait_until(stations: list[Station], condition: str, check: object) -> None:
+    assert callable(check)
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        for station in stations:
+            station.drain()
+            if station.process.poll() not in (None, 0):
+                pytest.fail(f"a station process died while waiting for {condition}")
+        if all(check(station) for station in stations):
+            return
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {condition}")
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def stations_cleanup() -> Iterator[list[Station]]:
+    started: list[Station] = []
+    yield started
+    for station in started:
+        if station.process.poll() is None:
+            station.process.kill()
+            station.process.wait()
+
+
+@pytest.mark.slow
+def test_several_stations_write_at_once_through_a_server_restart_exactly_once(
+    tmp_path: Path,
+    postgres_url: str,
+    postgres_server: PostgresServer,
+    make_pack: PackFactory,
+    stations_cleanup: list[Station],
+) -> None:
+    pack = make_pack(["CAT", "CATS", "DOG", "DOGS", "QI", "ZA"])
+    upgrade(engine := open_engine(postgres_url))  # so no station's first write races the schema
+    engine.dispose()
+    stations = stations_cleanup
+    for n in range(STATIONS):
+        stations.append(Station(f"Table {n + 1}", tmp_path / f"station-{n}", pack, postgres_url))
+
+    wait_until(stations, "direct writes", lambda s: sum(b == 0 for b in s.verdicts.values()) >= 5)
+    postgres_server.stop()
+    try:
+        wait_until(stations, "writes to the outbox", lambda s: sum(b > 0 for b in s.verdicts.values()) >= 5)
+    finally:
+        postgres_server.start()
+    marks = {id(s): len(s.verdicts) for s in stations}
+    wait_until(
+        stations,
+        "the backlog forwarded",
+        lambda s: len(s.verdicts) > marks[id(s)] and list(s.verdicts.values())[-1] == 0,
+    )
+    for station in stations:
+        station.stop_file.touch()
+    wait_until(stations, "the stations to finish", lambda s: s.done)
+    for station in stations:
+        assert station.process.wait(timeout=WAIT_S) == 0
+
+    counts = row_counts(postgres_url)
+    shown = {challenge for station in stations for challenge in station.verdicts}
+    assert set(counts) == shown  # every shown verdict is in the shared log, and nothing else
+    assert set(counts.values()) == {1}  # exactly once (the primary key makes it so; we check)
+    with open_station_storage(tmp_path / "judge", postgres_url) as judge:
+        entries = judge.log.query(LogQuery())
+        assert {entry.challenge_id for entry in entries} == {ChallengeId(c) for c in shown}
+        assert {entry.station for entry in entries} == {f"Table {n + 1}" for n in range(STATIONS)}

@@ -1,0 +1,121 @@
+"""``kiosk log show``, ``kiosk log export`` and ``kiosk set-pin`` through click's CliRunner."""
+
+from __future__ import annotations
+
+import csv
+import io
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from kiosk.cli import main, parse_since
+from kiosk.storage import CSV_COLUMNS, open_station_storage
+from tests.storage.entries import make_entry
+
+T0 = datetime(2024, 5, 1, 9, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    directory = tmp_path / "station"
+    with open_station_storage(directory) as storage:
+        storage.log.record(make_entry(["CAT", "DOGZ"], station="Table 1", judged_at=T0))
+        storage.log.record(make_entry(["QI"], station="Table 2", judged_at=T0 + timedelta(minutes=1)))
+        storage.log.record(make_entry(["ZA"], station="Table 1", judged_at=T0 + timedelta(minutes=2)))
+    return directory
+
+
+def test_log_show_lists_challenges_oldest_first_with_per_word_results(data_dir: Path) -> None:
+    result = CliRunner().invoke(main, ["log", "show", "--data-dir", str(data_dir)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "2024-05-01 09:00:00Z  Table 1  Open  UNACCEPTABLE  CAT DOGZ"
+    assert "    DOGZ             not in the lexicon" in lines
+    assert result.output.index("CAT DOGZ") < result.output.index("  QI") < result.output.index("  ZA")
+
+
+def test_log_show_filters_by_station_since_and_last(data_dir: Path) -> None:
+    runner = CliRunner()
+    base = ["log", "show", "--data-dir", str(data_dir)]
+    by_station = runner.invoke(main, [*base, "--station", "Table 2"]).output
+    assert "QI" in by_station
+    assert "Table 1" not in by_station
+    since = runner.invoke(main, [*base, "--since", "2024-05-01T09:01"]).output
+    assert "CAT DOGZ" not in since
+    assert "QI" in since
+    last = runner.invoke(main, [*base, "--last", "1"]).output
+    assert "ZA" in last
+    assert "QI" not in last
+
+
+def test_the_data_dir_comes_from_the_environment_when_no_flag_is_given(data_dir: Path) -> None:
+    result = CliRunner().invoke(main, ["log", "show"], env={"KIOSK_DATA_DIR": str(data_dir)})
+    assert "CAT DOGZ" in result.output
+
+
+def test_log_export_writes_every_field_and_the_per_word_results(data_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "log.csv"
+    result = CliRunner().invoke(main, ["log", "export", "--csv", str(out), "--data-dir", str(data_dir)])
+    assert result.exit_code == 0, result.output
+    assert "Wrote 3 challenges" in result.output
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    assert tuple(rows[0]) == CSV_COLUMNS
+    assert rows[0]["judged_at_utc"] == "2024-05-01T09:00:00+00:00"
+    assert rows[0]["words"] == "CAT DOGZ"
+    assert rows[0]["verdict"] == "UNACCEPTABLE"
+    assert rows[0]["word_results"] == "CAT: acceptable; DOGZ: not in the lexicon"
+    assert [row["station"] for row in rows] == ["Table 1", "Table 2", "Table 1"]
+
+
+def test_set_pin_asks_twice_without_echo_and_sets_the_hash(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["set-pin", "--data-dir", str(tmp_path)], input="5791\n5791\n")
+    assert result.exit_code == 0, result.output
+    assert "5791" not in result.output
+    with open_station_storage(tmp_path) as storage:
+        assert storage.judge_access.check_pin("5791").accepted
+
+
+def test_set_pin_reads_standard_input_for_scripts(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["set-pin", "--stdin", "--data-dir", str(tmp_path)], input="8642\n")
+    assert result.exit_code == 0, result.output
+    with open_station_storage(tmp_path) as storage:
+        assert storage.judge_access.check_pin("8642").accepted
+
+
+def test_a_too_short_pin_is_refused_with_exit_2(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["set-pin", "--stdin", "--data-dir", str(tmp_path)], input="12\n")
+    assert result.exit_code == 2
+    assert "too short" in result.output
+
+
+def test_a_newer_database_is_a_clear_error_not_a_traceback(tmp_path: Path) -> None:
+    with open_station_storage(tmp_path):
+        pass
+    with sqlite3.connect(tmp_path / "kiosk.sqlite3") as conn:
+        conn.execute("UPDATE kiosk_schema SET version = 999")
+    result = CliRunner().invoke(main, ["log", "show", "--data-dir", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "written by a newer kiosk" in result.output
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("2h", T0 - timedelta(hours=2)),
+        ("30m", T0 - timedelta(minutes=30)),
+        ("1d", T0 - timedelta(days=1)),
+        ("2024-04-30", datetime(2024, 4, 30, tzinfo=UTC)),
+        ("2024-04-30T10:00+02:00", datetime(2024, 4, 30, 8, 0, tzinfo=UTC)),
+    ],
+)
+def test_since_accepts_durations_and_iso_times(text: str, expected: datetime) -> None:
+    assert parse_since(text, T0) == expected
+
+
+def test_since_refuses_other_text_with_examples() -> None:
+    with pytest.raises(click.BadParameter, match="2h, 30m"):
+        parse_since("yesterday", T0)

@@ -1,0 +1,242 @@
+"""Every way a pack gets damaged is refused with a message naming the file, the fault and the fix.
+
+Damage that leaves the checksum wrong is refused before any trie is parsed. Damage with a *fresh*
+checksum (only a faulty builder or a deliberate tamperer writes that) is refused where it can be
+seen without parsing garbage; against tampering proper, stations rely on signatures.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import struct
+from pathlib import Path
+
+import marisa_trie
+import pytest
+
+from kiosk import __version__
+from kiosk.core.errors import PackCorruptError, PackError, PackVersionError
+from kiosk.core.lexicon import WORDS_SECTION, YOUTH_SECTION, load_lexicon
+from kiosk.core.normalise import NORMALISER_VERSION
+from kiosk.core.pack import DIGEST_BYTES, FORMAT_VERSION, SIGNATURE_MAGIC, encode_pack, read_pack
+from tests.conftest import DATA_DIR, PackFactory
+
+WORDS = ["CAT", "CATS", "DOG", "DOGS", "QI", "ZA", "ZAS", "QAT"]
+REBUILD_HINTS = ("rebuild", "lexicon-build", "copy it again")
+
+
+@pytest.fixture
+def pack(make_pack: PackFactory) -> Path:
+    return make_pack(WORDS, youth=["DOGS"])
+
+
+def refused(path: Path, error: type[PackError], *fragments: str) -> str:
+    with pytest.raises(error) as caught:
+        load_lexicon(path)
+    message = str(caught.value)
+    assert str(path) in message, message
+    assert any(hint in message for hint in REBUILD_HINTS), message
+    for fragment in fragments:
+        assert fragment in message, message
+    return message
+
+
+def header(data: bytes | bytearray) -> tuple[int, int, int]:
+    _, version, content_length, manifest_length = struct.unpack_from("<8sIQI", data)
+    return version, content_length, manifest_length
+
+
+def redigest(data: bytes | bytearray) -> bytes:
+    """What a faulty builder or a tamperer writes: altered bytes with a checksum that matches."""
+    out = bytearray(data)
+    _, content_length, _ = header(out)
+    out[content_length : content_length + DIGEST_BYTES] = hashlib.sha256(out[:content_length]).digest()
+    return bytes(out)
+
+
+def rewrite(path: Path, data: bytes | bytearray) -> Path:
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize("keep", [0.0, 0.1, 0.5, 0.9, 0.999])
+def test_a_truncated_pack_is_refused(pack: Path, keep: float) -> None:
+    data = pack.read_bytes()
+    cut = max(1, int(len(data) * keep))
+    refused(rewrite(pack, data[:cut]), PackCorruptError, "damaged")
+
+
+def test_a_pack_one_byte_short_is_refused(pack: Path) -> None:
+    refused(rewrite(pack, pack.read_bytes()[:-1]), PackCorruptError, "truncated")
+
+
+def test_an_empty_file_is_refused(pack: Path) -> None:
+    refused(rewrite(pack, b""), PackCorruptError, "empty")
+
+
+@pytest.mark.parametrize(
+    ("where", "fragment"),
+    [
+        (0, "first bytes were altered"),
+        (7, "first bytes were altered"),
+        (13, "damaged"),  # content length
+        (21, "checksum"),  # manifest length
+        (30, "checksum"),  # inside the manifest
+        (-40, "checksum"),  # inside the last section
+        (-1, "checksum"),  # inside the digest
+    ],
+)
+def test_a_flipped_bit_is_refused(pack: Path, where: int, fragment: str) -> None:
+    data = bytearray(pack.read_bytes())
+    data[where] ^= 0x10
+    refused(rewrite(pack, data), PackCorruptError, fragment)
+
+
+def test_a_flipped_bit_in_every_byte_is_refused(pack: Path) -> None:
+    original = pack.read_bytes()
+    for position in range(len(original)):
+        data = bytearray(original)
+        data[position] ^= 1 << (position % 8)
+        refused(rewrite(pack, data), PackError)
+
+
+def test_swapped_sections_are_refused(pack: Path) -> None:
+    data = pack.read_bytes()
+    contents = read_pack(pack)
+    words, youth = contents.sections[WORDS_SECTION], contents.sections[YOUTH_SECTION]
+    start = data.index(words)
+    swapped = data[:start] + youth + words + data[start + len(words) + len(youth) :]
+    assert len(swapped) == len(data)
+    refused(rewrite(pack, swapped), PackCorruptError, "checksum")
+
+
+def test_swapped_sections_of_equal_length_with_a_fresh_checksum_are_refused(make_pack: PackFactory) -> None:
+    path = make_pack(WORDS, youth=WORDS)  # the youth trie is the word trie, byte for byte
+    contents = read_pack(path)
+    info = dataclasses.replace(contents.info, youth_exclusion_count=1)
+    words = contents.sections[WORDS_SECTION]
+    rewrite(path, encode_pack(info, {WORDS_SECTION: words, YOUTH_SECTION: words}))
+    refused(path, PackCorruptError, "youth exclusions but its manifest says 1")
+
+
+@pytest.mark.parametrize(
+    ("data", "fragment"),
+    [
+        (b"CAT\nDOG\nQI\n", "not a lexicon pack"),
+        (b"\x03\x00\x00\x00" + b"\x00" * 12, "not a lexicon pack"),  # a Zyzzyva .dwg
+        (b"PK\x03\x04" + b"\x00" * 100, "not a lexicon pack"),  # a zip
+        (b"\x89PNG\r\n\x1a\n" + b"\x00" * 100, "not a lexicon pack"),
+        (marisa_trie.Trie(["CAT", "DOG"]).tobytes(), "not a lexicon pack"),  # a bare trie
+        (b"KXLEXPK\n", "truncated inside its header"),
+    ],
+)
+def test_a_file_of_another_kind_is_refused(tmp_path: Path, data: bytes, fragment: str) -> None:
+    message = refused(rewrite(tmp_path / "lexicon.kxpack", data), PackCorruptError, fragment)
+    if "not a lexicon pack" in message:
+        assert "lexicon-build build" in message
+
+
+def test_a_folder_or_a_missing_file_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(PackCorruptError, match="is a folder"):
+        load_lexicon(tmp_path)
+    with pytest.raises(PackCorruptError, match="does not exist"):
+        load_lexicon(tmp_path / "missing.kxpack")
+
+
+def test_the_shipped_demo_pack_with_its_bytes_edited_is_refused(tmp_path: Path) -> None:
+    data = bytearray((DATA_DIR / "enable-demo.kxpack").read_bytes())
+    data[len(data) // 2] ^= 0x04
+    refused(rewrite(tmp_path / "enable-demo.kxpack", data), PackCorruptError, "checksum")
+
+
+@pytest.mark.parametrize("version", [FORMAT_VERSION + 1, FORMAT_VERSION + 7])
+def test_a_newer_format_names_the_builder_to_use(pack: Path, version: int) -> None:
+    data = bytearray(pack.read_bytes())
+    struct.pack_into("<I", data, 8, version)
+    message = refused(rewrite(pack, redigest(data)), PackVersionError, f"pack format {version}")
+    assert f"lexicon-build {__version__}" in message
+    assert "update the station" in message
+
+
+@pytest.mark.parametrize("version", [3, 5, 9, 17, 33, 65, 129, 257, 513])
+def test_a_flipped_bit_in_the_format_version_is_damage_not_a_version(pack: Path, version: int) -> None:
+    data = bytearray(pack.read_bytes())
+    struct.pack_into("<I", data, 8, version)
+    refused(rewrite(pack, data), PackCorruptError, "checksum")
+
+
+@pytest.mark.parametrize("version", [0, 0x01000001, 0xFFFFFFFF])
+def test_an_impossible_format_version_is_damage_not_a_version(pack: Path, version: int) -> None:
+    data = bytearray(pack.read_bytes())
+    struct.pack_into("<I", data, 8, version)
+    refused(rewrite(pack, data), PackCorruptError, "damaged", "which no builder writes")
+
+
+def test_another_normaliser_version_names_both_builders(pack: Path) -> None:
+    contents = read_pack(pack)
+    info = dataclasses.replace(
+        contents.info, normaliser_version=NORMALISER_VERSION + 1, builder_version="9.9"
+    )
+    rewrite(pack, encode_pack(info, contents.sections))
+    message = refused(pack, PackVersionError, f"normaliser version {NORMALISER_VERSION + 1}")
+    assert "lexicon-build 9.9" in message
+    assert f"lexicon-build {__version__}" in message
+
+
+def test_a_manifest_claiming_another_format_is_refused(pack: Path) -> None:
+    contents = read_pack(pack)
+    info = dataclasses.replace(contents.info, format_version=FORMAT_VERSION + 1)
+    refused(rewrite(pack, encode_pack(info, contents.sections)), PackCorruptError, "faulty builder")
+
+
+def test_a_manifest_with_the_wrong_word_count_is_refused(pack: Path) -> None:
+    contents = read_pack(pack)
+    info = dataclasses.replace(contents.info, word_count=contents.info.word_count + 1)
+    refused(rewrite(pack, encode_pack(info, contents.sections)), PackCorruptError, "manifest says")
+
+
+def test_a_manifest_that_forgets_the_youth_list_is_refused(pack: Path) -> None:
+    contents = read_pack(pack)
+    info = dataclasses.replace(contents.info, youth_set_hash=None)
+    refused(rewrite(pack, encode_pack(info, contents.sections)), PackCorruptError, "youth exclusion list")
+
+
+@pytest.mark.parametrize(
+    "junk", [b"\n", b"\x00" * 31, b"\x00" * 104, SIGNATURE_MAGIC + b"\x00" * 96, b"x" * 4096]
+)
+def test_appended_junk_is_refused(pack: Path, junk: bytes) -> None:
+    data = pack.read_bytes() + junk
+    with pytest.raises(PackError) as caught:
+        load_lexicon(rewrite(pack, data))
+    assert str(pack) in str(caught.value)
+
+
+def test_a_pack_appended_to_itself_is_refused(pack: Path) -> None:
+    refused(rewrite(pack, pack.read_bytes() * 2), PackCorruptError, "longer than its builder wrote it")
+
+
+def test_a_manifest_spliced_from_another_pack_is_refused(make_pack: PackFactory) -> None:
+    first = make_pack(WORDS, youth=["DOGS"])
+    second = make_pack(["AA", "AB", "BA"], name="Other list")
+    a, b = first.read_bytes(), second.read_bytes()
+    _, _, manifest_a = header(a)
+    version_b, content_b, manifest_b = header(b)
+    spliced = a[: 24 + manifest_a] + b[24 + manifest_b :]
+    refused(rewrite(first, spliced), PackCorruptError)
+    # the same splice with its header and checksum made consistent: the manifest and the sections
+    # no longer tile
+    body = a[24 : 24 + manifest_a] + b[24 + manifest_b : content_b]
+    fixed = struct.pack("<8sIQI", a[:8], version_b, 24 + len(body), manifest_a) + body
+    refused(rewrite(first, redigest(fixed + b"\x00" * DIGEST_BYTES)), PackCorruptError, "faulty builder")
+
+
+@pytest.mark.parametrize(
+    "manifest",
+    [b"not json", b"[1, 2, 3]", b'{"pack": {}}', b"[" * 100_000 + b"]" * 100_000, b'{"pack": 1e999}'],
+)
+def test_an_unreadable_manifest_with_a_fresh_checksum_is_refused(tmp_path: Path, manifest: bytes) -> None:
+    body = manifest
+    data = struct.pack("<8sIQI", b"KXLEXPK\n", FORMAT_VERSION, 24 + len(body), len(body)) + body
+    path = rewrite(tmp_path / "odd.kxpack", redigest(data + b"\x00" * DIGEST_BYTES))
+    refused(path, PackCorruptError, "manifest that cannot be read")
