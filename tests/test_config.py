@@ -3,9 +3,11 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.core.config import load_config, parse_config
-from kiosk.core.errors import ConfigError
+from kiosk.core.config import Division, StationConfig, load_config, load_divisions, parse_config
+from kiosk.core.errors import ConfigError, PackSignatureError
 from kiosk.core.rules import PenaltyParty, ProfileKind
+from kiosk.core.trust import TrustedKey
+from tests.conftest import PackFactory
 
 DEFAULT = Path("/embedded/default.kxpack")
 FULL = """
@@ -99,8 +101,9 @@ def test_an_empty_config_runs_one_division_on_the_default_pack() -> None:
         ("[timings]\nkey_lockout_ms=true", "'key_lockout_ms' must be a whole number"),
         ("[timings]\nkey_lockout_ms=5000\nverdict_display_ms=4000", "must be shorter than"),
         ("touch = 'yes'", "'touch' must be true or false"),
-        ("[[trusted_keys]]\nname='TD'\npublic_key='not base64!'", "'public_key' must be base64"),
+        ("[[trusted_keys]]\nname='TD'\npublic_key='not base64!'", "is not base64"),
         ("[[trusted_keys]]\nname='TD'\npublic_key='AAAA'", "decodes to 3 bytes"),
+        ("[[trusted_keys]]\nname='TD'", "missing public_key"),
         ("divisions = 3", "'divisions' must be a list of tables"),
     ],
 )
@@ -121,3 +124,19 @@ def test_load_config_records_its_source(tmp_path: Path) -> None:
     config = load_config(path, default_pack=DEFAULT)
     assert config.source == path
     assert config.divisions[0].pack == tmp_path.resolve() / "p.kxpack"
+
+
+def test_trusted_keys_refuse_an_unsigned_pack(make_pack: PackFactory) -> None:
+    pack = make_pack(["CAT", "DOG"])
+    config = StationConfig(divisions=(Division("Open", pack),), trusted_keys=(TrustedKey("TD", bytes(32)),))
+    with pytest.raises(PackSignatureError, match=str(pack)):
+        load_divisions(config)
+    plain = load_divisions(StationConfig(divisions=(Division("Open", pack),)))
+    assert plain[0].lexicon.trust.label == "unsigned"
+
+
+def test_divisions_sharing_a_pack_load_it_once(make_pack: PackFactory) -> None:
+    pack = make_pack(["CAT", "DOG"], youth=["DOG"])
+    config = StationConfig(divisions=(Division("Open", pack), Division("Kids", pack, youth_rules=True)))
+    open_, kids = load_divisions(config)
+    assert open_.lexicon is kids.lexicon

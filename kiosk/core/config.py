@@ -42,8 +42,6 @@ rules); only ``[judge]`` keeps keys this build does not know, for the judge-mode
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -53,7 +51,7 @@ from typing import Any
 from kiosk.core.errors import ConfigError
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
 from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
-from kiosk.core.trust import TrustedKey
+from kiosk.core.trust import TrustedKey, trusted_keys_from_config
 
 __all__ = [
     "DEFAULT_COLOURS",
@@ -77,7 +75,6 @@ DEFAULT_IDLE_ENTRY_MS = 15_000
 DEFAULT_JUDGE_IDLE_LOCK_SECONDS = 60
 MAX_TIMING_MS = 600_000
 MAX_DIVISIONS = 6
-ED25519_PUBLIC_KEY_BYTES = 32
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 
 
@@ -239,28 +236,6 @@ def _divisions(reader: _Reader, base: Path, default_pack: Path) -> tuple[Divisio
     return tuple(divisions)
 
 
-def _trusted_keys(reader: _Reader) -> tuple[TrustedKey, ...]:
-    keys = []
-    for number, table in enumerate(reader.tables("trusted_keys"), start=1):
-        sub = _Reader(table, f"{reader.where} trusted key {number}")
-        sub.check_keys({"name", "public_key"})
-        name = sub.string("name")
-        encoded = sub.string("public_key")
-        if name is None or encoded is None:
-            raise ConfigError(f"{sub.where}: give both name and public_key")
-        try:
-            raw = base64.b64decode(encoded.strip(), validate=True)
-        except (binascii.Error, ValueError) as exc:
-            raise sub.fail("public_key", "base64 text") from exc
-        if len(raw) != ED25519_PUBLIC_KEY_BYTES:
-            raise ConfigError(
-                f"{sub.where}: public_key decodes to {len(raw)} bytes; an Ed25519 public key is "
-                f"{ED25519_PUBLIC_KEY_BYTES} bytes (copy it again from 'lexicon-build' key output)"
-            )
-        keys.append(TrustedKey(name=name.strip(), public_key=raw))
-    return tuple(keys)
-
-
 def parse_config(text: str, *, where: str, base: Path, default_pack: Path) -> StationConfig:
     """Parse configuration text; ``base`` is the folder relative paths start from."""
     import tomllib  # only stations with a configuration file pay for the TOML parser
@@ -301,7 +276,7 @@ def parse_config(text: str, *, where: str, base: Path, default_pack: Path) -> St
             idle_lock_seconds=judge.integer("idle_lock_seconds", DEFAULT_JUDGE_IDLE_LOCK_SECONDS, 5, 3600),
             extra={k: v for k, v in judge.table.items() if k != "idle_lock_seconds"},
         ),
-        trusted_keys=_trusted_keys(top),
+        trusted_keys=trusted_keys_from_config(top.table.get("trusted_keys", []), where),
     )
 
 
@@ -331,6 +306,8 @@ class LoadedDivision:
 def load_divisions(config: StationConfig) -> tuple[LoadedDivision, ...]:
     """Load and verify every pack the configuration names; raise PackError or ConfigError.
 
+    With ``[[trusted_keys]]`` configured, a pack not signed by one of them is refused.
+
     A station must never start with a lexicon that did not load: it would rule every play
     unacceptable. Each pack is read once, however many divisions share it.
     """
@@ -338,7 +315,7 @@ def load_divisions(config: StationConfig) -> tuple[LoadedDivision, ...]:
 
     def load(path: Path) -> MarisaLexicon:
         if path not in cache:
-            cache[path] = load_lexicon(path)
+            cache[path] = load_lexicon(path, trusted_keys=config.trusted_keys)
         return cache[path]
 
     loaded = []

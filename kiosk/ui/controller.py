@@ -23,6 +23,7 @@ from kiosk.core.record import ChallengeEntry, ChallengeId, ChallengeLog
 from kiosk.core.session import (
     Effect,
     Event,
+    FaultCleared,
     IdleExpired,
     LockoutEnded,
     Recorded,
@@ -107,6 +108,23 @@ class StationController(QObject):
         if self._log is None:
             self._log = self._log_factory()
         return self._log
+
+    def retry_unrecorded(self) -> int:
+        """For judge mode: record again the challenges kept after a log failure; return how many remain."""
+        kept = []
+        for entry in self.unrecorded:
+            try:
+                self.open_log().record(entry)
+            except StorageError:
+                kept.append(entry)
+            else:
+                self.challenge_recorded.emit(entry)
+        self.unrecorded = kept
+        return len(kept)
+
+    def clear_fault(self) -> None:
+        """For judge mode: the judge has dealt with the fault; back to the ready screen."""
+        self.dispatch(FaultCleared())
 
     def dispatch(self, event: Event) -> None:
         before = self._state

@@ -334,7 +334,9 @@ class ReadyView(View):
         self._division_count = len(division_names)
         self._division_names = list(division_names)
 
-    def show_ready(self, lexicon: str, edition: str, youth: bool, division: str, colour: str) -> None:
+    def show_ready(
+        self, lexicon: str, edition: str, trust: str, youth: bool, division: str, colour: str
+    ) -> None:
         if self.division_pad is not None:
             for index, button in enumerate(self.division_pad.keys.values()):
                 name = self._division_names[index]
@@ -342,7 +344,7 @@ class ReadyView(View):
                 button.setText(f"\u2713 {name}" if chosen else name)
                 button.set_colour(colour if chosen else theme.KEY_BACKGROUND)
         self.lexicon.setText(lexicon)
-        self.edition.setText(f"edition {edition}")
+        self.edition.setText(f"edition {edition} \u00b7 {trust}")
         self.youth.setText("School rules: youth list applied" if youth else "")
         if self._division_count > 1:
             change = "tap a division to change" if self._touch else "press \u2190 or \u2192 to change"

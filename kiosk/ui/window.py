@@ -154,7 +154,12 @@ class StationWindow(QWidget):
         screen = state.screen
         if screen is Screen.READY:
             self.ready.show_ready(
-                info.name, info.edition, division.youth_rules, division.name, division.colour
+                info.name,
+                info.edition,
+                loaded.lexicon.trust.label,
+                division.youth_rules,
+                division.name,
+                division.colour,
             )
             self.stack.setCurrentWidget(self.ready)
         elif screen in (Screen.ENTRY, Screen.CONFIRM, Screen.JUDGING):

@@ -19,6 +19,7 @@ def test_a_play_is_judged_from_count_to_verdict_and_back(station: StationFactory
     window = rig.window
     assert window.stack.currentWidget() is window.ready
     assert window.ready.lexicon.text() == "Club list"
+    assert window.ready.edition.text() == "edition 2026 \u00b7 unsigned"
     type_text(window, "2")
     assert window.stack.currentWidget() is window.entry
     assert window.entry.title.text() == "CHALLENGER: type word 1 of 2"
@@ -157,6 +158,13 @@ def test_a_log_failure_shows_a_station_fault_and_keeps_the_challenge(station: St
     type_text(rig.window, "1cat")
     tab(rig.window)
     assert rig.window.stack.currentWidget() is rig.window.fault  # players cannot move on
+    # judge mode's hooks: record what was kept, then clear the fault
+    assert rig.controller.retry_unrecorded() == 1
+    rig.log.failing = False
+    assert rig.controller.retry_unrecorded() == 0
+    assert [e.ruling.words for e in rig.log.entries] == [("CAT", "QI")]
+    rig.controller.clear_fault()
+    assert rig.window.stack.currentWidget() is rig.window.ready
 
 
 def test_the_log_is_opened_lazily(station: StationFactory) -> None:
