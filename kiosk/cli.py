@@ -122,6 +122,8 @@ def station(config_path: Path | None, data_dir: Path | None, touch: bool, smoke:
       kiosk station --config /etc/challenge-kiosk/station.toml
       kiosk station --smoke          check that the station starts, and how fast
     """
+    if config_path is None:  # `kiosk --config FILE station` means the same as `kiosk station --config FILE`
+        config_path = click.get_current_context().find_root().params.get("config_path")
     config = load_station_config(config_path)
     if touch:
         config = replace(config, touch=True)

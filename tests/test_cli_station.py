@@ -43,9 +43,10 @@ def test_a_damaged_pack_stops_the_station(tmp_path: Path, make_pack: PackFactory
 def test_a_bad_config_stops_the_station(tmp_path: Path) -> None:
     config = tmp_path / "station.toml"
     config.write_text("[rules]\nprofile = 'tripple'\n", encoding="utf-8")
-    code, output = run("station", "--config", str(config))
-    assert code == 2
-    assert f"{config} [rules]: 'profile' must be one of" in output
+    for args in (["station", "--config", str(config)], ["--config", str(config), "station"]):
+        code, output = run(*args)
+        assert code == 2
+        assert f"{config} [rules]: 'profile' must be one of" in output
 
 
 def test_youth_rules_need_a_youth_list(tmp_path: Path, make_pack: PackFactory) -> None:
