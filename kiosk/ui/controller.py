@@ -157,7 +157,12 @@ class StationController(QObject):
     def _judge(self) -> None:
         state = self._state
         division = self.division
-        ruling = adjudicate(state.words, division.lexicon, youth=division.division.youth_rules)
+        try:
+            ruling = adjudicate(state.words, division.lexicon, youth=division.division.youth_rules)
+        except Exception:  # cannot happen for words the session accepted; never leave JUDGING stuck
+            print(f"station fault: no ruling: {traceback.format_exc()}", file=sys.stderr)
+            self.dispatch(RecordFailed())
+            return
         second = division.second_opinion
         self.second_opinion = (
             None
