@@ -409,6 +409,13 @@ class SharedChallengeLog:
             raise remote_call.error
         return cast(_T, remote_call.value)  # set: the call finished without an error
 
+    def _checked(self, call: Callable[[], _T]) -> _T:
+        """The call, after checking (once) the server's schema: both within one deadline."""
+        if not self._remote_ready:
+            self._remote.upgrade()
+            self._remote_ready = True
+        return call()
+
     def _reach_remote(self) -> None:
         """Check (once) that the server's schema is current, or that a server marked down is back."""
         if not self._remote_ready:
@@ -494,10 +501,7 @@ class SharedChallengeLog:
         """The shared server's answer, or, while it cannot be reached, this station's own."""
         if not self._down:  # once the server failed, only the forwarder's retries look again
             try:
-                if not self._remote_ready:
-                    self._call_remote(self._remote.upgrade)
-                    self._remote_ready = True
-                value = self._call_remote(remote)
+                value = self._call_remote(lambda: self._checked(remote))
             except StorageError as exc:
                 self._mark_down(exc)
             else:
