@@ -84,6 +84,8 @@ def bench_postgres(count: int, url: str, server: PostgresServer | None = None) -
         if server is None:  # someone else's server: do not stop it
             forwarding_lag(count // 3 or 1, url)
             return
+        while storage.log.status().backlog:  # let the forwarder catch up before the outage
+            time.sleep(0.01)
         server.stop()
         try:
             measure("shared record(), server stopped", count, lambda: storage.log.record(make_entry()))
