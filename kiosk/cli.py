@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
@@ -19,12 +20,14 @@ import click
 from kiosk import __version__
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, adjudicate
 from kiosk.core.batch import batch_rulings
+from kiosk.core.config import StationConfig, default_config, load_config, load_divisions
 from kiosk.core.errors import KioskError
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
 from kiosk.paths import DATA_DIR_ENV, data_dir, default_pack_path
+from kiosk.paths import data_dir as resolve_data_dir  # `station` has a parameter named data_dir
 
 if TYPE_CHECKING:
-    from kiosk.core.record import ChallengeEntry
+    from kiosk.core.record import ChallengeEntry, ChallengeLog
     from kiosk.storage import StationStorage
 
 __all__ = ["main"]
@@ -57,46 +60,106 @@ youth_option = click.option(
 )
 
 
+config_option = click.option(
+    "--config",
+    "config_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Station configuration (TOML): divisions, packs, rules, timings. Default: one division "
+    "on the embedded pack.",
+)
+
+
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="kiosk")
+@config_option
 @click.pass_context
-def main(ctx: click.Context) -> None:
+def main(ctx: click.Context, config_path: Path | None) -> None:
     """The challenge kiosk: one verdict for a whole challenged play.
 
-    With no command, starts the station on the embedded default pack.
+    With no command, starts the full-screen station.
 
     \b
     Examples:
-      kiosk                         start the station
+      kiosk                         start the station on the embedded pack
+      kiosk --config station.toml   start the station as configured
       kiosk check CAT DOGS          rule on a play from the command line
       kiosk log show --last 10      the last ten challenges, per-word results included
       kiosk set-pin                 set the judge PIN (also the way back in)
     """
     if ctx.invoked_subcommand is None:
-        ctx.invoke(station)
+        ctx.invoke(station, config_path=config_path)
+
+
+def load_station_config(config_path: Path | None) -> StationConfig:
+    try:
+        if config_path is None:
+            return default_config(default_pack_path())
+        return load_config(config_path, default_pack=default_pack_path())
+    except KioskError as exc:
+        fail(str(exc))
 
 
 @main.command()
-@pack_option
-@youth_option
-def station(pack: Path | None, youth: bool) -> None:
-    """Start the station (a text prompt until the full-screen station lands).
+@config_option
+@click.option(
+    "--data-dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    help=f"Where the station keeps its log and lock (default: the config's data_dir, then "
+    f"${DATA_DIR_ENV}, then the platform's data folder).",
+)
+@click.option("--touch", is_flag=True, help="Show the on-screen keyboard and the pointer.")
+@click.option("--smoke", is_flag=True, help="Exit once the ready screen is painted, printing the time taken.")
+def station(config_path: Path | None, data_dir: Path | None, touch: bool, smoke: bool) -> None:
+    """Start the full-screen challenge station.
+
+    A bad configuration or a pack that fails verification stops it with a message naming the
+    file (exit 2). Leaving the station: Esc on the ready screen, then the exit chord
+    Ctrl+Alt+Shift+Q (judges only).
 
     \b
-    Example:
-      kiosk station --pack club.kxpack
+    Examples:
+      kiosk station
+      kiosk station --config /etc/challenge-kiosk/station.toml
+      kiosk station --smoke          check that the station starts, and how fast
     """
-    lexicon = open_lexicon(pack)
-    info = lexicon.info
-    click.echo(f"Lexicon: {info.title} ({info.word_count} words)")
-    click.echo("Type the challenged words and press Enter (Ctrl+D to leave).")
-    for line in sys.stdin:
-        try:
-            ruling = adjudicate(line, lexicon, youth=youth)
-        except KioskError as exc:
-            click.echo(f"  {exc}")
-            continue
-        click.echo(f"  {ruling.verdict.value}")
+    if config_path is None:  # `kiosk --config FILE station` means the same as `kiosk station --config FILE`
+        config_path = click.get_current_context().find_root().params.get("config_path")
+    config = load_station_config(config_path)
+    if touch:
+        config = replace(config, touch=True)
+    try:
+        divisions = load_divisions(config)
+    except KioskError as exc:
+        fail(str(exc))
+    from kiosk.ui.app import run_station  # Qt is loaded only for the station itself
+
+    folder = resolve_data_dir(data_dir if data_dir is not None else config.data_dir)
+    storage = LazyStorage(folder, config.database_url)
+    try:
+        code = run_station(config, divisions, folder, storage.log, smoke=smoke)
+    finally:
+        storage.close()
+    sys.exit(code)
+
+
+class LazyStorage:
+    """The station's storage, opened on first use: after the first frame, before the first verdict."""
+
+    def __init__(self, folder: Path, database_url: str | None) -> None:
+        self.folder = folder
+        self.database_url = database_url
+        self.storage: StationStorage | None = None
+
+    def log(self) -> ChallengeLog:
+        if self.storage is None:
+            from kiosk.storage import open_station_storage  # SQLAlchemy: ~300 ms, after the first frame
+
+            self.storage = open_station_storage(self.folder, self.database_url)
+        return self.storage.log
+
+    def close(self) -> None:
+        if self.storage is not None:
+            self.storage.close()
 
 
 @main.command()

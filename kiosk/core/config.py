@@ -1,0 +1,333 @@
+"""The station configuration: one TOML file an organiser copies onto every station.
+
+Example (every key is optional; paths are relative to the file)::
+
+    station_name = "Station 3"
+    touch = false                  # on-screen keyboard, visible pointer
+    screen = 0                     # which screen to fill
+    database_url = "postgresql+psycopg://kiosk@judges.local/challenges"   # shared log (big events)
+    data_dir = "/var/lib/challenge-kiosk"
+
+    [rules]
+    profile = "penalty"            # "double", "penalty" or "free"
+    points_per_word = 5
+    penalty = "challenger_loses"   # or "challenged_gains", or "both" (the IMU rule)
+
+    [timings]
+    key_lockout_ms = 500
+    verdict_display_ms = 10000
+    idle_entry_ms = 15000
+
+    [[divisions]]
+    name = "Open"
+    pack = "csw.kxpack"
+    colour = "#1f5fbf"
+    second_opinion_pack = "nwl.kxpack"
+
+    [[divisions]]
+    name = "Schools"
+    pack = "school.kxpack"
+    youth_rules = true
+
+    [judge]
+    idle_lock_seconds = 60
+
+    [[trusted_keys]]
+    name = "Tournament director"
+    public_key = "base64 of the 32 raw Ed25519 bytes"
+
+Unknown keys are refused by name (a misspelt ``youth_rule`` must not silently judge without youth
+rules); only ``[judge]`` keeps keys this build does not know, for the judge-mode work.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from kiosk.core.errors import ConfigError
+from kiosk.core.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
+from kiosk.core.trust import TrustedKey, trusted_keys_from_config
+
+__all__ = [
+    "DEFAULT_COLOURS",
+    "DEFAULT_STATION_NAME",
+    "Division",
+    "JudgeSettings",
+    "LoadedDivision",
+    "StationConfig",
+    "Timings",
+    "default_config",
+    "load_config",
+    "load_divisions",
+    "parse_config",
+]
+
+DEFAULT_STATION_NAME = "Challenge station"
+DEFAULT_COLOURS = ("#1f5fbf", "#7a3db8", "#b85c00", "#00707a", "#8f2f5a", "#3d6b1f")
+DEFAULT_KEY_LOCKOUT_MS = 500
+DEFAULT_VERDICT_DISPLAY_MS = 10_000
+DEFAULT_IDLE_ENTRY_MS = 15_000
+DEFAULT_JUDGE_IDLE_LOCK_SECONDS = 60
+MAX_TIMING_MS = 600_000
+MAX_DIVISIONS = 6
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+@dataclass(frozen=True)
+class Division:
+    name: str
+    pack: Path
+    youth_rules: bool = False
+    colour: str = DEFAULT_COLOURS[0]
+    second_opinion_pack: Path | None = None
+
+
+@dataclass(frozen=True)
+class Timings:
+    key_lockout_ms: int = DEFAULT_KEY_LOCKOUT_MS
+    verdict_display_ms: int = DEFAULT_VERDICT_DISPLAY_MS
+    idle_entry_ms: int = DEFAULT_IDLE_ENTRY_MS
+
+
+@dataclass(frozen=True)
+class JudgeSettings:
+    idle_lock_seconds: int = DEFAULT_JUDGE_IDLE_LOCK_SECONDS
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class StationConfig:
+    divisions: tuple[Division, ...]
+    station_name: str = DEFAULT_STATION_NAME
+    rules: RuleProfile = field(default_factory=RuleProfile)
+    timings: Timings = field(default_factory=Timings)
+    touch: bool = False
+    screen: int = 0
+    database_url: str | None = None
+    data_dir: Path | None = None
+    judge: JudgeSettings = field(default_factory=JudgeSettings)
+    trusted_keys: tuple[TrustedKey, ...] = ()
+    source: Path | None = None
+
+
+def default_config(pack: Path) -> StationConfig:
+    """The station with no configuration file: one division on the given (embedded) pack."""
+    return StationConfig(divisions=(Division(name="Open", pack=pack),))
+
+
+class _Reader:
+    """Typed access to one TOML table, with errors that name the file and the key."""
+
+    def __init__(self, table: Mapping[str, Any], where: str) -> None:
+        self.table = table
+        self.where = where
+
+    def fail(self, key: str, wanted: str) -> ConfigError:
+        return ConfigError(f"{self.where}: '{key}' must be {wanted} (found {self.table[key]!r})")
+
+    def check_keys(self, allowed: set[str]) -> None:
+        unknown = sorted(set(self.table) - allowed)
+        if unknown:
+            raise ConfigError(
+                f"{self.where}: unknown key {unknown[0]!r}; the keys here are: {', '.join(sorted(allowed))}"
+            )
+
+    def string(self, key: str, default: str | None = None) -> str | None:
+        value = self.table.get(key, default)
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise self.fail(key, "a non-empty string in quotes")
+        return value
+
+    def boolean(self, key: str, default: bool) -> bool:
+        value = self.table.get(key, default)
+        if not isinstance(value, bool):
+            raise self.fail(key, "true or false")
+        return value
+
+    def integer(self, key: str, default: int, low: int, high: int) -> int:
+        value = self.table.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise self.fail(key, f"a whole number from {low} to {high}")
+        return value
+
+    def choice(self, key: str, default: str, choices: list[str]) -> str:
+        value = self.table.get(key, default)
+        if value not in choices:
+            raise self.fail(key, "one of " + ", ".join(f'"{c}"' for c in choices))
+        return str(value)
+
+    def tables(self, key: str) -> list[Mapping[str, Any]]:
+        value = self.table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            raise self.fail(key, f"a list of tables, written [[{key}]]")
+        return value
+
+    def sub(self, key: str) -> _Reader:
+        value = self.table.get(key, {})
+        if not isinstance(value, dict):
+            raise self.fail(key, f"a table, written [{key}]")
+        return _Reader(value, f"{self.where} [{key}]")
+
+
+def _path(base: Path, text: str) -> Path:
+    path = Path(text).expanduser()
+    return path if path.is_absolute() else base / path
+
+
+def _rules(reader: _Reader) -> RuleProfile:
+    reader.check_keys({"profile", "points_per_word", "penalty"})
+    kind = ProfileKind(reader.choice("profile", "double", [k.value for k in ProfileKind]))
+    points = reader.integer("points_per_word", 5, 1, 100)
+    party = PenaltyParty(reader.choice("penalty", "challenger_loses", [p.value for p in PenaltyParty]))
+    return RuleProfile(kind=kind, points_per_word=points, penalty_party=party)
+
+
+def _timings(reader: _Reader) -> Timings:
+    reader.check_keys({"key_lockout_ms", "verdict_display_ms", "idle_entry_ms"})
+    lockout = reader.integer("key_lockout_ms", DEFAULT_KEY_LOCKOUT_MS, 0, MAX_TIMING_MS)
+    display = reader.integer("verdict_display_ms", DEFAULT_VERDICT_DISPLAY_MS, 1000, MAX_TIMING_MS)
+    idle = reader.integer("idle_entry_ms", DEFAULT_IDLE_ENTRY_MS, 1000, MAX_TIMING_MS)
+    if lockout >= display:
+        raise ConfigError(
+            f"{reader.where}: key_lockout_ms ({lockout}) must be shorter than verdict_display_ms ({display})"
+        )
+    return Timings(key_lockout_ms=lockout, verdict_display_ms=display, idle_entry_ms=idle)
+
+
+def _divisions(reader: _Reader, base: Path, default_pack: Path) -> tuple[Division, ...]:
+    tables = reader.tables("divisions")
+    if not tables:
+        return (Division(name="Open", pack=default_pack),)
+    if len(tables) > MAX_DIVISIONS:
+        raise ConfigError(
+            f"{reader.where}: {len(tables)} divisions; one station serves at most {MAX_DIVISIONS}"
+        )
+    divisions = []
+    for number, table in enumerate(tables, start=1):
+        sub = _Reader(table, f"{reader.where} division {number}")
+        sub.check_keys({"name", "pack", "youth_rules", "colour", "second_opinion_pack"})
+        name = sub.string("name")
+        if name is None:
+            raise ConfigError(f'{sub.where}: give it a name, e.g. name = "Open"')
+        pack_text = sub.string("pack")
+        colour = sub.string("colour", DEFAULT_COLOURS[(number - 1) % len(DEFAULT_COLOURS)])
+        assert colour is not None
+        if _COLOUR.fullmatch(colour) is None:
+            raise sub.fail("colour", 'a colour written "#rrggbb", e.g. "#1f5fbf"')
+        second = sub.string("second_opinion_pack")
+        divisions.append(
+            Division(
+                name=name.strip(),
+                pack=default_pack if pack_text is None else _path(base, pack_text),
+                youth_rules=sub.boolean("youth_rules", False),
+                colour=colour.lower(),
+                second_opinion_pack=None if second is None else _path(base, second),
+            )
+        )
+    names = [d.name.casefold() for d in divisions]
+    duplicate = next((d.name for d in divisions if names.count(d.name.casefold()) > 1), None)
+    if duplicate is not None:
+        raise ConfigError(f"{reader.where}: two divisions are named {duplicate!r}; give each its own name")
+    return tuple(divisions)
+
+
+def parse_config(text: str, *, where: str, base: Path, default_pack: Path) -> StationConfig:
+    """Parse configuration text; ``base`` is the folder relative paths start from."""
+    import tomllib  # only stations with a configuration file pay for the TOML parser
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{where} is not valid TOML: {exc}") from exc
+    top = _Reader(data, where)
+    top.check_keys(
+        {
+            "station_name",
+            "touch",
+            "screen",
+            "database_url",
+            "data_dir",
+            "rules",
+            "timings",
+            "divisions",
+            "judge",
+            "trusted_keys",
+        }
+    )
+    judge = top.sub("judge")
+    data_dir = top.string("data_dir")
+    station_name = top.string("station_name", DEFAULT_STATION_NAME)
+    assert station_name is not None
+    return StationConfig(
+        divisions=_divisions(top, base, default_pack),
+        station_name=station_name.strip(),
+        rules=_rules(top.sub("rules")),
+        timings=_timings(top.sub("timings")),
+        touch=top.boolean("touch", False),
+        screen=top.integer("screen", 0, 0, 15),
+        database_url=top.string("database_url"),
+        data_dir=None if data_dir is None else _path(base, data_dir),
+        judge=JudgeSettings(
+            idle_lock_seconds=judge.integer("idle_lock_seconds", DEFAULT_JUDGE_IDLE_LOCK_SECONDS, 5, 3600),
+            extra={k: v for k, v in judge.table.items() if k != "idle_lock_seconds"},
+        ),
+        trusted_keys=trusted_keys_from_config(top.table.get("trusted_keys", []), where),
+    )
+
+
+def load_config(path: Path, *, default_pack: Path) -> StationConfig:
+    """Read a station configuration file; raise ConfigError naming the file and the problem."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise ConfigError(f"{path} does not exist; check the --config path") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path} is not UTF-8 text; save it as UTF-8") from exc
+    except OSError as exc:
+        raise ConfigError(f"{path} cannot be read: {exc.strerror}") from exc
+    config = parse_config(text, where=str(path), base=path.resolve().parent, default_pack=default_pack)
+    return replace(config, source=path)
+
+
+@dataclass(frozen=True)
+class LoadedDivision:
+    """A division with its packs loaded and verified: what the station judges with."""
+
+    division: Division
+    lexicon: MarisaLexicon
+    second_opinion: MarisaLexicon | None = None
+
+
+def load_divisions(config: StationConfig) -> tuple[LoadedDivision, ...]:
+    """Load and verify every pack the configuration names; raise PackError or ConfigError.
+
+    With ``[[trusted_keys]]`` configured, a pack not signed by one of them is refused.
+
+    A station must never start with a lexicon that did not load: it would rule every play
+    unacceptable. Each pack is read once, however many divisions share it.
+    """
+    cache: dict[Path, MarisaLexicon] = {}
+
+    def load(path: Path) -> MarisaLexicon:
+        if path not in cache:
+            cache[path] = load_lexicon(path, trusted_keys=config.trusted_keys)
+        return cache[path]
+
+    loaded = []
+    for division in config.divisions:
+        lexicon = load(division.pack)
+        if division.youth_rules and not lexicon.has_youth_list:
+            where = config.source if config.source is not None else "the station configuration"
+            raise ConfigError(
+                f"{where}: division {division.name!r} applies youth rules, but its pack "
+                f"{division.pack} has no youth exclusion list; build one with "
+                "'lexicon-build build --youth-exclusions FILE' or set youth_rules = false"
+            )
+        second = None if division.second_opinion_pack is None else load(division.second_opinion_pack)
+        loaded.append(LoadedDivision(division=division, lexicon=lexicon, second_opinion=second))
+    return tuple(loaded)

@@ -1,0 +1,195 @@
+"""The station controller: owns the timers and the log, forwards every event to the session.
+
+The flow itself is ``kiosk.core.session``; this class only carries out its effects. A ruling is
+recorded in the log *before* the verdict is shown: if the log fails, the station shows a fault
+and keeps the challenge in memory for the judge. The log is opened lazily (its import may cost
+more than Qt's), after the first frame and before the first verdict.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+import uuid
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from kiosk.core.adjudication import Verdict, adjudicate, judge_words
+from kiosk.core.config import LoadedDivision, StationConfig
+from kiosk.core.errors import StorageError
+from kiosk.core.record import ChallengeEntry, ChallengeId, ChallengeLog
+from kiosk.core.session import (
+    Effect,
+    Event,
+    FaultCleared,
+    IdleExpired,
+    LockoutEnded,
+    Recorded,
+    RecordFailed,
+    Screen,
+    SessionState,
+    VerdictExpired,
+    start,
+    transition,
+)
+
+__all__ = ["LogFactory", "StationController"]
+
+LogFactory = Callable[[], ChallengeLog]
+Clock = Callable[[], datetime]
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class StationController(QObject):
+    """One station's flow: session state, timers, judging and the log."""
+
+    state_changed = Signal(object)  # SessionState
+    judge_mode_requested = Signal()
+    challenge_recorded = Signal(object)  # ChallengeEntry
+    challenge_unrecorded = Signal(object)  # ChallengeEntry kept in memory after a log failure
+
+    def __init__(
+        self,
+        config: StationConfig,
+        divisions: Sequence[LoadedDivision],
+        log_factory: LogFactory,
+        *,
+        judge_handler: Callable[[], None] | None = None,
+        clock: Clock = _utc_now,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        if not divisions:
+            raise ValueError("a station needs at least one division")
+        self.config = config
+        self.divisions = tuple(divisions)
+        self._log_factory = log_factory
+        self._log: ChallengeLog | None = None
+        self._judge_handler = judge_handler
+        self._clock = clock
+        self.unrecorded: list[ChallengeEntry] = []
+        self.second_opinion: Verdict | None = None
+        self._state = start(tuple(d.lexicon.info.max_length for d in self.divisions))
+        timings = config.timings
+        self.lockout_timer = self._timer(timings.key_lockout_ms, LockoutEnded())
+        self.verdict_timer = self._timer(timings.verdict_display_ms, VerdictExpired())
+        self.idle_timer = self._timer(timings.idle_entry_ms, IdleExpired())
+
+    def _timer(self, interval_ms: int, event: Event) -> QTimer:
+        timer = QTimer(self)
+        timer.setSingleShot(True)
+        timer.setInterval(interval_ms)
+        timer.timeout.connect(lambda: self.dispatch(event))
+        return timer
+
+    @property
+    def state(self) -> SessionState:
+        return self._state
+
+    @property
+    def division(self) -> LoadedDivision:
+        return self.divisions[self._state.division]
+
+    @property
+    def log_open(self) -> bool:
+        return self._log is not None
+
+    def set_judge_handler(self, handler: Callable[[], None] | None) -> None:
+        """Who answers Esc on the ready screen: judge mode, or the exit confirmation until then."""
+        self._judge_handler = handler
+
+    def open_log(self) -> ChallengeLog:
+        """Open the log if it is not open yet; raise StorageError if it cannot be opened."""
+        if self._log is None:
+            self._log = self._log_factory()
+        return self._log
+
+    def retry_unrecorded(self) -> int:
+        """For judge mode: record again the challenges kept after a log failure; return how many remain."""
+        kept = []
+        for entry in self.unrecorded:
+            try:
+                self.open_log().record(entry)
+            except StorageError:
+                kept.append(entry)
+            else:
+                self.challenge_recorded.emit(entry)
+        self.unrecorded = kept
+        return len(kept)
+
+    def clear_fault(self) -> None:
+        """For judge mode: the judge has dealt with the fault; back to the ready screen."""
+        self.dispatch(FaultCleared())
+
+    def dispatch(self, event: Event) -> None:
+        before = self._state
+        step = transition(before, event)
+        self._state = step.state
+        self._run_timers(before, step.state)
+        if step.state != before:
+            self.state_changed.emit(step.state)
+        for effect in step.effects:
+            if effect is Effect.JUDGE_PLAY:
+                self._judge()
+            elif effect is Effect.JUDGE_REQUESTED:
+                self.judge_mode_requested.emit()
+                if self._judge_handler is not None:
+                    self._judge_handler()
+
+    def _run_timers(self, before: SessionState, after: SessionState) -> None:
+        if after.screen is Screen.VERDICT:
+            if before.screen is not Screen.VERDICT:
+                self.lockout_timer.start()
+                self.verdict_timer.start()
+        else:
+            self.lockout_timer.stop()
+            self.verdict_timer.stop()
+        if after.screen in (Screen.ENTRY, Screen.CONFIRM):
+            self.idle_timer.start()
+        else:
+            self.idle_timer.stop()
+
+    def _judge(self) -> None:
+        state = self._state
+        division = self.division
+        try:
+            ruling = adjudicate(state.words, division.lexicon, youth=division.division.youth_rules)
+        except Exception:  # cannot happen for words the session accepted; never leave JUDGING stuck
+            print(f"station fault: no ruling: {traceback.format_exc()}", file=sys.stderr)
+            self.dispatch(RecordFailed())
+            return
+        second = division.second_opinion
+        self.second_opinion = (
+            None
+            if second is None
+            else judge_words(ruling.words, second, youth=division.division.youth_rules).verdict
+        )
+        entry = ChallengeEntry(
+            challenge_id=ChallengeId(uuid.uuid4()),
+            judged_at=self._clock(),
+            station=self.config.station_name,
+            division=division.division.name,
+            rule_profile=self.config.rules.name,
+            ruling=ruling,
+        )
+        try:
+            self.open_log().record(entry)
+        except StorageError as exc:
+            self._fault(entry, str(exc))
+            return
+        except Exception:  # the verdict must never be shown unlogged, whatever broke
+            self._fault(entry, traceback.format_exc())
+            return
+        self.challenge_recorded.emit(entry)
+        self.dispatch(Recorded(ruling))
+
+    def _fault(self, entry: ChallengeEntry, reason: str) -> None:
+        print(f"station fault: the challenge log failed: {reason}", file=sys.stderr)
+        self.unrecorded.append(entry)
+        self.challenge_unrecorded.emit(entry)
+        self.dispatch(RecordFailed())

@@ -1,0 +1,550 @@
+"""The station's screens. Each shows a ``SessionState`` and reports taps as session events.
+
+No view reads per-word results: the verdict screen is drawn from the verdict, the words as typed
+and the number of words, so nothing on it can depend on which word failed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QPointF, QRect, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPen, QResizeEvent
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QHBoxLayout,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, Verdict
+from kiosk.core.rules import Outcome
+from kiosk.core.session import (
+    Backspace,
+    DivisionSelected,
+    Escape,
+    Event,
+    JudgePressed,
+    Screen,
+    SessionState,
+    Typed,
+)
+from kiosk.ui import theme
+from kiosk.ui.theme import FitLabel
+
+__all__ = [
+    "EntryView",
+    "ExitView",
+    "FaultView",
+    "HeaderBar",
+    "ReadyView",
+    "TouchKeyboard",
+    "VerdictIcon",
+    "VerdictView",
+    "WordGrid",
+]
+
+KEYBOARD_ROWS = ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM")
+WORDS_PER_COLUMN = 4
+MIN_GRID_ROWS = 3
+CURSOR = "_"
+A = Qt.AlignmentFlag
+
+
+def _spacer() -> QWidget:
+    spacer = QWidget()
+    spacer.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+    return spacer
+
+
+SIDE_MARGIN_PERCENT = 3
+
+
+class View(QWidget):
+    """A screen body: keeps a side margin proportional to its width."""
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        layout = self.layout()
+        if layout is not None:
+            margin = self.width() * SIDE_MARGIN_PERCENT // 100
+            layout.setContentsMargins(margin, 0, margin, 0)
+        super().resizeEvent(event)
+
+
+def _stack(parent: QWidget, items: Sequence[tuple[QWidget, int]]) -> QVBoxLayout:
+    layout = QVBoxLayout(parent)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.setSpacing(0)
+    for widget, stretch in items:
+        layout.addWidget(widget, stretch)
+    return layout
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"1 {noun}" if count == 1 else f"{count} {noun}s"
+
+
+class HeaderBar(QWidget):
+    """The division's colour band with its name: visible on every screen once chosen."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("header")
+        self.division = FitLabel(fill=0.6, bold=True, align=A.AlignLeft | A.AlignVCenter)
+        self.division.setObjectName("header-division")
+        self.station = FitLabel(fill=0.45, align=A.AlignRight | A.AlignVCenter)
+        self.station.setObjectName("header-station")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.division, 6)
+        layout.addWidget(self.station, 4)
+        self._colour = ""
+
+    def show_division(self, name: str, colour: str, station: str) -> None:
+        self.division.setText(f"Division: {name}")
+        self.station.setText(station)
+        if colour != self._colour:
+            self._colour = colour
+            theme.paint_background(self, colour)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        margin = max(4, self.height() // 3)
+        layout = self.layout()
+        assert layout is not None
+        layout.setContentsMargins(margin, 0, margin, 0)
+        super().resizeEvent(event)
+
+
+class WordGrid(QWidget):
+    """Up to eight words, each in a slot whose place and size depend only on how many are expected.
+
+    The font is sized for the longest word the pack allows, so the grid looks the same whatever
+    the words are; one to four words stand in one column, five to eight in two.
+    """
+
+    def __init__(self, *, show_counts: bool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        self._show_counts = show_counts
+        self._expected = 1
+        self._max_length = 15
+        self.numbers: list[FitLabel] = []
+        self.words: list[FitLabel] = []
+        self.counts: list[FitLabel] = []
+        for index in range(MAX_WORDS_PER_CHALLENGE):
+            number = FitLabel(
+                f"{index + 1}.",
+                fill=0.45,
+                colour=theme.DIM_TEXT,
+                align=A.AlignRight | A.AlignVCenter,
+                reference="88.",  # never larger than the words beside it
+            )
+            word = FitLabel(fill=0.8, bold=True, align=A.AlignLeft | A.AlignVCenter)
+            count = FitLabel(fill=0.4, colour=theme.DIM_TEXT, align=A.AlignLeft | A.AlignVCenter)
+            for label, role in ((number, "number"), (word, "word"), (count, "count")):
+                label.setParent(self)
+                label.setObjectName(f"slot-{index + 1}-{role}")
+            self.numbers.append(number)
+            self.words.append(word)
+            self.counts.append(count)
+
+    def show_words(self, words: Sequence[str], expected: int, max_length: int, cursor_at: int | None) -> None:
+        """Show ``words``; ``cursor_at`` is the slot being typed into (None: no cursor)."""
+        self._expected = max(1, expected)
+        if max_length != self._max_length:
+            self._max_length = max_length
+        for index in range(MAX_WORDS_PER_CHALLENGE):
+            used = index < self._expected
+            word = words[index] if index < len(words) else ""
+            shown = word + CURSOR if index == cursor_at else word
+            self.numbers[index].setVisible(used)
+            self.words[index].setVisible(used)
+            self.counts[index].setVisible(used and self._show_counts)
+            self.words[index].setText(shown)
+            self.counts[index].setText(_plural(len(word), "letter") if word else "")
+        self._place()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._place()
+
+    def _place(self) -> None:
+        columns = 1 if self._expected <= WORDS_PER_COLUMN else 2
+        rows = -(-self._expected // columns)
+        width, height = self.width(), self.height()
+        row_height = height // max(rows, MIN_GRID_ROWS)
+        top = (height - row_height * rows) // 2
+        column_width = width // columns
+        # M is as wide as most capitals; a word of many Ws shrinks its own label only.
+        reference_word = "M" * self._max_length + CURSOR
+        reference_count = _plural(self._max_length, "letter")
+        for index in range(MAX_WORDS_PER_CHALLENGE):
+            column, row = (index // rows, index % rows) if columns == 2 else (0, index)
+            x = column * column_width
+            y = top + row * row_height
+            number_w = column_width * 8 // 100
+            count_w = column_width * 17 // 100 if self._show_counts else 0
+            tail = column_width * (10 if columns == 2 else 4) // 100  # keeps the columns apart
+            word_w = column_width - number_w - count_w - tail
+            gap = column_width * 2 // 100
+            self.numbers[index].setGeometry(QRect(x, y, number_w, row_height))
+            self.words[index].setGeometry(QRect(x + number_w + gap, y, word_w, row_height))
+            self.counts[index].setGeometry(QRect(x + number_w + 2 * gap + word_w, y, count_w, row_height))
+            self.words[index].set_reference(reference_word)
+            self.counts[index].set_reference(reference_count)
+
+
+class KeyButton(QPushButton):
+    """A big on-screen key that never takes the keyboard focus."""
+
+    def __init__(self, label: str, event: Event, *, colour: str = theme.KEY_BACKGROUND) -> None:
+        super().__init__(label)
+        self.session_event = event
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        self.setObjectName(f"key-{label}")
+        self._colour = ""
+        self.set_colour(colour)
+
+    def set_colour(self, colour: str) -> None:
+        if colour != self._colour:
+            self._colour = colour
+            self.setStyleSheet(
+                f"QPushButton {{ background: {colour}; color: {theme.TEXT}; border: 2px solid #59626e; "
+                "border-radius: 8px; } QPushButton:pressed { background: #59626e; }"
+            )
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        if text != self.text():
+            super().setText(text)
+            self._fit_font()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._fit_font()
+
+    def _fit_font(self) -> None:
+        if self.width() <= 8 or self.height() <= 4:
+            return
+        font = QFont(theme.FONT_FAMILY)
+        font.setBold(True)
+        font.setPixelSize(
+            theme.largest_fitting_px(
+                font, self.text(), self.width() - 8, self.height() - 4, self.height() // 2
+            )
+        )
+        self.setFont(font)
+
+
+class KeyPad(QWidget):
+    """Rows of big keys; a tap is reported as the session event the key stands for."""
+
+    tapped = Signal(object)
+
+    def __init__(
+        self, rows: Sequence[Sequence[tuple[str, Event, int]]], parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        self.keys: dict[str, KeyButton] = {}
+        grid = QGridLayout(self)
+        grid.setSpacing(6)
+        grid.setContentsMargins(6, 6, 6, 6)
+        span_total = max(sum(span for _, _, span in row) for row in rows)
+        for row_index, row in enumerate(rows):
+            row_span = sum(span for _, _, span in row)
+            column = (span_total - row_span) // 2
+            for label, event, span in row:
+                colour = "#1d6b3a" if isinstance(event, JudgePressed) else theme.KEY_BACKGROUND
+                button = KeyButton(label, event, colour=colour)
+                button.clicked.connect(lambda _checked=False, e=event: self.tapped.emit(e))
+                grid.addWidget(button, row_index, column, 1, span)
+                self.keys[label] = button
+                column += span
+        for column in range(span_total):
+            grid.setColumnStretch(column, 1)
+        for row_index in range(len(rows)):
+            grid.setRowStretch(row_index, 1)
+
+
+class TouchKeyboard(KeyPad):
+    """A-Z in the familiar QWERTY order, with SPACE, BACKSPACE, CLEAR and JUDGE."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        rows: list[list[tuple[str, Event, int]]] = [
+            [(letter, Typed(letter), 2) for letter in row] for row in KEYBOARD_ROWS
+        ]
+        rows.append(
+            [
+                ("CLEAR", Escape(), 4),
+                ("SPACE", Typed(" "), 6),
+                ("BACKSPACE", Backspace(), 5),
+                ("JUDGE", JudgePressed(), 5),
+            ]
+        )
+        super().__init__(rows, parent)
+
+
+class ReadyView(View):
+    """The screen between challenges: the lexicon, the division and the question of the count."""
+
+    tapped = Signal(object)
+
+    def __init__(self, *, touch: bool, division_names: Sequence[str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("ready")
+        self.caption = FitLabel("Lexicon", fill=0.7, colour=theme.DIM_TEXT)
+        self.lexicon = FitLabel(fill=0.8, bold=True)
+        self.lexicon.setObjectName("ready-lexicon")
+        self.edition = FitLabel(fill=0.7)
+        self.youth = FitLabel(fill=0.7, bold=True, colour=theme.NOTICE)
+        self.youth.setObjectName("ready-youth")
+        self.division = FitLabel(fill=0.6, colour=theme.DIM_TEXT)
+        self.prompt = FitLabel(fill=0.8, bold=True)
+        self.prompt.setObjectName("ready-prompt")
+        self.count_pad: KeyPad | None = None
+        self.division_pad: KeyPad | None = None
+        items: list[tuple[QWidget, int]] = [
+            (_spacer(), 3),
+            (self.caption, 4),
+            (self.lexicon, 15),
+            (self.edition, 7),
+            (self.youth, 7),
+        ]
+        if touch and len(division_names) > 1:
+            self.division_pad = KeyPad(
+                [[(name, DivisionSelected(i), 2) for i, name in enumerate(division_names)]]
+            )
+            self.division_pad.tapped.connect(self.tapped)
+            items.append((self.division_pad, 10))
+        else:
+            items.append((self.division, 7))
+        items += [(_spacer(), 3), (self.prompt, 16 if touch else 18)]
+        if touch:
+            self.count_pad = KeyPad(
+                [[(str(n), Typed(str(n)), 2) for n in range(1, MAX_WORDS_PER_CHALLENGE + 1)]]
+            )
+            self.count_pad.tapped.connect(self.tapped)
+            items.append((self.count_pad, 16))
+        items.append((_spacer(), 4))
+        _stack(self, items)
+        self._touch = touch
+        self._division_count = len(division_names)
+        self._division_names = list(division_names)
+
+    def show_ready(
+        self, lexicon: str, edition: str, trust: str, youth: bool, division: str, colour: str
+    ) -> None:
+        if self.division_pad is not None:
+            for index, button in enumerate(self.division_pad.keys.values()):
+                name = self._division_names[index]
+                chosen = name == division
+                button.setText(f"\u2713 {name}" if chosen else name)
+                button.set_colour(colour if chosen else theme.KEY_BACKGROUND)
+        self.lexicon.setText(lexicon)
+        self.edition.setText(f"edition {edition} \u00b7 {trust}")
+        self.youth.setText("School rules: youth list applied" if youth else "")
+        if self._division_count > 1:
+            change = "tap a division to change" if self._touch else "press \u2190 or \u2192 to change"
+            self.division.setText(f"Division {division} \u2014 {change}")
+        keys = "Tap 1 to 8" if self._touch else "Press 1 to 8"
+        self.prompt.setText(f"CHALLENGER: how many words are challenged?\n{keys}")
+
+
+class EntryView(View):
+    """Typing the words, then checking them: one view, its prompt following the state."""
+
+    tapped = Signal(object)
+
+    def __init__(self, *, touch: bool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("entry")
+        self._touch = touch
+        self.title = FitLabel(fill=0.75, bold=True)
+        self.title.setObjectName("entry-title")
+        self.grid = WordGrid(show_counts=True)
+        self.notice = FitLabel(fill=0.7, bold=True, colour=theme.NOTICE)
+        self.notice.setObjectName("entry-notice")
+        self.prompt = FitLabel(fill=0.8, bold=True)
+        self.prompt.setObjectName("entry-prompt")
+        self.keyboard: TouchKeyboard | None = None
+        items: list[tuple[QWidget, int]] = [
+            (self.title, 9),
+            (self.grid, 44 if touch else 58),
+            (self.notice, 7),
+            (self.prompt, 13 if touch else 18),
+        ]
+        if touch:
+            self.keyboard = TouchKeyboard()
+            self.keyboard.tapped.connect(self.tapped)
+            items.append((self.keyboard, 40))
+        _stack(self, items)
+
+    def show_entry(self, state: SessionState) -> None:
+        entered = state.entered
+        expected = state.expected
+        judge_key = "JUDGE" if self._touch else "TAB"
+        if state.screen is Screen.ENTRY:
+            at = min(len(state.words), expected - 1)
+            self.title.setText(f"CHALLENGER: type word {at + 1} of {expected}")
+            separators = "SPACE after each word" if self._touch else "Space, comma or Enter after each word"
+            clear = "CLEAR clears" if self._touch else "Esc clears"
+            self.prompt.setText(f"{separators}\nBackspace corrects \u00b7 {clear}")
+            cursor_at: int | None = at
+        else:
+            self.title.setText(f"All {_plural(expected, 'word')} typed")
+            self.prompt.setText(
+                f"Both players: check the spelling.\nCHALLENGED PLAYER: press {judge_key} to judge."
+            )
+            cursor_at = len(state.words) if state.current else None
+        self.notice.setText(state.notice)
+        self.grid.show_words(entered, expected, state.max_length, cursor_at)
+
+
+class VerdictIcon(QWidget):
+    """A tick in a ring for ACCEPTABLE, a cross in a ring for UNACCEPTABLE, drawn not typeset."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("verdict-icon")
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        self.acceptable = True
+
+    def set_acceptable(self, acceptable: bool) -> None:
+        self.acceptable = acceptable
+        self.update()
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)
+        side = min(self.width(), self.height()) * 0.9
+        cx, cy = self.width() / 2, self.height() / 2
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        pen = QPen(QColor(theme.TEXT))
+        pen.setWidthF(side * 0.09)
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+        painter.setPen(pen)
+        r = side / 2 - side * 0.05
+        painter.drawEllipse(QPointF(cx, cy), r, r)
+        s = side * 0.22
+        if self.acceptable:
+            painter.drawPolyline(
+                [
+                    QPointF(cx - s * 1.1, cy),
+                    QPointF(cx - s * 0.25, cy + s * 0.85),
+                    QPointF(cx + s * 1.2, cy - s * 0.9),
+                ]
+            )
+        else:
+            painter.drawLine(QPointF(cx - s, cy - s), QPointF(cx + s, cy + s))
+            painter.drawLine(QPointF(cx - s, cy + s), QPointF(cx + s, cy - s))
+        painter.end()
+
+
+class VerdictView(View):
+    """The ruling: text, icon and colour together, the words as typed, the lexicon, the outcome."""
+
+    tapped = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("verdict")
+        self.icon = VerdictIcon()
+        self.headline = FitLabel(fill=0.75, bold=True, align=A.AlignLeft | A.AlignVCenter)
+        self.headline.setObjectName("verdict-headline")
+        self.headline.setAccessibleDescription("The ruling on the challenged play")
+        top = QWidget()
+        top.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        row = QHBoxLayout(top)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.icon, 2)
+        row.addWidget(self.headline, 8)
+        self.grid = WordGrid(show_counts=False)
+        self.lexicon = FitLabel(fill=0.7)
+        self.lexicon.setObjectName("verdict-lexicon")
+        self.outcome = FitLabel(fill=0.75, bold=True)
+        self.outcome.setObjectName("verdict-outcome")
+        self.consequence = FitLabel(fill=0.7)
+        self.consequence.setObjectName("verdict-consequence")
+        self.second_opinion = FitLabel(fill=0.65)
+        self.second_opinion.setObjectName("verdict-second-opinion")
+        self.footer = FitLabel("The screen clears by itself, or press any key", fill=0.6)
+        self.footer.setObjectName("verdict-footer")
+        _stack(
+            self,
+            [
+                (top, 22),
+                (self.grid, 34),
+                (self.lexicon, 6),
+                (self.outcome, 9),
+                (self.consequence, 7),
+                (self.second_opinion, 6),
+                (self.footer, 5),
+                (_spacer(), 2),
+            ],
+        )
+        self._verdict: Verdict | None = None
+
+    def show_verdict(
+        self,
+        verdict: Verdict,
+        words: Sequence[str],
+        max_length: int,
+        lexicon: str,
+        outcome: Outcome,
+        second_opinion: str,
+    ) -> None:
+        acceptable = verdict is Verdict.ACCEPTABLE
+        text = "YES \u2014 the play is ACCEPTABLE" if acceptable else "NO \u2014 the play is UNACCEPTABLE"
+        self.headline.setText(text)
+        self.headline.setAccessibleName(text)
+        self.setAccessibleName(text)
+        self.icon.set_acceptable(acceptable)
+        self.icon.setAccessibleName("tick" if acceptable else "cross")
+        if verdict is not self._verdict:
+            self._verdict = verdict
+            colour = theme.ACCEPTABLE_BACKGROUND if acceptable else theme.UNACCEPTABLE_BACKGROUND
+            theme.paint_background(self, colour)
+        self.grid.show_words(words, len(words), max_length, None)
+        self.lexicon.setText(f"Lexicon: {lexicon}")
+        self.outcome.setText(outcome.headline)
+        self.consequence.setText(outcome.consequence)
+        self.second_opinion.setText(second_opinion)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt's name)
+        self.tapped.emit(Typed(""))
+        event.accept()
+
+
+class FaultView(View):
+    """The log could not keep the ruling: no verdict is shown until a judge deals with it."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("fault")
+        theme.paint_background(self, theme.FAULT_BACKGROUND)
+        self.headline = FitLabel("Station fault \u2014 call a judge", fill=0.75, bold=True)
+        self.headline.setObjectName("fault-headline")
+        self.headline.setAccessibleName("Station fault: call a judge")
+        self.detail = FitLabel(
+            "The challenge could not be recorded, so no ruling is shown.\n"
+            "It is kept on this station for the judge.",
+            fill=0.8,
+        )
+        _stack(self, [(_spacer(), 20), (self.headline, 20), (self.detail, 16), (_spacer(), 30)])
+
+
+class ExitView(View):
+    """The stand-in for judge mode: leaving the station needs the exit chord, then nothing else."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("exit")
+        self.headline = FitLabel("Station exit \u2014 judges only", fill=0.75, bold=True)
+        self.detail = FitLabel(
+            "To leave the station, press the exit key chord.\nAny other key returns to the station.",
+            fill=0.8,
+        )
+        _stack(self, [(_spacer(), 25), (self.headline, 16), (self.detail, 16), (_spacer(), 35)])

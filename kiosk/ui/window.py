@@ -1,0 +1,256 @@
+"""The station window: full screen, frameless, every key translated into a session event.
+
+All window flags are set here, in one place. The window cannot be closed by a close event,
+Alt+F4 or Ctrl+Q/W; leaving goes through the judge-mode handler the controller calls (until judge
+mode exists, the exit screen and its key chord: ``EXIT_CHORD``).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRect, Qt, Signal
+from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QCloseEvent, QKeyEvent, QPaintEvent
+from PySide6.QtWidgets import QStackedWidget, QVBoxLayout, QWidget
+
+from kiosk.core.adjudication import Verdict
+from kiosk.core.session import (
+    Backspace,
+    DivisionStepped,
+    Escape,
+    Event,
+    JudgePressed,
+    JudgeRequested,
+    Screen,
+    SessionState,
+    Typed,
+)
+from kiosk.ui import theme
+from kiosk.ui.controller import StationController
+from kiosk.ui.views import EntryView, ExitView, FaultView, HeaderBar, ReadyView, VerdictView
+
+__all__ = ["EXIT_CHORD", "JUDGE_CHORD", "StationWindow"]
+
+Mod = Qt.KeyboardModifier
+_CHORD_MODIFIERS = Mod.ControlModifier | Mod.AltModifier | Mod.ShiftModifier | Mod.MetaModifier
+JUDGE_CHORD = (Mod.ControlModifier | Mod.AltModifier, Qt.Key.Key_J)  # Ctrl+Alt+J: judge mode
+EXIT_CHORD = (Mod.ControlModifier | Mod.AltModifier | Mod.ShiftModifier, Qt.Key.Key_Q)  # on the exit screen
+HEADER_STRETCH = 9
+BODY_STRETCH = 91
+
+
+def _chord(event: QKeyEvent) -> tuple[Qt.KeyboardModifier, int]:
+    return (event.modifiers() & _CHORD_MODIFIERS, event.key())
+
+
+def key_to_event(event: QKeyEvent) -> Event | None:
+    """The session event a key press stands for, or None for keys the station ignores."""
+    key = event.key()
+    modifiers = event.modifiers() & _CHORD_MODIFIERS
+    if (modifiers, key) == JUDGE_CHORD:
+        return JudgeRequested()
+    if modifiers & (Mod.ControlModifier | Mod.AltModifier | Mod.MetaModifier):
+        return None  # Ctrl+Q, Ctrl+W, Alt+F4 and friends do nothing here
+    simple: dict[int, Event] = {
+        Qt.Key.Key_Tab: JudgePressed(),
+        Qt.Key.Key_Backtab: JudgePressed(),
+        Qt.Key.Key_Backspace: Backspace(),
+        Qt.Key.Key_Escape: Escape(),
+        Qt.Key.Key_Left: DivisionStepped(-1),
+        Qt.Key.Key_Up: DivisionStepped(-1),
+        Qt.Key.Key_Right: DivisionStepped(1),
+        Qt.Key.Key_Down: DivisionStepped(1),
+        Qt.Key.Key_Return: Typed("\r"),
+        Qt.Key.Key_Enter: Typed("\r"),
+    }
+    if key in simple:
+        return simple[key]
+    text = event.text()
+    # Control characters come from keys the station ignores; everything else (invisible and
+    # look-alike characters included) goes to the session, which refuses it with a reason.
+    if text and not all(ord(char) < 0x20 or ord(char) == 0x7F for char in text):
+        return Typed(text)
+    return None
+
+
+class StationWindow(QWidget):
+    """Shows the controller's state; the only widget that takes the keyboard."""
+
+    first_frame_painted = Signal()
+    left = Signal()  # the station was left through the exit chord
+
+    def __init__(self, controller: StationController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        config = controller.config
+        self.setWindowTitle(f"Challenge station \u2014 {config.station_name}")
+        self.setWindowFlags(Qt.WindowType.Window | Qt.WindowType.FramelessWindowHint)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        theme.paint_background(self, theme.BACKGROUND)
+        self.header = HeaderBar()
+        self.ready = ReadyView(
+            touch=config.touch, division_names=[d.division.name for d in controller.divisions]
+        )
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.ready)
+        self.ready.tapped.connect(self._on_tapped)
+        self._entry: EntryView | None = None
+        self._verdict: VerdictView | None = None
+        self._fault: FaultView | None = None
+        self._exit_view: ExitView | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.header, HEADER_STRETCH)
+        layout.addWidget(self.stack, BODY_STRETCH)
+        self._painted = False
+        self._leaving = False
+        self._asking_exit = False
+        controller.state_changed.connect(self._on_state_changed)
+        self.show_state(controller.state)
+
+    # -- the screens behind the ready screen, built after the first frame (or when first needed) --
+
+    @property
+    def entry(self) -> EntryView:
+        if self._entry is None:
+            self._entry = EntryView(touch=self.controller.config.touch)
+            self._entry.tapped.connect(self._on_tapped)
+            self.stack.addWidget(self._entry)
+        return self._entry
+
+    @property
+    def verdict(self) -> VerdictView:
+        if self._verdict is None:
+            self._verdict = VerdictView()
+            self._verdict.tapped.connect(self._on_tapped)
+            self.stack.addWidget(self._verdict)
+        return self._verdict
+
+    @property
+    def fault(self) -> FaultView:
+        if self._fault is None:
+            self._fault = FaultView()
+            self.stack.addWidget(self._fault)
+        return self._fault
+
+    @property
+    def exit_view(self) -> ExitView:
+        if self._exit_view is None:
+            self._exit_view = ExitView()
+            self.stack.addWidget(self._exit_view)
+        return self._exit_view
+
+    def build_screens(self) -> None:
+        """Build every screen now, so that the first Tab pays for nothing but the ruling."""
+        for view in (self.entry, self.verdict, self.fault, self.exit_view):
+            view.resize(self.stack.size())
+
+    # -- showing ---------------------------------------------------------------------------------
+
+    def show_state(self, state: SessionState) -> None:
+        loaded = self.controller.divisions[state.division]
+        division = loaded.division
+        info = loaded.lexicon.info
+        self.header.show_division(division.name, division.colour, self.controller.config.station_name)
+        screen = state.screen
+        if screen is Screen.READY:
+            self.ready.show_ready(
+                info.name,
+                info.edition,
+                loaded.lexicon.trust.label,
+                division.youth_rules,
+                division.name,
+                division.colour,
+            )
+            self.stack.setCurrentWidget(self.ready)
+        elif screen in (Screen.ENTRY, Screen.CONFIRM, Screen.JUDGING):
+            if screen is not Screen.JUDGING:
+                self.entry.show_entry(state)
+            self.stack.setCurrentWidget(self.entry)
+        elif screen is Screen.VERDICT and state.ruling is not None:
+            self._show_verdict(state)
+        elif screen is Screen.FAULT:
+            self.stack.setCurrentWidget(self.fault)
+            self._announce(self.fault.headline, "Station fault: call a judge")
+
+    def _show_verdict(self, state: SessionState) -> None:
+        assert state.ruling is not None
+        loaded = self.controller.divisions[state.division]
+        info = loaded.lexicon.info
+        ruling = state.ruling
+        youth = " \u00b7 school rules" if ruling.youth_rules else ""
+        second = ""
+        if loaded.second_opinion is not None and self.controller.second_opinion is not None:
+            other = loaded.second_opinion.info
+            second = f"Second opinion ({other.name} {other.edition}): {self.controller.second_opinion.value}"
+        outcome = self.controller.config.rules.outcome(ruling.verdict, len(ruling.words))
+        self.verdict.show_verdict(
+            ruling.verdict,
+            ruling.words,
+            state.max_length,
+            f"{info.name} ({info.edition}){youth}",
+            outcome,
+            second,
+        )
+        self.stack.setCurrentWidget(self.verdict)
+        spoken = "Acceptable" if ruling.verdict is Verdict.ACCEPTABLE else "Unacceptable"
+        self._announce(self.verdict.headline, f"The play is {spoken}. {outcome.text}")
+
+    def _announce(self, widget: QWidget, message: str) -> None:
+        """Tell screen readers (best effort: Qt forwards it only when an assistive tool listens)."""
+        if QAccessible.isActive():
+            QAccessible.updateAccessibility(QAccessibleAnnouncementEvent(widget, message))
+
+    def ask_exit(self) -> None:
+        """The default judge handler until judge mode exists: the exit screen and its chord."""
+        self._asking_exit = True
+        self.stack.setCurrentWidget(self.exit_view)
+
+    def fill_screen(self, geometry: QRect) -> None:
+        """Without a window manager ``showFullScreen`` does not resize: set the geometry first."""
+        self.setGeometry(geometry)
+        self.showFullScreen()
+        self.activateWindow()
+        self.setFocus()
+
+    # -- input -----------------------------------------------------------------------------------
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
+        event.accept()
+        if self._asking_exit:
+            self._asking_exit = False
+            if _chord(event) == EXIT_CHORD:
+                self.leave()
+            else:
+                self.show_state(self.controller.state)
+            return
+        session_event = key_to_event(event)
+        if session_event is not None:
+            self.controller.dispatch(session_event)
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802 (Qt's names)
+        return False  # Tab judges; it never moves the focus
+
+    def _on_tapped(self, event: Event) -> None:
+        self.controller.dispatch(event)
+
+    def _on_state_changed(self, state: SessionState) -> None:
+        self.show_state(state)
+
+    # -- locked down -----------------------------------------------------------------------------
+
+    def leave(self) -> None:
+        self._leaving = True
+        self.left.emit()
+        self.close()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt's name)
+        if self._leaving:
+            event.accept()
+        else:
+            event.ignore()
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)
+        super().paintEvent(event)
+        if not self._painted:
+            self._painted = True
+            self.first_frame_painted.emit()

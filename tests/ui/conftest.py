@@ -1,0 +1,107 @@
+"""A real station window on real packs, driven by key events and clicks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from kiosk.core.config import Division, StationConfig, Timings, load_divisions
+from kiosk.core.errors import StorageError
+from kiosk.core.record import ChallengeEntry
+from kiosk.ui.controller import StationController
+from kiosk.ui.window import StationWindow
+from tests.conftest import PackFactory
+
+WORDS = ["CAT", "CATS", "DOG", "DOGS", "QI", "ZA", "MMMMMMMMMMMMMMM"]
+
+
+class MemoryLog:
+    """A log that keeps entries in a list, and can be told to fail."""
+
+    def __init__(self) -> None:
+        self.entries: list[ChallengeEntry] = []
+        self.failing = False
+        self.seen_before_record: list[str] = []
+        self.window: StationWindow | None = None
+
+    def record(self, entry: ChallengeEntry) -> None:
+        if self.window is not None:
+            current = self.window.stack.currentWidget()
+            self.seen_before_record.append(current.objectName() if current is not None else "")
+        if self.failing:
+            raise StorageError("the disk is full")
+        self.entries.append(entry)
+
+
+@dataclass
+class Rig:
+    window: StationWindow
+    controller: StationController
+    log: MemoryLog
+
+
+StationFactory = Callable[..., Rig]
+
+
+def press(
+    window: StationWindow, key: Qt.Key, text: str = "", modifiers: Qt.KeyboardModifier | None = None
+) -> None:
+    mods = Qt.KeyboardModifier.NoModifier if modifiers is None else modifiers
+    QApplication.sendEvent(window, QKeyEvent(QKeyEvent.Type.KeyPress, key, mods, text))
+
+
+def type_text(window: StationWindow, text: str) -> None:
+    """Type any text, one key event per character (safe for non-ASCII, unlike keyClicks)."""
+    for char in text:
+        key = Qt.Key(ord(char.upper())) if char.isascii() and char.isalnum() else Qt.Key.Key_unknown
+        if char == " ":
+            key = Qt.Key.Key_Space
+        press(window, key, char)
+
+
+def tab(window: StationWindow) -> None:
+    press(window, Qt.Key.Key_Tab, "\t")
+
+
+@pytest.fixture
+def pack(make_pack: PackFactory) -> Path:
+    return make_pack(WORDS, youth=["DOGS"], name="Club list", edition="2026")
+
+
+@pytest.fixture
+def station(qtbot: QtBot, pack: Path, make_pack: PackFactory) -> StationFactory:
+    """``station(divisions=..., rules=..., size=(w, h), touch=False)``: a shown window and its log."""
+
+    def factory(
+        *,
+        divisions: tuple[Division, ...] | None = None,
+        size: tuple[int, int] = (1024, 600),
+        log: MemoryLog | None = None,
+        **changes: object,
+    ) -> Rig:
+        config = StationConfig(
+            divisions=divisions or (Division("Open", pack),),
+            station_name="Station 7",
+            timings=Timings(),
+        )
+        config = replace(config, **changes)  # type: ignore[arg-type]
+        memory = log if log is not None else MemoryLog()
+        controller = StationController(config, load_divisions(config), lambda: memory)
+        window = StationWindow(controller)
+        controller.setParent(window)  # its timers die with the window
+        controller.set_judge_handler(window.ask_exit)
+        memory.window = window
+        qtbot.addWidget(window)
+        window.setGeometry(QRect(0, 0, *size))
+        window.show()
+        qtbot.waitExposed(window)
+        return Rig(window, controller, memory)
+
+    return factory

@@ -1,0 +1,204 @@
+"""The real window, driven through the whole flow with key events."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from kiosk.core.config import Division, Timings
+from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
+from kiosk.core.session import Screen
+from tests.ui.conftest import StationFactory, press, tab, type_text
+
+
+def test_a_play_is_judged_from_count_to_verdict_and_back(station: StationFactory) -> None:
+    rig = station()
+    window = rig.window
+    assert window.stack.currentWidget() is window.ready
+    assert window.ready.lexicon.text() == "Club list"
+    assert window.ready.edition.text() == "edition 2026 \u00b7 unsigned"
+    type_text(window, "2")
+    assert window.stack.currentWidget() is window.entry
+    assert window.entry.title.text() == "CHALLENGER: type word 1 of 2"
+    type_text(window, "cat qi")
+    assert window.entry.grid.words[0].text() == "CAT"
+    assert window.entry.grid.counts[0].text() == "3 letters"
+    assert "TAB to judge" in window.entry.prompt.text()
+    tab(window)
+    assert window.stack.currentWidget() is window.verdict
+    assert window.verdict.headline.text() == "YES \u2014 the play is ACCEPTABLE"
+    assert window.verdict.headline.accessibleName() == "YES \u2014 the play is ACCEPTABLE"
+    assert [w.text() for w in window.verdict.grid.words[:2]] == ["CAT", "QI"]
+    assert window.verdict.lexicon.text() == "Lexicon: Club list (2026)"
+    assert [e.ruling.words for e in rig.log.entries] == [("CAT", "QI")]
+    assert rig.log.entries[0].station == "Station 7"
+    assert rig.log.entries[0].division == "Open"
+    # the entry screen was still up when the log was written: the verdict came after it
+    assert rig.log.seen_before_record == ["entry"]
+
+
+def test_the_unacceptable_verdict_is_text_icon_and_colour(station: StationFactory) -> None:
+    window = station().window
+    type_text(window, "2cat qix")
+    tab(window)
+    assert window.verdict.headline.text() == "NO \u2014 the play is UNACCEPTABLE"
+    assert not window.verdict.icon.acceptable
+    assert window.verdict.icon.accessibleName() == "cross"
+
+
+@pytest.mark.parametrize(
+    ("rules", "acceptable_outcome", "unacceptable_outcome"),
+    [
+        (RuleProfile(ProfileKind.DOUBLE), "The CHALLENGER loses a turn", "scores nothing"),
+        (
+            RuleProfile(ProfileKind.PENALTY),
+            "Unsuccessful challenge \u2014 2 words \u00d7 5 points",
+            "Successful challenge",
+        ),
+        (
+            RuleProfile(ProfileKind.PENALTY, points_per_word=10, penalty_party=PenaltyParty.BOTH),
+            "CHALLENGED PLAYER gains 20 points",
+            "comes off the board",
+        ),
+        (RuleProfile(ProfileKind.FREE), "no penalty", "comes off the board"),
+    ],
+)
+def test_every_profile_states_its_outcome(
+    station: StationFactory, rules: RuleProfile, acceptable_outcome: str, unacceptable_outcome: str
+) -> None:
+    window = station(rules=rules).window
+    type_text(window, "2cat dog")
+    tab(window)
+    shown = f"{window.verdict.outcome.text()} {window.verdict.consequence.text()}"
+    assert acceptable_outcome in shown
+    window.controller.lockout_timer.timeout.emit()
+    press(window, Qt.Key.Key_Space, " ")
+    type_text(window, "2cat dox")
+    tab(window)
+    shown = f"{window.verdict.outcome.text()} {window.verdict.consequence.text()}"
+    assert unacceptable_outcome in shown
+
+
+def test_divisions_are_chosen_on_the_ready_screen_and_stay_visible(
+    station: StationFactory, pack: Path
+) -> None:
+    divisions = (Division("Open", pack), Division("Schools", pack, youth_rules=True, colour="#7a3db8"))
+    rig = station(divisions=divisions)
+    window = rig.window
+    assert window.header.division.text() == "Division: Open"
+    assert window.ready.youth.text() == ""
+    press(window, Qt.Key.Key_Right)
+    assert window.header.division.text() == "Division: Schools"
+    assert window.ready.youth.text() == "School rules: youth list applied"
+    type_text(window, "1dogs")
+    assert window.header.division.text() == "Division: Schools"
+    press(window, Qt.Key.Key_Left)  # arrows do nothing once the entry has started
+    assert window.header.division.text() == "Division: Schools"
+    tab(window)
+    assert window.verdict.headline.text() == "NO \u2014 the play is UNACCEPTABLE"  # DOGS is youth-excluded
+    assert window.header.division.text() == "Division: Schools"
+    assert rig.log.entries[0].division == "Schools"
+    assert rig.log.entries[0].ruling.youth_rules
+
+
+def test_second_opinion_is_a_smaller_line_under_the_verdict(
+    station: StationFactory, pack: Path, make_pack: object
+) -> None:
+    other = make_pack(["CAT"], name="Other list", edition="2020")  # type: ignore[operator]
+    window = station(divisions=(Division("Open", pack, second_opinion_pack=other),)).window
+    type_text(window, "2cat dog")
+    tab(window)
+    assert window.verdict.headline.text() == "YES \u2014 the play is ACCEPTABLE"
+    assert window.verdict.second_opinion.text() == "Second opinion (Other list 2020): UNACCEPTABLE"
+
+
+def test_refused_characters_show_the_reason(station: StationFactory) -> None:
+    window = station().window
+    type_text(window, "1ca\u00e9")
+    assert window.entry.grid.words[0].text() == "CA_"
+    assert "U+00E9 LATIN SMALL LETTER E WITH ACUTE" in window.entry.notice.text()
+    assert window.entry.notice.isVisible()
+    type_text(window, "7")
+    assert "DIGIT SEVEN" in window.entry.notice.text()
+
+
+def test_tab_before_all_words_does_nothing_harmful(station: StationFactory) -> None:
+    rig = station()
+    type_text(rig.window, "3cat")
+    tab(rig.window)
+    assert rig.window.stack.currentWidget() is rig.window.entry
+    assert rig.log.entries == []
+    assert "Type all 3 words first" in rig.window.entry.notice.text()
+
+
+def test_backspace_and_escape(station: StationFactory) -> None:
+    window = station().window
+    type_text(window, "2cat d")
+    press(window, Qt.Key.Key_Backspace)
+    press(window, Qt.Key.Key_Backspace)
+    assert window.entry.grid.words[0].text() == "CAT_"
+    press(window, Qt.Key.Key_Escape)
+    assert window.entry.grid.words[0].text() == "_"
+    press(window, Qt.Key.Key_Escape)
+    assert window.stack.currentWidget() is window.ready
+
+
+def test_a_log_failure_shows_a_station_fault_and_keeps_the_challenge(station: StationFactory) -> None:
+    rig = station()
+    rig.log.failing = True
+    type_text(rig.window, "2cat qi")
+    tab(rig.window)
+    assert rig.window.stack.currentWidget() is rig.window.fault
+    assert rig.window.fault.headline.text() == "Station fault \u2014 call a judge"
+    assert [e.ruling.words for e in rig.controller.unrecorded] == [("CAT", "QI")]
+    assert rig.controller.state.screen is Screen.FAULT
+    type_text(rig.window, "1cat")
+    tab(rig.window)
+    assert rig.window.stack.currentWidget() is rig.window.fault  # players cannot move on
+    # judge mode's hooks: record what was kept, then clear the fault
+    assert rig.controller.retry_unrecorded() == 1
+    rig.log.failing = False
+    assert rig.controller.retry_unrecorded() == 0
+    assert [e.ruling.words for e in rig.log.entries] == [("CAT", "QI")]
+    rig.controller.clear_fault()
+    assert rig.window.stack.currentWidget() is rig.window.ready
+
+
+def test_the_log_is_opened_lazily(station: StationFactory) -> None:
+    rig = station()
+    assert not rig.controller.log_open
+    type_text(rig.window, "1cat")
+    tab(rig.window)
+    assert rig.controller.log_open
+
+
+def test_timers_follow_the_configuration(station: StationFactory) -> None:
+    rig = station(timings=Timings(key_lockout_ms=700, verdict_display_ms=9000, idle_entry_ms=12000))
+    controller = rig.controller
+    type_text(rig.window, "2ca")
+    assert controller.idle_timer.isActive()
+    assert controller.idle_timer.interval() == 12000
+    controller.idle_timer.timeout.emit()
+    assert rig.window.stack.currentWidget() is rig.window.ready
+    type_text(rig.window, "1cat")
+    tab(rig.window)
+    assert not controller.idle_timer.isActive()
+    assert controller.lockout_timer.isActive()
+    assert controller.lockout_timer.interval() == 700
+    assert controller.verdict_timer.interval() == 9000
+    press(rig.window, Qt.Key.Key_Space, " ")  # ignored during the lockout
+    assert rig.window.stack.currentWidget() is rig.window.verdict
+    controller.lockout_timer.timeout.emit()
+    press(rig.window, Qt.Key.Key_Space, " ")
+    assert rig.window.stack.currentWidget() is rig.window.ready
+
+
+def test_the_verdict_clears_itself(station: StationFactory, qtbot: QtBot) -> None:
+    rig = station(timings=Timings(key_lockout_ms=10, verdict_display_ms=1000, idle_entry_ms=1000))
+    type_text(rig.window, "1cat")
+    tab(rig.window)
+    assert rig.window.stack.currentWidget() is rig.window.verdict
+    qtbot.waitUntil(lambda: rig.window.stack.currentWidget() is rig.window.ready, timeout=5000)
