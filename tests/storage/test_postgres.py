@@ -6,6 +6,7 @@ server fails the run instead of skipping it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import sqlite3
@@ -14,9 +15,10 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from sqlalchemy import create_engine, inspect, text
@@ -29,6 +31,7 @@ from kiosk.storage import (
     Outbox,
     SharedChallengeLog,
     SqlChallengeLog,
+    StationLog,
     StationStorage,
     open_station_storage,
 )
@@ -40,6 +43,7 @@ from tests.storage.postgres import PostgresServer
 from tests.storage.proxy import LoopbackProxy
 
 STATIONS = 3
+T = TypeVar("T")
 WAIT_S = 120
 
 
@@ -73,6 +77,26 @@ def failed_once(storage: StationStorage) -> LogStatus:
     return status
 
 
+def from_the_server(log: StationLog, read: Callable[[], T]) -> T:
+    """A judge read answered by the shared server, not the local fallback.
+
+    On a loaded machine a call can outlast its deadline; the read then falls back to this
+    station's view (flagged local_only, which is what judge mode shows). Look again, as a judge
+    would, after a forwarding round has found the server answering.
+    """
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        value = read()
+        status = log.status()
+        if not status.local_only:
+            return value
+        print(f"a judge read fell back to the local view ({status.last_error}); reading again")
+        assert time.monotonic() < deadline, f"the server never answered a judge read: {status}"
+        with contextlib.suppress(StorageError):
+            log.forward_backlog()
+        time.sleep(0.5)
+
+
 def test_stations_share_one_log(tmp_path: Path, postgres_url: str) -> None:
     first, second = make_entry(station="Table 1"), make_entry(station="Table 2")
     with open_station_storage(tmp_path / "one", postgres_url) as one:
@@ -80,11 +104,12 @@ def test_stations_share_one_log(tmp_path: Path, postgres_url: str) -> None:
         with open_station_storage(tmp_path / "two", postgres_url) as two:
             two.log.record(second)
             forwarded(one)
-            shown = set(two.log.query(LogQuery()))
-            assert shown == {first, second}, two.log.status()  # second: forwarded or waiting
+            shown = from_the_server(two.log, lambda: set(two.log.query(LogQuery())))
+            assert shown == {first, second}  # second: forwarded or waiting
             since = datetime.now(UTC) - timedelta(hours=1)
-            assert two.log.count_by_station(since) == {"Table 1": 1, "Table 2": 1}
-            assert two.log.get(first.challenge_id) == first
+            counts = from_the_server(two.log, lambda: two.log.count_by_station(since))
+            assert counts == {"Table 1": 1, "Table 2": 1}
+            assert from_the_server(two.log, lambda: two.log.get(first.challenge_id)) == first
             status = forwarded(two)
             assert (status.shared, status.local_only, status.last_error) == (True, False, None)
     assert row_counts(postgres_url) == {first.challenge_id: 1, second.challenge_id: 1}
@@ -145,7 +170,8 @@ def test_while_the_server_is_down_challenges_wait_in_the_outbox_and_are_forwarde
             postgres_server.start()
         assert storage.log.forward_backlog() == 3
         assert storage.log.forward_backlog() == 0
-        assert set(storage.log.query(LogQuery())) == {before, *during, elsewhere}
+        shown = from_the_server(storage.log, lambda: set(storage.log.query(LogQuery())))
+        assert shown == {before, *during, elsewhere}
         assert storage.log.status() == LogStatus(
             location=status.location, shared=True, backlog=0, last_error=None, local_only=False
         )
@@ -166,7 +192,7 @@ def test_a_crash_between_forwarding_and_clearing_the_outbox_stores_nothing_twice
     remote.record(forwarded)  # it reached the server, but the station died before clearing it
     shared = SharedChallengeLog(remote, outbox)
     since = datetime.now(UTC) - timedelta(hours=1)
-    assert shared.count_by_station(since) == {"Table 1": 2}
+    assert from_the_server(shared, lambda: shared.count_by_station(since)) == {"Table 1": 2}
     assert shared.forward_backlog() == 2
     assert row_counts(postgres_url) == {forwarded.challenge_id: 1, waiting.challenge_id: 1}
     local.dispose()
@@ -278,8 +304,8 @@ def test_a_server_that_stops_answering_delays_no_verdict_and_loses_nothing(
 
             proxy.relay()
             forwarded(storage)
-            assert {e.challenge_id for e in storage.log.query(LogQuery())} == set(shown)
-            assert not storage.log.status().local_only
+            entries = from_the_server(storage.log, lambda: storage.log.query(LogQuery()))
+            assert {e.challenge_id for e in entries} == set(shown)
     assert row_counts(postgres_url) == dict.fromkeys(shown, 1)
 
 
@@ -399,6 +425,6 @@ def test_several_stations_write_at_once_through_a_server_restart_exactly_once(
     assert set(counts) == shown  # every shown verdict is in the shared log, and nothing else
     assert set(counts.values()) == {1}  # exactly once (the primary key makes it so; we check)
     with open_station_storage(tmp_path / "judge", postgres_url) as judge:
-        entries = judge.log.query(LogQuery())
+        entries = from_the_server(judge.log, lambda: judge.log.query(LogQuery()))
         assert {entry.challenge_id for entry in entries} == {ChallengeId(c) for c in shown}
         assert {entry.station for entry in entries} == {f"Table {n + 1}" for n in range(STATIONS)}
