@@ -24,6 +24,9 @@ Bounds on the network (no PostgreSQL call can hang the station or a judge screen
     While ``MAX_PENDING_REMOTE_CALLS`` calls are still out, new ones fail at once;
   - once a call has failed, judge reads do not try the server again until the forwarder's next
     retry (every ``SHARED_RETRY_S``) finds it answering: they fall back at once.
+  - ``forward_backlog`` called (by judge mode) while the forwarder is already forwarding waits
+    for it at most twice ``REMOTE_DEADLINE_S``, then raises StorageError; ``status()`` reads the
+    local file only.
 
 Judge reads (``query``, ``get``, ``count_by_station``) read the shared server (every station's
 challenges, plus this station's backlog). If it cannot be reached they fall back to the station's
