@@ -1,11 +1,17 @@
-"""Challenge log latency: record() on the station's SQLite file (WAL, synchronous=FULL), and on PostgreSQL.
+"""Challenge log latency: record() on the station's SQLite file (WAL, synchronous=FULL), and shared.
+
+A shared log is local first: record() commits to the station's SQLite file and outbox and returns;
+a background forwarder sends the entry to PostgreSQL. So this prints, for the shared log, the
+record() latency (the verdict path) with the server up, with the server stopped and with the
+server blackholed (a port that accepts and never answers), and how long the forwarder takes to
+get an entry onto the server (record() called to row visible on the server) while it is up.
 
 Prints figures; asserts nothing. Run from the repository root:
 
     .venv/bin/python -m bench.bench_log [--count 300] [--database-url postgresql+psycopg://...]
 
 Without --database-url it starts a throwaway PostgreSQL server on loopback (Debian's binaries,
-as the tests do); with --no-postgres it measures SQLite only.
+as the tests do, fsync on); with --no-postgres it measures SQLite only.
 """
 
 from __future__ import annotations
@@ -18,8 +24,12 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-from kiosk.storage import open_station_storage
+from sqlalchemy import create_engine, text
+
+from kiosk.storage import LogQuery, open_station_storage
 from tests.storage.entries import make_entry
+from tests.storage.postgres import PostgresServer, find_postgres_bin
+from tests.storage.proxy import LoopbackProxy
 
 
 def measure(label: str, count: int, record: Callable[[], None]) -> None:
@@ -31,7 +41,7 @@ def measure(label: str, count: int, record: Callable[[], None]) -> None:
         samples_ms.append((time.perf_counter() - start) * 1000)
     samples_ms.sort()
     print(
-        f"{label:<44} n={count}  median {statistics.median(samples_ms):7.2f} ms  "
+        f"{label:<52} n={count}  median {statistics.median(samples_ms):7.2f} ms  "
         f"p95 {samples_ms[int(0.95 * (count - 1))]:7.2f} ms  max {samples_ms[-1]:7.2f} ms"
     )
 
@@ -41,16 +51,62 @@ def bench_sqlite(count: int, where: Path | None) -> None:
         measure("SQLite record() (WAL, synchronous=FULL)", count, lambda: storage.log.record(make_entry()))
 
 
-def bench_postgres(count: int, url: str, stop_server: Callable[[], None] | None = None) -> None:
+def forwarding_lag(count: int, url: str) -> None:
+    """record() called -> the row is on the server, with the background forwarder."""
+    engine = create_engine(url)
+    lags_ms = []
+    try:
+        with tempfile.TemporaryDirectory() as tmp, open_station_storage(Path(tmp), url) as storage:
+            for _ in range(count):
+                entry = make_entry()
+                start = time.perf_counter()
+                storage.log.record(entry)
+                with engine.connect() as conn:
+                    while not conn.execute(
+                        text("SELECT 1 FROM challenge WHERE id = :id"), {"id": entry.challenge_id}
+                    ).first():
+                        conn.rollback()
+                        time.sleep(0.0005)
+                lags_ms.append((time.perf_counter() - start) * 1000)
+    finally:
+        engine.dispose()
+    lags_ms.sort()
+    print(
+        f"{'shared: record() -> row on the server':<52} n={count}  median "
+        f"{statistics.median(lags_ms):7.2f} ms  p95 {lags_ms[int(0.95 * (count - 1))]:7.2f} ms  "
+        f"max {lags_ms[-1]:7.2f} ms"
+    )
+
+
+def bench_postgres(count: int, url: str, server: PostgresServer | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp, open_station_storage(Path(tmp), url) as storage:
-        measure("PostgreSQL record() (loopback, fsync on)", count, lambda: storage.log.record(make_entry()))
-        if stop_server is None:
+        measure("shared record(), server up (local first)", count, lambda: storage.log.record(make_entry()))
+        if server is None:  # someone else's server: do not stop it
+            forwarding_lag(count // 3 or 1, url)
             return
-        stop_server()
-        measure(
-            "record() with the server down (to the outbox)", count, lambda: storage.log.record(make_entry())
-        )
-        print(f"backlog after the outage: {storage.log.status().backlog} challenges")
+        while storage.log.status().backlog:  # let the forwarder catch up before the outage
+            time.sleep(0.01)
+        server.stop()
+        try:
+            measure("shared record(), server stopped", count, lambda: storage.log.record(make_entry()))
+            print(f"backlog after the outage: {storage.log.status().backlog} challenges")
+        finally:
+            server.start()
+        start = time.perf_counter()
+        while storage.log.status().backlog:
+            time.sleep(0.01)
+        print(f"backlog forwarded {time.perf_counter() - start:.1f} s after the server came back")
+    forwarding_lag(count // 3 or 1, url)
+    with LoopbackProxy(server.port, relaying=False) as blackhole:
+        dead = blackhole.url(url)
+        with tempfile.TemporaryDirectory() as tmp, open_station_storage(Path(tmp), dead) as storage:
+            measure("shared record(), server blackholed", count, lambda: storage.log.record(make_entry()))
+            start = time.perf_counter()
+            storage.log.query(LogQuery(last=10))
+            print(
+                f"judge query with the server blackholed: {time.perf_counter() - start:.1f} s "
+                f"(local only: {storage.log.status().local_only})"
+            )
 
 
 def main() -> None:
@@ -66,13 +122,11 @@ def main() -> None:
     if args.database_url:
         bench_postgres(args.count, args.database_url)
         return
-    from tests.storage.postgres import PostgresServer, find_postgres_bin
-
     server = PostgresServer(find_postgres_bin(), fsync=True)
     try:
         server.init()
         server.start()
-        bench_postgres(args.count, server.create_database(f"bench_{uuid.uuid4().hex[:8]}"), server.stop)
+        bench_postgres(args.count, server.create_database(f"bench_{uuid.uuid4().hex[:8]}"), server)
     finally:
         server.destroy()
 

@@ -333,6 +333,12 @@ def show(
         except KioskError as exc:
             fail(str(exc))
         status = storage.log.status()
+    if status.local_only:
+        click.echo(
+            f"The shared log at {status.location} cannot be reached ({status.last_error}); "
+            f"showing only the challenges judged at this station ({storage.local_path}).",
+            err=True,
+        )
     if not entries:
         click.echo(f"No challenges in the log at {status.location} match.")
     for entry in reversed(entries):
@@ -364,6 +370,13 @@ def export(csv_path: Path, data_dir: Path | None, database_url: str | None) -> N
             entries = storage.log.query(LogQuery())
         except KioskError as exc:
             fail(str(exc))
+        status = storage.log.status()
+    if status.local_only:
+        fail(
+            f"the shared log at {status.location} cannot be reached ({status.last_error}), so an "
+            "export now would hold only this station's challenges; try again when the server "
+            "answers, or leave out --database-url to export this station's own log"
+        )
     entries.reverse()  # oldest first, as a spreadsheet reads
     if str(csv_path) == "-":
         write_csv(entries, sys.stdout)

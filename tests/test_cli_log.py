@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from kiosk.cli import main, parse_since
 from kiosk.storage import CSV_COLUMNS, open_station_storage
 from tests.storage.entries import make_entry
+from tests.storage.postgres import free_port
 
 T0 = datetime(2024, 5, 1, 9, 0, tzinfo=UTC)
 
@@ -90,6 +91,25 @@ def test_a_too_short_pin_is_refused_with_exit_2(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["set-pin", "--stdin", "--data-dir", str(tmp_path)], input="12\n")
     assert result.exit_code == 2
     assert "too short" in result.output
+
+
+def test_with_the_shared_server_away_show_says_it_is_local_only_and_export_refuses(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    nobody = f"postgresql+psycopg://kiosk@127.0.0.1:{free_port()}/kiosk"  # refused at once
+    runner = CliRunner()
+    shown = runner.invoke(main, ["log", "show", "--data-dir", str(data_dir), "--database-url", nobody])
+    assert shown.exit_code == 0, shown.output
+    assert "cannot be reached" in shown.stderr
+    assert "showing only the challenges judged at this station" in shown.stderr
+    assert "CAT DOGZ" in shown.stdout
+    out = tmp_path / "partial.csv"
+    exported = runner.invoke(
+        main, ["log", "export", "--csv", str(out), "--data-dir", str(data_dir), "--database-url", nobody]
+    )
+    assert exported.exit_code != 0
+    assert "would hold only this station's challenges" in exported.output
+    assert not out.exists()
 
 
 def test_a_newer_database_is_a_clear_error_not_a_traceback(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 """The challenge log and the station's persisted settings: SQLAlchemy 2.x, no Qt.
 
 The station and judge mode call ``open_station_storage(data_dir, database_url)`` and use its
-``log`` (record, query, count_by_station, status, forward_backlog), ``settings`` (load, save)
+``log`` (record, query, get, count_by_station, status, forward_backlog), ``settings`` (load, save)
 and ``judge_access`` (has_pin, wait_s, check_pin, set_pin). They see ``ChallengeEntry`` values,
 never ORM rows.
 """

@@ -5,6 +5,14 @@ judge's reads never block the station's writes, ``synchronous=FULL`` so a commit
 a power cut, a busy timeout for the CLI reading while the station writes, and foreign keys on. The
 Python driver's implicit transactions are turned off and SQLAlchemy's ``begin`` emits ``BEGIN``
 itself, so DDL and writes run inside real transactions (SQLAlchemy's documented pysqlite recipe).
+
+PostgreSQL connections carry bounds so a server that stops answering gives an error, not a hang
+(``pg_connect_args``): ``connect_timeout`` for the whole connection set-up (TCP, TLS, start-up and
+authentication), ``tcp_user_timeout`` for data the server's host never acknowledges (cable
+pulled, host dropping packets), TCP keepalives for an idle pooled connection whose peer vanished,
+and server-side ``statement_timeout``/``lock_timeout`` for a server that is up but stuck.
+``kiosk.storage.log`` adds a client-side deadline on top, for a peer that acknowledges and never
+answers.
 """
 
 from __future__ import annotations
@@ -22,17 +30,27 @@ __all__ = [
     "IMMEDIATE",
     "LOCAL_DATABASE_NAME",
     "PG_CONNECT_TIMEOUT_S",
+    "PG_KEEPALIVE_IDLE_S",
+    "PG_STATEMENT_TIMEOUT_MS",
+    "PG_TCP_USER_TIMEOUT_MS",
     "SQLITE_BUSY_TIMEOUT_MS",
     "describe_url",
     "is_sqlite",
     "local_database_path",
     "open_engine",
+    "pg_connect_args",
     "sqlite_url",
 ]
 
 LOCAL_DATABASE_NAME = "kiosk.sqlite3"
 SQLITE_BUSY_TIMEOUT_MS = 10_000
-PG_CONNECT_TIMEOUT_S = 3
+PG_CONNECT_TIMEOUT_S = 3  # libpq's minimum is 2; applies to each address the host name resolves to
+PG_TCP_USER_TIMEOUT_MS = 5_000  # sent data unacknowledged this long: the connection is dropped
+PG_KEEPALIVE_IDLE_S = 10  # an idle connection is probed after this long ...
+PG_KEEPALIVE_INTERVAL_S = 3  # ... every this long ...
+PG_KEEPALIVE_PROBES = 3  # ... and dropped after this many probes go unanswered
+PG_STATEMENT_TIMEOUT_MS = 5_000  # the server cancels any statement running longer
+PG_LOCK_TIMEOUT_MS = 5_000  # or waiting longer for a lock (the schema upgrade's advisory lock)
 # Execution option: start the SQLite transaction with BEGIN IMMEDIATE (take the write lock first),
 # for read-modify-write transactions such as the PIN failure count.
 IMMEDIATE = "kiosk_begin_immediate"
@@ -58,6 +76,23 @@ def describe_url(url: str) -> str:
         return "<unreadable database URL>"
 
 
+def pg_connect_args(url_options: str | None = None) -> dict[str, Any]:
+    """psycopg connection parameters that bound every wait on the server (see the module docstring).
+
+    ``url_options`` is an ``options`` parameter the database URL already carries: it is kept.
+    """
+    options = f"-c statement_timeout={PG_STATEMENT_TIMEOUT_MS} -c lock_timeout={PG_LOCK_TIMEOUT_MS}"
+    return {
+        "connect_timeout": PG_CONNECT_TIMEOUT_S,
+        "tcp_user_timeout": PG_TCP_USER_TIMEOUT_MS,
+        "keepalives": 1,
+        "keepalives_idle": PG_KEEPALIVE_IDLE_S,
+        "keepalives_interval": PG_KEEPALIVE_INTERVAL_S,
+        "keepalives_count": PG_KEEPALIVE_PROBES,
+        "options": f"{url_options} {options}" if url_options else options,
+    }
+
+
 def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.isolation_level = None  # we emit BEGIN ourselves (see _on_sqlite_begin)
     cursor = dbapi_connection.cursor()
@@ -78,6 +113,10 @@ def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
 def _on_sqlite_begin(connection: Connection) -> None:
     immediate = connection.get_execution_options().get(IMMEDIATE, False)
     connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def _single(value: str | tuple[str, ...] | None) -> str | None:
+    return " ".join(value) if isinstance(value, tuple) else value
 
 
 def open_engine(url: str) -> Engine:
@@ -103,7 +142,7 @@ def open_engine(url: str) -> Engine:
             return create_engine(
                 parsed,
                 pool_pre_ping=True,  # a server restart leaves dead pooled connections behind
-                connect_args={"connect_timeout": PG_CONNECT_TIMEOUT_S},
+                connect_args=pg_connect_args(_single(parsed.query.get("options"))),
             )
     except (SQLAlchemyError, ImportError, OSError) as exc:
         raise StorageError(f"cannot open the log database {describe_url(url)}: {exc}") from exc

@@ -3,19 +3,46 @@
 ``SqlChallengeLog`` is one database (the station's SQLite file, or a PostgreSQL server). Inserts
 are idempotent on the challenge's UUID, so forwarding the same entry twice stores it once.
 
-``SharedChallengeLog`` is what a station of a big event uses: it writes straight to the shared
-PostgreSQL server and, while the server cannot be reached, to a durable ``Outbox`` in the
-station's own SQLite file; the backlog is forwarded, exactly once, when the server is back. The
-station keeps judging meanwhile, and judge mode shows the backlog (``status()``).
+``SharedChallengeLog`` is what a station of a big event uses. It is **local first**: ``record``
+commits the entry to the station's own SQLite log (WAL, ``synchronous=FULL``) and queues it in the
+``Outbox`` in the same local transaction, then wakes a background forwarder and returns. The
+verdict path never touches the network, so a server that stops answering cannot delay a verdict.
+The forwarder sends the outbox to PostgreSQL (insert idempotent on the UUID, then delete from the
+outbox: exactly once even if the station dies in between) within milliseconds while the server
+answers, and retries every ``SHARED_RETRY_S`` while it does not. Judge mode sees the backlog and the
+last server error in ``status()``.
+
+Bounds on the network (no PostgreSQL call can hang the station or a judge screen):
+  - every connection: ``connect_timeout`` 3 s for the whole set-up (per address), TCP
+    ``tcp_user_timeout`` 5 s for data the server's host never acknowledges, TCP keepalives (idle
+    10 s, then 3 probes 3 s apart) for idle pooled connections, and ``statement_timeout`` and
+    ``lock_timeout`` 5 s on the server (``kiosk.storage.database.pg_connect_args``);
+  - every call to the server (schema check, forwarding a batch, a judge's read) runs on a worker
+    thread and is abandoned after ``REMOTE_DEADLINE_S`` (10 s) with a StorageError, which covers
+    a peer that acknowledges and never answers (a stuck server process). An abandoned call can
+    at worst still insert its batch later: the insert is idempotent, so nothing is stored twice.
+    While ``MAX_PENDING_REMOTE_CALLS`` calls are still out, new ones fail at once;
+  - once a call has failed, judge reads do not try the server again until the forwarder's next
+    retry (every ``SHARED_RETRY_S``) finds it answering: they fall back at once.
+  - ``forward_backlog`` called (by judge mode) while the forwarder is already forwarding waits
+    for it at most twice ``REMOTE_DEADLINE_S``, then raises StorageError; ``status()`` reads the
+    local file only.
+
+Judge reads (``query``, ``get``, ``count_by_station``) read the shared server (every station's
+challenges, plus this station's backlog). If it cannot be reached they fall back to the station's
+own log and ``status().local_only`` is True until a read reaches the server again: judge mode must
+then say the view holds this station's challenges only.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar, cast
 
 from sqlalchemy import Engine, delete, func, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
@@ -29,6 +56,8 @@ from kiosk.storage.migrations import upgrade
 from kiosk.storage.schema import ChallengeRow, OutboxRow
 
 __all__ = [
+    "MAX_PENDING_REMOTE_CALLS",
+    "REMOTE_DEADLINE_S",
     "SHARED_RETRY_S",
     "LogQuery",
     "LogStatus",
@@ -39,6 +68,9 @@ __all__ = [
 ]
 
 SHARED_RETRY_S = 5.0  # while the server is away, try forwarding the outbox this often
+REMOTE_DEADLINE_S = 10.0  # any one call to the shared server is abandoned after this long
+MAX_PENDING_REMOTE_CALLS = 3  # abandoned calls still out before new calls fail at once
+FORWARDER_JOIN_S = REMOTE_DEADLINE_S + 2.0  # how long close() waits for a forwarding under way
 FORWARD_BATCH_ENTRIES = 200
 INSERT_ATTEMPTS = 3
 _T = TypeVar("_T")
@@ -67,12 +99,17 @@ class LogQuery:
 
 @dataclass(frozen=True)
 class LogStatus:
-    """What judge mode shows about where the log goes: the backlog and the last server error."""
+    """What judge mode shows about where the log goes: the backlog and the last server error.
+
+    ``local_only``: the shared server could not be reached for the last judge read, which showed
+    this station's own challenges only; judge mode must say so.
+    """
 
     location: str
     shared: bool
     backlog: int
     last_error: str | None
+    local_only: bool = False
 
 
 class StationLog(Protocol):
@@ -95,6 +132,15 @@ def _newest_first(entries: Iterable[ChallengeEntry]) -> list[ChallengeEntry]:
     return sorted(entries, key=lambda entry: (entry.judged_at, str(entry.challenge_id)), reverse=True)
 
 
+def _add_new_challenges(session: Session, entries: Sequence[ChallengeEntry]) -> list[ChallengeEntry]:
+    """Add the entries whose UUID the database does not hold yet; return them."""
+    unique = {entry.challenge_id: entry for entry in entries}
+    present = set(session.scalars(select(ChallengeRow.id).where(ChallengeRow.id.in_(list(unique)))))
+    new = [entry for challenge_id, entry in unique.items() if challenge_id not in present]
+    session.add_all(entry_to_row(entry) for entry in new)
+    return new
+
+
 class SqlChallengeLog:
     """The log in one database. ``record`` returns only after the row is committed."""
 
@@ -112,24 +158,17 @@ class SqlChallengeLog:
 
     def record_many(self, entries: Sequence[ChallengeEntry]) -> int:
         """Store entries in one transaction, skipping UUIDs already present; return how many were new."""
-        unique = list({entry.challenge_id: entry for entry in entries}.values())
-        if not unique:
+        if not entries:
             return 0
-        rows = {entry.challenge_id: entry_to_row(entry) for entry in unique}
         for attempt in range(INSERT_ATTEMPTS):
             try:
                 with Session(self._writer, expire_on_commit=False) as session, session.begin():
-                    present = set(
-                        session.scalars(select(ChallengeRow.id).where(ChallengeRow.id.in_(list(rows))))
-                    )
-                    new = [row for challenge_id, row in rows.items() if challenge_id not in present]
-                    session.add_all(new)
+                    new = _add_new_challenges(session, entries)
                 return len(new)
             except IntegrityError as exc:
                 # Another writer stored one of these UUIDs between our check and our insert: look again.
                 if attempt + 1 == INSERT_ATTEMPTS:
                     raise self._error("write", exc) from exc
-                rows = {entry.challenge_id: entry_to_row(entry) for entry in unique}
             except (SQLAlchemyError, ValueError) as exc:
                 raise self._error("write", exc) from exc
         raise AssertionError("unreachable")  # pragma: no cover
@@ -154,18 +193,6 @@ class SqlChallengeLog:
         except (SQLAlchemyError, ValueError) as exc:
             raise self._error("read", exc) from exc
 
-    def existing(self, challenge_ids: Iterable[ChallengeId]) -> set[ChallengeId]:
-        """Which of these challenges the log already holds."""
-        ids = list(challenge_ids)
-        if not ids:
-            return set()
-        try:
-            with Session(self._engine) as session:
-                found = session.scalars(select(ChallengeRow.id).where(ChallengeRow.id.in_(ids)))
-                return {ChallengeId(challenge_id) for challenge_id in found}
-        except SQLAlchemyError as exc:
-            raise self._error("read", exc) from exc
-
     def get(self, challenge_id: ChallengeId) -> ChallengeEntry | None:
         try:
             with Session(self._engine) as session:
@@ -174,7 +201,15 @@ class SqlChallengeLog:
         except (SQLAlchemyError, ValueError) as exc:
             raise self._error("read", exc) from exc
 
-    def count_by_station(self, since: datetime, until: datetime | None = None) -> dict[str, int]:
+    def count_by_station(
+        self, since: datetime, until: datetime | None = None, *, also: Sequence[ChallengeEntry] = ()
+    ) -> dict[str, int]:
+        """Challenges per station in the time window; ``also``: entries to count unless already stored.
+
+        The count and the look-up of ``also`` read one snapshot of the database (REPEATABLE READ
+        on PostgreSQL; one SQLite transaction is one snapshot anyway), so an entry stored between
+        the two by another connection is counted once, not twice or never.
+        """
         statement = (
             select(ChallengeRow.station, func.count())
             .where(ChallengeRow.judged_at >= since)
@@ -182,11 +217,30 @@ class SqlChallengeLog:
         )
         if until is not None:
             statement = statement.where(ChallengeRow.judged_at < until)
+        extra = {entry.challenge_id: entry for entry in also}
         try:
-            with Session(self._engine) as session:
-                return {str(row[0]): int(row[1]) for row in session.execute(statement)}
+            with Session(self._engine) as session, session.begin():
+                if session.get_bind().dialect.name == "postgresql":
+                    session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+                counts = {str(row[0]): int(row[1]) for row in session.execute(statement)}
+                if extra:
+                    stored = set(
+                        session.scalars(select(ChallengeRow.id).where(ChallengeRow.id.in_(list(extra))))
+                    )
+                    for challenge_id, entry in extra.items():
+                        if challenge_id not in stored:
+                            counts[entry.station] = counts.get(entry.station, 0) + 1
+                return counts
         except (SQLAlchemyError, ValueError) as exc:
             raise self._error("read", exc) from exc
+
+    def ping(self) -> None:
+        """Raise StorageError unless the database answers."""
+        try:
+            with self._engine.connect() as conn:
+                conn.execute(select(1))
+        except SQLAlchemyError as exc:
+            raise self._error("reach", exc) from exc
 
     def status(self) -> LogStatus:
         return LogStatus(location=self.where, shared=False, backlog=0, last_error=None)
@@ -196,10 +250,14 @@ class SqlChallengeLog:
 
 
 class Outbox:
-    """Challenges waiting for the shared server, kept in the station's own SQLite file."""
+    """Challenges waiting for the shared server, kept in the station's own SQLite file.
+
+    ``record`` is the verdict path of a shared log: the entry goes into the station's own log and
+    into the outbox in one local transaction, so the two never disagree and nothing is half-written.
+    """
 
     def __init__(self, engine: Engine, *, where: str, clock: Callable[[], datetime] = utc_now) -> None:
-        self._engine = engine
+        self.engine = engine
         self._writer = engine.execution_options(**{IMMEDIATE: True})
         self._clock = clock
         self.where = where
@@ -208,12 +266,29 @@ class Outbox:
         detail = getattr(exc, "orig", None) or exc
         return StorageError(f"cannot {action} the outbox at {self.where}: {detail}")
 
+    def _row(self, entry: ChallengeEntry) -> OutboxRow:
+        return OutboxRow(id=entry.challenge_id, queued_at=self._clock(), payload=entry_to_json(entry))
+
+    def record(self, entry: ChallengeEntry) -> None:
+        """Commit the entry to the station's log and queue it for the server, in one transaction.
+
+        An entry the station's log already holds was queued when it was first recorded: no-op.
+        """
+        try:
+            with Session(self._writer) as session, session.begin():
+                if _add_new_challenges(session, [entry]):
+                    session.add(self._row(entry))
+        except (SQLAlchemyError, ValueError) as exc:
+            raise StorageError(
+                f"cannot write the challenge log at {self.where}: {getattr(exc, 'orig', None) or exc}"
+            ) from exc
+
     def put(self, entry: ChallengeEntry) -> None:
-        payload = entry_to_json(entry)
+        """Queue the entry for the server only (the station's log is not written)."""
         try:
             with Session(self._writer) as session, session.begin():
                 if session.get(OutboxRow, entry.challenge_id) is None:
-                    session.add(OutboxRow(id=entry.challenge_id, queued_at=self._clock(), payload=payload))
+                    session.add(self._row(entry))
         except (SQLAlchemyError, ValueError) as exc:
             raise self._error("write", exc) from exc
 
@@ -221,7 +296,7 @@ class Outbox:
         """The oldest waiting entries, oldest first."""
         statement = select(OutboxRow).order_by(OutboxRow.queued_at, OutboxRow.id).limit(limit)
         try:
-            with Session(self._engine) as session:
+            with Session(self.engine) as session:
                 return [entry_from_json(row.payload) for row in session.scalars(statement)]
         except (SQLAlchemyError, ValueError) as exc:
             raise self._error("read", exc) from exc
@@ -239,140 +314,246 @@ class Outbox:
 
     def count(self) -> int:
         try:
-            with Session(self._engine) as session:
+            with Session(self.engine) as session:
                 return int(session.scalar(select(func.count()).select_from(OutboxRow)) or 0)
         except SQLAlchemyError as exc:
             raise self._error("read", exc) from exc
 
 
-class SharedChallengeLog:
-    """A shared PostgreSQL log with a local outbox: the station judges on while the server is away.
+@dataclass
+class _RemoteCall(Generic[_T]):
+    """One call to the shared server on its own thread, so the caller can stop waiting for it."""
 
-    ``record`` writes to the server while it answers; once a write fails, the entry and every
-    later one are committed to the outbox instead, with no more waiting on the server on the
-    verdict path. Either way the entry is durable before ``record`` returns; only a failure of
-    the local outbox too raises StorageError. ``forward_backlog`` (called by the background
-    forwarder every ``retry_s``, or by judge mode) inserts idempotently by UUID and then removes
-    from the outbox, so a crash between the two stores nothing twice; its first success sends
-    ``record`` back to the server.
+    call: Callable[[], _T]
+    value: _T | None = None
+    error: Exception | None = None
+    done: bool = False
+
+    def run(self) -> None:
+        try:
+            self.value = self.call()
+        except Exception as exc:  # handed back to the waiting thread and raised there
+            self.error = exc
+        self.done = True
+
+
+class SharedChallengeLog:
+    """A shared PostgreSQL log, local first: see the module docstring for the flow and its bounds.
+
+    ``record`` commits to the station's own SQLite log and outbox and returns; only a failure of
+    that local write raises StorageError. ``forward_backlog`` (run by the background forwarder, or
+    by judge mode) inserts idempotently by UUID and then removes from the outbox, so a crash
+    between the two stores nothing twice.
     """
 
-    def __init__(self, remote: SqlChallengeLog, outbox: Outbox, *, retry_s: float = SHARED_RETRY_S) -> None:
+    def __init__(
+        self,
+        remote: SqlChallengeLog,
+        outbox: Outbox,
+        *,
+        retry_s: float = SHARED_RETRY_S,
+        remote_deadline_s: float = REMOTE_DEADLINE_S,
+    ) -> None:
         self._remote = remote
         self._outbox = outbox
+        self._local = SqlChallengeLog(outbox.engine, where=outbox.where)
         self._retry_s = retry_s
-        self._lock = threading.Lock()  # one schema check or forwarding at a time
+        self._remote_deadline_s = remote_deadline_s
+        self._forwarding = threading.Lock()  # one schema check or forwarding at a time
+        self._pending_lock = threading.Lock()
+        self._pending_calls = 0
         self._remote_ready = False
         self._down = False
+        self._local_only = False
         self._last_error: str | None = None
+        self._wake = threading.Event()
         self._stop = threading.Event()
         self._forwarder: threading.Thread | None = None
+
+    # -- the verdict path: local only ----------------------------------------------------------
+
+    def record(self, entry: ChallengeEntry) -> None:
+        """Commit the entry locally (log and outbox, one transaction), wake the forwarder, return."""
+        self._outbox.record(entry)
+        self._wake.set()
+
+    # -- the server, always through a deadline -------------------------------------------------
 
     def _mark_down(self, exc: StorageError) -> None:
         self._down = True
         self._last_error = str(exc)
 
-    def _ensure_remote(self) -> None:
-        with self._lock:
-            if not self._remote_ready:
-                self._remote.upgrade()
-                self._remote_ready = True
+    def _call_remote(self, call: Callable[[], _T]) -> _T:
+        """Run one call to the server on a worker thread; give up on it after the deadline."""
+        with self._pending_lock:
+            if self._pending_calls >= MAX_PENDING_REMOTE_CALLS:
+                raise StorageError(
+                    f"the shared log at {self._remote.where} has not answered {self._pending_calls} "
+                    "earlier requests; not sending another until it does"
+                )
+            self._pending_calls += 1
+        remote_call = _RemoteCall(call)
 
-    def record(self, entry: ChallengeEntry) -> None:
-        if not self._down:
+        def run() -> None:
             try:
-                self._ensure_remote()
-                self._remote.record(entry)
-                return
-            except StorageError as exc:
-                self._mark_down(exc)
-        self._outbox.put(entry)
+                remote_call.run()
+            finally:
+                with self._pending_lock:
+                    self._pending_calls -= 1
+
+        worker = threading.Thread(target=run, name="kiosk-shared-log-call", daemon=True)
+        worker.start()
+        worker.join(self._remote_deadline_s)
+        if not remote_call.done:
+            raise StorageError(
+                f"the shared log at {self._remote.where} did not answer within {self._remote_deadline_s:g} s"
+            )
+        if remote_call.error is not None:
+            raise remote_call.error
+        return cast(_T, remote_call.value)  # set: the call finished without an error
+
+    def _checked(self, call: Callable[[], _T]) -> _T:
+        """The call, after checking (once) the server's schema: both within one deadline."""
+        if not self._remote_ready:
+            self._remote.upgrade()
+            self._remote_ready = True
+        return call()
+
+    def _reach_remote(self) -> None:
+        """Check (once) that the server's schema is current, or that a server marked down is back."""
+        if not self._remote_ready:
+            self._call_remote(self._remote.upgrade)
+            self._remote_ready = True
+        elif self._down:
+            self._call_remote(self._remote.ping)
+
+    # -- forwarding ----------------------------------------------------------------------------
 
     def forward_backlog(self) -> int:
         """Forward every waiting entry now; return how many. Raises StorageError if the server is away."""
+        if not self._forwarding.acquire(timeout=2 * self._remote_deadline_s):
+            raise StorageError(
+                f"forwarding to the shared log at {self._remote.where} is already under way and has "
+                f"not finished; {self._outbox.count()} challenges judged here wait in the local outbox"
+            )
         try:
-            self._ensure_remote()
             forwarded = 0
-            with self._lock:
-                while batch := self._outbox.peek(FORWARD_BATCH_ENTRIES):
-                    self._remote.record_many(batch)
-                    self._outbox.remove(entry.challenge_id for entry in batch)
-                    forwarded += len(batch)
+            if self._down or self._outbox.count():
+                self._reach_remote()
+            while batch := self._outbox.peek(FORWARD_BATCH_ENTRIES):
+                self._call_remote(functools.partial(self._remote.record_many, batch))
+                self._outbox.remove(entry.challenge_id for entry in batch)
+                forwarded += len(batch)
         except StorageError as exc:
             self._mark_down(exc)
             raise
+        finally:
+            self._forwarding.release()
         self._down = False
         self._last_error = None
         return forwarded
 
     def start_forwarder(self) -> None:
-        """Forward the backlog every ``retry_s`` on a background thread until ``close``."""
+        """Forward on a background thread until ``close``: at once after each record, and every
+        ``retry_s`` while the server is away."""
         if self._forwarder is None:
             self._forwarder = threading.Thread(
                 target=self._forward_loop, name="kiosk-log-forwarder", daemon=True
             )
             self._forwarder.start()
+            self._wake.set()  # forward what an earlier run left behind
 
     def _forward_loop(self) -> None:
-        while not self._stop.wait(self._retry_s):
-            try:
-                if self._down or self._outbox.count():
-                    self.forward_backlog()
-            except StorageError:
-                pass  # recorded in last_error for judge mode; try again next round
+        while not self._stop.is_set():
+            if self._down:
+                # The server is away: wake-ups from record() wait for the next retry.
+                if self._stop.wait(self._retry_s):
+                    return
+            else:
+                self._wake.wait(self._retry_s)
+                if self._stop.is_set():
+                    return
+            self._wake.clear()  # anything recorded from here on sets it again
+            # A failure is recorded in last_error for judge mode; try again next round.
+            with contextlib.suppress(StorageError):
+                self.forward_backlog()
 
     def close(self) -> None:
         self._stop.set()
+        self._wake.set()
         if self._forwarder is not None:
-            self._forwarder.join()
+            self._forwarder.join(FORWARDER_JOIN_S)
             self._forwarder = None
+
+    # -- judge mode ----------------------------------------------------------------------------
 
     def backlog_count(self) -> int:
         return self._outbox.count()
 
     def status(self) -> LogStatus:
+        """Local only: never waits on the server."""
         return LogStatus(
             location=self._remote.where,
             shared=True,
             backlog=self._outbox.count(),
             last_error=self._last_error,
+            local_only=self._local_only,
         )
 
-    def _remote_read(self, read: Callable[[], _T]) -> _T:
-        waiting = self._outbox.count()
-        if self._down:  # fail fast: a judge screen must not hang on a server that is away
-            raise StorageError(
-                f"the shared log at {self._remote.where} is unreachable ({self._last_error}); "
-                f"{waiting} challenges judged here wait in the local outbox; retrying every "
-                f"{self._retry_s:g} s"
-            )
-        try:
-            self._ensure_remote()
-            return read()
-        except StorageError as exc:
-            self._mark_down(exc)
-            raise StorageError(f"{exc}. {waiting} challenges judged here wait in the local outbox") from exc
+    def _read(self, remote: Callable[[], _T], local: Callable[[], _T]) -> _T:
+        """The shared server's answer, or, while it cannot be reached, this station's own."""
+        if not self._down:  # once the server failed, only the forwarder's retries look again
+            try:
+                value = self._call_remote(lambda: self._checked(remote))
+            except StorageError as exc:
+                self._mark_down(exc)
+            else:
+                self._local_only = False
+                return value
+        self._local_only = True
+        return local()
 
-    def query(self, query: LogQuery) -> list[ChallengeEntry]:
-        remote = self._remote_read(lambda: self._remote.query(query))
-        seen = {entry.challenge_id for entry in remote}
+    def _local_entries(self, query: LogQuery) -> list[ChallengeEntry]:
+        # The outbox only matters for entries queued by a kiosk that did not yet log locally first.
+        local = self._local.query(query)
+        seen = {entry.challenge_id for entry in local}
         waiting = [e for e in self._outbox.entries() if e.challenge_id not in seen and query.matches(e)]
-        merged = _newest_first([*remote, *waiting])
+        merged = _newest_first([*local, *waiting])
         return merged if query.last is None else merged[: query.last]
 
+    def query(self, query: LogQuery) -> list[ChallengeEntry]:
+        def shared() -> list[ChallengeEntry]:
+            # The outbox first: an entry the forwarder removes after this is on the server already.
+            waiting = [e for e in self._outbox.entries() if query.matches(e)]
+            remote = self._remote.query(query)
+            seen = {entry.challenge_id for entry in remote}
+            merged = _newest_first([*remote, *(e for e in waiting if e.challenge_id not in seen)])
+            return merged if query.last is None else merged[: query.last]
+
+        return self._read(shared, lambda: self._local_entries(query))
+
     def get(self, challenge_id: ChallengeId) -> ChallengeEntry | None:
+        here = self._local.get(challenge_id)
+        if here is not None:
+            return here
         for entry in self._outbox.entries():
             if entry.challenge_id == challenge_id:
                 return entry
-        return self._remote_read(lambda: self._remote.get(challenge_id))
+        return self._read(lambda: self._remote.get(challenge_id), lambda: None)
 
     def count_by_station(self, since: datetime, until: datetime | None = None) -> dict[str, int]:
-        counts = self._remote_read(lambda: self._remote.count_by_station(since, until))
         window = LogQuery(since=since, until=until)
-        waiting = [entry for entry in self._outbox.entries() if window.matches(entry)]
-        # A crash between forwarding and removing leaves an entry in both places: count it once.
-        forwarded = self._remote_read(lambda: self._remote.existing(e.challenge_id for e in waiting))
-        for entry in waiting:
-            if entry.challenge_id not in forwarded:
+
+        def shared() -> dict[str, int]:
+            # The outbox first (see query); then the server counts each entry once, whether the
+            # forwarder has sent it, is sending it, or died between sending and clearing it.
+            waiting = [entry for entry in self._outbox.entries() if window.matches(entry)]
+            return self._remote.count_by_station(since, until, also=waiting)
+
+        def local() -> dict[str, int]:
+            counts: dict[str, int] = {}
+            for entry in self._local_entries(window):
                 counts[entry.station] = counts.get(entry.station, 0) + 1
-        return counts
+            return counts
+
+        return self._read(shared, local)

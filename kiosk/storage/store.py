@@ -1,8 +1,9 @@
 """Everything a station keeps, opened in one call: the log, the settings and the judge PIN.
 
 Open it after the first frame is painted and before the first verdict (importing SQLAlchemy takes
-longer than starting Qt). Nothing here touches the network at open time: a shared server that is
-down does not stop the station from starting; its first ``record`` goes to the outbox.
+longer than starting Qt). Nothing here touches the network, at open time or in ``record``: a
+shared server that is down does not stop the station from starting or judging; the background
+forwarder (see ``kiosk.storage.log``) sends the outbox on when the server answers.
 """
 
 from __future__ import annotations
@@ -51,8 +52,9 @@ def open_station_storage(
     """Open (creating or upgrading) the station's SQLite file in ``data_dir``, and the log.
 
     ``database_url`` None: the log is in that file. A ``postgresql+psycopg://`` URL: the log is
-    the shared server, with the outbox in that file, forwarded by a background thread unless
-    ``forward_in_background`` is False. A ``sqlite:///`` URL: the log is that file.
+    the shared server, local first (each challenge committed to that file and its outbox), the
+    outbox forwarded by a background thread unless ``forward_in_background`` is False (then only
+    ``log.forward_backlog()`` sends it). A ``sqlite:///`` URL: the log is that file.
     Raises StorageError (a newer schema, a file that is not a database, a directory not writable).
     """
     local_path = local_database_path(data_dir)

@@ -1,7 +1,8 @@
 """A station core without a window, for crash and multi-station tests (run with ``python -m``).
 
 Streams challenges: judge, ``record`` into the log, and only then print the verdict line
-``VERDICT <uuid> <verdict> backlog=<n>`` - the order the real station must keep. With
+``VERDICT <uuid> <verdict> backlog=<n>`` - the order the real station must keep. ``n`` is how many
+earlier challenges still waited for the shared server when this one was judged (0 for a local log). With
 ``--stop-file``, stops when the file appears, forwards its backlog and prints ``DONE``.
 """
 
@@ -50,8 +51,8 @@ def main(argv: list[str]) -> int:
             rule_profile="double challenge",
             ruling=ruling,
         )
-        storage.log.record(entry)
         backlog = storage.log.status().backlog if args.database_url else 0
+        storage.log.record(entry)
         print(f"VERDICT {entry.challenge_id} {ruling.verdict.value} backlog={backlog}", flush=True)
         if args.interval_s:
             time.sleep(args.interval_s)

@@ -1,8 +1,10 @@
 """A station killed at random points loses no challenge whose verdict it showed, and half-writes none.
 
-The station core runs in a subprocess (``tests.storage.station_child``) that records each challenge
-and only then prints its verdict line; the test SIGKILLs it many times, at random moments (also
-during start-up, when the database may be being created), all on the same data directory.
+Both for the station's own log and for a shared log (local first: the same SQLite commit, plus the
+outbox). The station core runs in a subprocess (``tests.storage.station_child``) that records each
+challenge and only then prints its verdict line; the test SIGKILLs it many times, at random
+moments (also during start-up, when the database may be being created), all on the same data
+directory.
 """
 
 from __future__ import annotations
@@ -22,12 +24,15 @@ import pytest
 from kiosk.core.record import ChallengeId
 from kiosk.storage import LogQuery, open_station_storage
 from tests.conftest import REPO_ROOT, PackFactory
+from tests.storage.postgres import free_port
 
 KILLS = 30
+SHARED_KILLS = 15
 CHILD_STARTUP_TIMEOUT_S = 60
 
 
-def start_child(data_dir: Path, pack: Path) -> subprocess.Popen[str]:
+def start_child(data_dir: Path, pack: Path, database_url: str | None) -> subprocess.Popen[str]:
+    shared = ["--database-url", database_url] if database_url else []
     return subprocess.Popen(
         [
             sys.executable,
@@ -37,6 +42,7 @@ def start_child(data_dir: Path, pack: Path) -> subprocess.Popen[str]:
             str(data_dir),
             "--pack",
             str(pack),
+            *shared,
         ],
         cwd=REPO_ROOT,
         stdout=subprocess.PIPE,
@@ -45,40 +51,44 @@ def start_child(data_dir: Path, pack: Path) -> subprocess.Popen[str]:
     )
 
 
-def run_and_kill(data_dir: Path, pack: Path, rng: random.Random) -> list[str]:
+def run_and_kill(data_dir: Path, pack: Path, rng: random.Random, database_url: str | None) -> list[str]:
     """Start a station, SIGKILL it at a random moment, return the verdict lines it printed."""
-    child = start_child(data_dir, pack)
+    child = start_child(data_dir, pack, database_url)
     assert child.stdout is not None
+    printed: list[str] = []
     if rng.random() < 0.25:
         time.sleep(rng.uniform(0.0, 0.8))  # somewhere in start-up, or early in the stream
     else:
         deadline = time.monotonic() + CHILD_STARTUP_TIMEOUT_S
         assert child.stdout.readline() == "READY\n"
-        for _ in range(rng.randint(0, 40)):
-            child.stdout.readline()
+        printed.extend(child.stdout.readline() for _ in range(rng.randint(0, 40)))
         time.sleep(rng.uniform(0.0, 0.005))
         assert time.monotonic() < deadline
     child.send_signal(signal.SIGKILL)
-    rest = child.stdout.read()
+    printed.extend(child.stdout.read().splitlines())
     child.wait()
     assert child.returncode == -signal.SIGKILL
-    return [line for line in rest.splitlines() if line.startswith("VERDICT ")]
+    return [line.strip() for line in printed if line.startswith("VERDICT ")]
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(("shared", "kills"), [(False, KILLS), (True, SHARED_KILLS)], ids=["local", "shared"])
 def test_every_shown_verdict_is_logged_exactly_once_across_random_kills(
-    tmp_path: Path, make_pack: PackFactory
+    tmp_path: Path, make_pack: PackFactory, shared: bool, kills: int
 ) -> None:
+    """``shared``: a shared log whose server never answers (nothing listens on its port), so
+    every challenge stays in the station's log and its outbox, which must always agree."""
     pack = make_pack(["CAT", "CATS", "DOG", "DOGS", "QI", "ZA"])
     data_dir = tmp_path / "station"
+    url = f"postgresql+psycopg://kiosk@127.0.0.1:{free_port()}/kiosk" if shared else None
     rng = random.Random(20240501)
     shown: dict[ChallengeId, str] = {}
-    for _ in range(KILLS):
-        for line in run_and_kill(data_dir, pack, rng):
+    for _ in range(kills):
+        for line in run_and_kill(data_dir, pack, rng, url):
             _, printed_id, verdict, _backlog = line.split()
             shown[ChallengeId(uuid.UUID(printed_id))] = verdict
 
-    assert len(shown) > KILLS  # the kills did land in the middle of streams
+    assert len(shown) > kills  # the kills did land in the middle of streams
     with sqlite3.connect(data_dir / "kiosk.sqlite3") as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         assert conn.execute("SELECT count(*) - count(DISTINCT id) FROM challenge").fetchone() == (0,)
@@ -87,6 +97,9 @@ def test_every_shown_verdict_is_logged_exactly_once_across_random_kills(
             "(SELECT count(*) FROM challenge_word w WHERE w.challenge_id = c.id)"
         ).fetchone()
         assert half_written == (0,)
+        logged_ids = {row[0] for row in conn.execute("SELECT id FROM challenge")}
+        queued_ids = {row[0] for row in conn.execute("SELECT id FROM outbox")}
+    assert queued_ids == (logged_ids if shared else set())  # logged and queued in one transaction
     with open_station_storage(data_dir) as storage:
         logged = {entry.challenge_id: entry for entry in storage.log.query(LogQuery())}
     for challenge, verdict in shown.items():

@@ -6,19 +6,22 @@ server fails the run instead of skipping it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
+import sqlite3
 import subprocess
 import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, inspect, text
 
 from kiosk.core.errors import StorageError
 from kiosk.core.record import ChallengeId
@@ -28,6 +31,8 @@ from kiosk.storage import (
     Outbox,
     SharedChallengeLog,
     SqlChallengeLog,
+    StationLog,
+    StationStorage,
     open_station_storage,
 )
 from kiosk.storage.database import local_database_path, open_engine, sqlite_url
@@ -35,8 +40,10 @@ from kiosk.storage.migrations import SCHEMA_VERSION, upgrade
 from tests.conftest import REPO_ROOT, PackFactory
 from tests.storage.entries import make_entry
 from tests.storage.postgres import PostgresServer
+from tests.storage.proxy import LoopbackProxy
 
 STATIONS = 3
+T = TypeVar("T")
 WAIT_S = 120
 
 
@@ -44,10 +51,50 @@ def row_counts(url: str) -> dict[uuid.UUID, int]:
     engine = create_engine(url)
     try:
         with engine.connect() as conn:
+            if not inspect(conn).has_table("challenge"):
+                return {}  # no station has reached the server yet
             rows = conn.execute(text("SELECT id, count(*) FROM challenge GROUP BY id"))
             return {row[0]: int(row[1]) for row in rows}
     finally:
         engine.dispose()
+
+
+def forwarded(storage: StationStorage) -> LogStatus:
+    """Wait (seconds-scale patience, no timing assertion) until the forwarder has emptied the outbox."""
+    deadline = time.monotonic() + WAIT_S
+    while (status := storage.log.status()).backlog:
+        assert time.monotonic() < deadline, f"the forwarder did not empty the outbox: {status}"
+        time.sleep(0.01)
+    return status
+
+
+def failed_once(storage: StationStorage) -> LogStatus:
+    """Wait until the forwarder has found the server away (its error shows in judge mode)."""
+    deadline = time.monotonic() + WAIT_S
+    while (status := storage.log.status()).last_error is None:
+        assert time.monotonic() < deadline, f"the forwarder never reported the server away: {status}"
+        time.sleep(0.01)
+    return status
+
+
+def from_the_server(log: StationLog, read: Callable[[], T]) -> T:
+    """A judge read answered by the shared server, not the local fallback.
+
+    On a loaded machine a call can outlast its deadline; the read then falls back to this
+    station's view (flagged local_only, which is what judge mode shows). Look again, as a judge
+    would, after a forwarding round has found the server answering.
+    """
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        value = read()
+        status = log.status()
+        if not status.local_only:
+            return value
+        print(f"a judge read fell back to the local view ({status.last_error}); reading again")
+        assert time.monotonic() < deadline, f"the server never answered a judge read: {status}"
+        with contextlib.suppress(StorageError):
+            log.forward_backlog()
+        time.sleep(0.5)
 
 
 def test_stations_share_one_log(tmp_path: Path, postgres_url: str) -> None:
@@ -56,44 +103,79 @@ def test_stations_share_one_log(tmp_path: Path, postgres_url: str) -> None:
         one.log.record(first)
         with open_station_storage(tmp_path / "two", postgres_url) as two:
             two.log.record(second)
-            assert set(two.log.query(LogQuery())) == {first, second}
+            forwarded(one)
+            shown = from_the_server(two.log, lambda: set(two.log.query(LogQuery())))
+            assert shown == {first, second}  # second: forwarded or waiting
             since = datetime.now(UTC) - timedelta(hours=1)
-            assert two.log.count_by_station(since) == {"Table 1": 1, "Table 2": 1}
-            assert two.log.status().shared
-            assert two.log.status().backlog == 0
+            counts = from_the_server(two.log, lambda: two.log.count_by_station(since))
+            assert counts == {"Table 1": 1, "Table 2": 1}
+            assert from_the_server(two.log, lambda: two.log.get(first.challenge_id)) == first
+            status = forwarded(two)
+            assert (status.shared, status.local_only, status.last_error) == (True, False, None)
+    assert row_counts(postgres_url) == {first.challenge_id: 1, second.challenge_id: 1}
     engine = create_engine(postgres_url)
     with engine.connect() as conn:
         assert conn.execute(text("SELECT version FROM kiosk_schema")).scalar() == SCHEMA_VERSION
     engine.dispose()
 
 
+def test_record_commits_to_the_station_log_and_the_outbox_in_one_go(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    entry = make_entry()
+    with open_station_storage(tmp_path, postgres_url, forward_in_background=False) as storage:
+        storage.log.record(entry)
+        storage.log.record(entry)  # the same challenge again: still one row, queued once
+        with sqlite3.connect(storage.local_path) as conn:
+            assert conn.execute("SELECT count(*) FROM challenge").fetchone() == (1,)
+            assert conn.execute("SELECT count(*) FROM outbox").fetchone() == (1,)
+        assert row_counts(postgres_url) == {}  # nothing went to the server on the verdict path
+        assert storage.log.forward_backlog() == 1
+        with sqlite3.connect(storage.local_path) as conn:  # the station keeps its own copy
+            assert conn.execute("SELECT count(*) FROM challenge").fetchone() == (1,)
+            assert conn.execute("SELECT count(*) FROM outbox").fetchone() == (0,)
+    assert row_counts(postgres_url) == {entry.challenge_id: 1}
+
+
 def test_while_the_server_is_down_challenges_wait_in_the_outbox_and_are_forwarded_once(
     tmp_path: Path, postgres_url: str, postgres_server: PostgresServer
 ) -> None:
-    before = make_entry()
+    before = make_entry(station="Table 9")
     during = [make_entry() for _ in range(3)]
+    with open_station_storage(tmp_path / "other", postgres_url) as other:
+        elsewhere = make_entry(station="Table 2")
+        other.log.record(elsewhere)
+        forwarded(other)
     with open_station_storage(tmp_path, postgres_url, forward_in_background=False) as storage:
         storage.log.record(before)
+        assert storage.log.forward_backlog() == 1
         postgres_server.stop()
         try:
             for entry in during:
                 storage.log.record(entry)  # returns: the station keeps judging
+            assert storage.log.status().backlog == 3
+            with pytest.raises(StorageError):
+                storage.log.forward_backlog()
             status = storage.log.status()
             assert status.backlog == 3
             assert status.last_error is not None
-            with pytest.raises(StorageError, match="3 challenges judged here wait in the local outbox"):
-                storage.log.query(LogQuery())
-            with pytest.raises(StorageError):
-                storage.log.forward_backlog()
+            # Judge mode falls back to this station's own log, and says so.
+            assert set(storage.log.query(LogQuery())) == {before, *during}
+            assert storage.log.status().local_only
+            since = datetime.now(UTC) - timedelta(hours=1)
+            assert storage.log.count_by_station(since) == {"Table 9": 1, "Table 1": 3}
+            assert storage.log.get(during[0].challenge_id) == during[0]
+            assert storage.log.get(elsewhere.challenge_id) is None
         finally:
             postgres_server.start()
         assert storage.log.forward_backlog() == 3
-        assert storage.log.status() == LogStatus(
-            location=status.location, shared=True, backlog=0, last_error=None
-        )
         assert storage.log.forward_backlog() == 0
-        assert set(storage.log.query(LogQuery())) == {before, *during}
-    assert row_counts(postgres_url) == {entry.challenge_id: 1 for entry in (before, *during)}
+        shown = from_the_server(storage.log, lambda: set(storage.log.query(LogQuery())))
+        assert shown == {before, *during, elsewhere}
+        assert storage.log.status() == LogStatus(
+            location=status.location, shared=True, backlog=0, last_error=None, local_only=False
+        )
+    assert row_counts(postgres_url) == {entry.challenge_id: 1 for entry in (before, *during, elsewhere)}
 
 
 def test_a_crash_between_forwarding_and_clearing_the_outbox_stores_nothing_twice(
@@ -105,15 +187,28 @@ def test_a_crash_between_forwarding_and_clearing_the_outbox_stores_nothing_twice
     remote.upgrade()
     outbox = Outbox(local, where="the test outbox")
     forwarded, waiting = make_entry(), make_entry()
+    outbox.record(forwarded)
+    outbox.record(waiting)
     remote.record(forwarded)  # it reached the server, but the station died before clearing it
-    outbox.put(forwarded)
-    outbox.put(waiting)
     shared = SharedChallengeLog(remote, outbox)
     since = datetime.now(UTC) - timedelta(hours=1)
-    assert shared.count_by_station(since) == {"Table 1": 2}
+    assert from_the_server(shared, lambda: shared.count_by_station(since)) == {"Table 1": 2}
     assert shared.forward_backlog() == 2
     assert row_counts(postgres_url) == {forwarded.challenge_id: 1, waiting.challenge_id: 1}
     local.dispose()
+
+
+def test_an_outbox_left_by_an_older_kiosk_is_forwarded_and_shown(tmp_path: Path, postgres_url: str) -> None:
+    """Before local-first, the outbox held challenges the station's own log did not."""
+    local = open_engine(sqlite_url(local_database_path(tmp_path)))
+    upgrade(local)
+    queued = make_entry()
+    Outbox(local, where="the test outbox").put(queued)
+    local.dispose()
+    with open_station_storage(tmp_path, postgres_url, forward_in_background=False) as storage:
+        assert storage.log.get(queued.challenge_id) == queued
+        assert storage.log.forward_backlog() == 1
+    assert row_counts(postgres_url) == {queued.challenge_id: 1}
 
 
 def test_a_station_starts_and_judges_with_the_server_down(
@@ -122,13 +217,14 @@ def test_a_station_starts_and_judges_with_the_server_down(
     entry = make_entry()
     postgres_server.stop()
     try:
-        with open_station_storage(tmp_path, postgres_url, forward_in_background=False) as storage:
+        with open_station_storage(tmp_path, postgres_url) as storage:
             storage.log.record(entry)
+            failed_once(storage)
             assert storage.log.status().backlog == 1
     finally:
         postgres_server.start()
-    with open_station_storage(tmp_path, postgres_url, forward_in_background=False) as storage:
-        assert storage.log.forward_backlog() == 1
+    with open_station_storage(tmp_path, postgres_url) as storage:
+        forwarded(storage)  # the forwarder picks up what the last run left behind
     assert row_counts(postgres_url) == {entry.challenge_id: 1}
 
 
@@ -140,10 +236,77 @@ def test_a_shared_database_from_a_newer_kiosk_is_not_written_to(tmp_path: Path, 
     engine.dispose()
     with open_station_storage(tmp_path, postgres_url, forward_in_background=False) as storage:
         storage.log.record(make_entry())  # kept locally; judge mode shows why
+        with pytest.raises(StorageError, match="newer kiosk"):
+            storage.log.forward_backlog()
         status = storage.log.status()
         assert status.backlog == 1
         assert status.last_error is not None
         assert "newer kiosk" in status.last_error
+
+
+def test_record_never_touches_the_network(tmp_path: Path, postgres_server: PostgresServer) -> None:
+    """A server that accepts and never answers: record() returns, and no byte reached the server."""
+    with LoopbackProxy(postgres_server.port, relaying=False) as blackhole:
+        url = f"postgresql+psycopg://kiosk@127.0.0.1:{blackhole.port}/kiosk"
+        entries = [make_entry() for _ in range(20)]
+        with open_station_storage(tmp_path, url, forward_in_background=False) as storage:
+            for entry in entries:
+                storage.log.record(entry)
+            assert storage.log.status().backlog == len(entries)
+            assert (blackhole.accepted, blackhole.swallowed_bytes) == (0, 0)
+            # Only now does anything ask the server, and a server that never answers gives an
+            # error (the connect timeout), not a hang.
+            with pytest.raises(StorageError):
+                storage.log.forward_backlog()
+            assert blackhole.swallowed_bytes > 0
+
+
+@pytest.mark.slow
+def test_a_server_that_stops_answering_delays_no_verdict_and_loses_nothing(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """Blackholed from the start, then back, then frozen mid-connection, then back: exactly once."""
+    upstream_port = int(postgres_url.rsplit(":", 1)[1].split("/", 1)[0])
+    with LoopbackProxy(upstream_port, relaying=False) as proxy:
+        url = proxy.url(postgres_url)
+        shown: list[ChallengeId] = []
+
+        def judge(count: int) -> None:
+            for _ in range(count):
+                entry = make_entry()
+                storage.log.record(entry)  # returns while the server answers nothing at all
+                shown.append(entry.challenge_id)
+
+        with open_station_storage(tmp_path, url) as storage:
+            judge(3)
+            # The forwarder tries the blackhole (it reads the connection attempt, never answers).
+            status = failed_once(storage)
+            assert proxy.swallowed_bytes > 0
+            judge(3)
+            assert storage.log.status().backlog == 6
+            assert {e.challenge_id for e in storage.log.query(LogQuery())} == set(shown)
+            assert storage.log.status().local_only
+
+            proxy.relay()  # the server is back: the next retry forwards the backlog
+            forwarded(storage)
+            assert row_counts(postgres_url) == dict.fromkeys(shown, 1)
+            judge(2)
+            forwarded(storage)  # normally within milliseconds, over a pooled connection
+
+            proxy.blackhole()  # now the pooled connection freezes: the peer never answers again
+            judge(3)
+            status = failed_once(storage)  # the call is abandoned at its deadline
+            assert "did not answer within" in (status.last_error or "")
+            assert storage.log.status().backlog == 3
+            judge(2)
+            assert {e.challenge_id for e in storage.log.query(LogQuery())} == set(shown)
+            assert storage.log.status().local_only
+
+            proxy.relay()
+            forwarded(storage)
+            entries = from_the_server(storage.log, lambda: storage.log.query(LogQuery()))
+            assert {e.challenge_id for e in entries} == set(shown)
+    assert row_counts(postgres_url) == dict.fromkeys(shown, 1)
 
 
 class Station:
@@ -237,7 +400,9 @@ def test_several_stations_write_at_once_through_a_server_restart_exactly_once(
     for n in range(STATIONS):
         stations.append(Station(f"Table {n + 1}", tmp_path / f"station-{n}", pack, postgres_url))
 
-    wait_until(stations, "direct writes", lambda s: sum(b == 0 for b in s.verdicts.values()) >= 5)
+    wait_until(
+        stations, "challenges forwarded as judged", lambda s: sum(b == 0 for b in s.verdicts.values()) >= 5
+    )
     postgres_server.stop()
     try:
         wait_until(stations, "writes to the outbox", lambda s: sum(b > 0 for b in s.verdicts.values()) >= 5)
@@ -260,6 +425,6 @@ def test_several_stations_write_at_once_through_a_server_restart_exactly_once(
     assert set(counts) == shown  # every shown verdict is in the shared log, and nothing else
     assert set(counts.values()) == {1}  # exactly once (the primary key makes it so; we check)
     with open_station_storage(tmp_path / "judge", postgres_url) as judge:
-        entries = judge.log.query(LogQuery())
+        entries = from_the_server(judge.log, lambda: judge.log.query(LogQuery()))
         assert {entry.challenge_id for entry in entries} == {ChallengeId(c) for c in shown}
         assert {entry.station for entry in entries} == {f"Table {n + 1}" for n in range(STATIONS)}
