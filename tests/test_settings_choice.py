@@ -76,4 +76,4 @@ def test_stepping_never_makes_an_invalid_choice(steps: list[tuple[Field, int]]) 
         choice = stepped(choice, field, delta, 2)
         assert choice.timings.key_lockout_ms < choice.timings.verdict_display_ms
         assert 0 <= choice.division < 2
-        assert RuleProfile.from_name(choice.rules.name) == choice.rules
+        assert RuleProfile.from_name(choice.rules.name).name == choice.rules.name
