@@ -59,7 +59,7 @@ class JudgePage(enum.Enum):
 
     RECHECK = "Recent challenges"
     PACKS = "Packs"
-    SETTINGS = "Division, rules, timings"
+    SETTINGS = "Division and rules"
     COUNTS = "Today's counts"
     EXPORT = "Export the log"
     STATUS = "Log status"

@@ -90,6 +90,7 @@ class FitButton(QPushButton):
     def __init__(self, text: str = "", *, colour: str = theme.KEY_BACKGROUND, left: bool = False) -> None:
         super().__init__(text)
         self.full_text = text
+        self.reference: str | None = None  # size the font for this text (buttons that match)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self._left = left
@@ -127,7 +128,10 @@ class FitButton(QPushButton):
         font = QFont(theme.FONT_FAMILY)
         font.setBold(True)
         lines = max(1, text.count("\n") + 1)
-        size = theme.largest_fitting_px(font, text, width, height, self.height() * 2 // 5 // lines)
+        ceiling = self.height() * (2 if lines == 1 else 3) // 5 // lines
+        if self.reference is not None:
+            ceiling = theme.largest_fitting_px(font, self.reference, width, height, ceiling)
+        size = theme.largest_fitting_px(font, text, width, height, ceiling)
         readable = max(theme.MIN_FONT_PX, self.height() // 3)
         if lines == 1 and size < readable:
             size = readable
@@ -183,7 +187,11 @@ class DoorPage(Page):
         self.message = FitLabel(fill=0.7, bold=True, colour=theme.NOTICE)
         self.message.setObjectName("door-message")
         self.keys: dict[str, FitButton] = {}
-        items: list[tuple[QWidget, int]] = [(self.title, 14), (self.dots, 14), (self.message, 12)]
+        items: list[tuple[QWidget, int]] = (
+            [(self.title, 9), (self.dots, 8), (self.message, 8)]
+            if touch
+            else [(self.title, 14), (self.dots, 14), (self.message, 12)]
+        )
         if touch:
             pad = QWidget()
             pad.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
@@ -201,8 +209,8 @@ class DoorPage(Page):
             grid.addWidget(cancel, 4, 0, 1, 3)
             for r in range(5):
                 grid.setRowStretch(r, 1)
-            holder = _row((_spacer(), 1), (pad, 2), (_spacer(), 1))
-            items.append((holder, 56))
+            holder = _row((_spacer(), 1), (pad, 3), (_spacer(), 1))
+            items.append((holder, 75))
         else:
             items.append((_spacer(), 40))
         _stack(self, items)
@@ -241,13 +249,14 @@ class DoorPage(Page):
         if self.unavailable:
             message = self.unavailable
         elif self.wait_s > 0.0:
-            message = f"{door.message + '. ' if door.message else ''}Next try in {format_wait(self.wait_s)}"
+            reason = door.message or "Too many wrong PINs"
+            message = f"{reason}. Next try in {format_wait(self.wait_s)}"
         elif door.message:
             message = door.message
         elif door.stage is DoorStage.CHOOSE:
             message = "At least 4 digits; it will be asked twice"
         else:
-            message = ""
+            message = "Forgotten? The organiser sets a new PIN with 'kiosk set-pin'"
         self.message.setText(message)
         for label, key in self.keys.items():
             key.setEnabled(label == "CANCEL" or not self.shut)
@@ -323,6 +332,9 @@ class MenuPage(Page):
             button.setObjectName(f"menu-{page.name.lower()}")
             grid.addWidget(button, index % rows, index // rows)
             self.buttons[page] = button
+        longest = max((b.full_text for b in self.buttons.values()), key=len)
+        for button in self.buttons.values():
+            button.reference = longest  # one type size for the whole menu
 
     def key(self, key: int, text: str) -> bool:
         page = menu_page(text)
@@ -438,12 +450,11 @@ class RecheckPage(Page):
         card = self.cards[self.selected]
         count = len(self.cards)
         self.heading.setText(f"Challenge {self.selected + 1} of {count}: {card.verdict.value}")
-        longest = max(len(w.word) for w in card.words)
         for index, label in enumerate(self.words):
             if index < len(card.words):
                 line = card.words[index]
                 mark = "\u2713" if line.acceptable else "\u2717"
-                label.setText(f"{mark} {line.word.ljust(longest)}  {line.status}")
+                label.setText(f"{mark} {line.word} \u2014 {line.status}")
                 label.setStyleSheet(f"color: {GOOD if line.acceptable else BAD}; background: transparent;")
             else:
                 label.setText("")
@@ -519,7 +530,8 @@ class PacksPage(TextPage):
         for lexicon in lexicons:
             info = lexicon.info
             youth = f", youth list {info.youth_exclusion_count:,} words" if lexicon.has_youth_list else ""
-            set_hash = " ".join(info.set_hash[i : i + 4] for i in range(0, 16, 4))
+            digest = info.set_hash.partition(":")[2] or info.set_hash
+            set_hash = " ".join(digest[i : i + 4] for i in range(0, 16, 4))
             lines += [
                 f"{info.name} \u2014 edition {info.edition}: {', '.join(seen[info.set_hash])}",
                 f"    {info.word_count:,} words (up to {info.max_length} letters){youth}",
@@ -651,7 +663,8 @@ class ExportPage(TextPage):
             self.notice.setText(f"Not written: {getattr(exc, 'strerror', None) or exc}")
             return
         self.written = path
-        self.notice.setText(f"Wrote {count} challenges to\n{path}")
+        self.show_lines([f"Wrote {count} challenges to the file", f"    {path}"])
+        self.notice.setText("Written. \u2190\u2192 picks another folder; Enter writes again")
 
     def key(self, key: int, text: str) -> bool:
         if key in (K.Key_Left, K.Key_Right):
@@ -767,9 +780,10 @@ class ExitPage(Page):
         self.detail = FitLabel(
             "No challenge can be judged here until the station is started again.", fill=0.7
         )
-        self.confirm = self.button("Enter  EXIT THE STATION", mode.exit_confirmed.emit, colour=DANGER)
+        self.confirm = self.button("EXIT THE STATION\n(Enter)", mode.exit_confirmed.emit, colour=DANGER)
         self.confirm.setObjectName("exit-confirm")
-        self.cancel = self.button("Esc  CANCEL", lambda: mode.go(None))
+        self.cancel = self.button("CANCEL\n(Esc)", lambda: mode.go(None))
+        self.cancel.reference = self.confirm.reference = "EXIT THE STATION\n(Enter)"
         self.cancel.setObjectName("exit-cancel")
         _stack(
             self,

@@ -169,8 +169,8 @@ def test_per_word_results_appear_only_in_judge_mode(judge_station: JudgeFactory)
     recheck = window.judge.recheck
     assert window.judge.current is recheck
     assert recheck.words[0].isVisible()
-    assert recheck.words[0].text() == "\u2713 CAT   acceptable"
-    assert recheck.words[1].text() == "\u2717 CATX  not in the lexicon"
+    assert recheck.words[0].text() == "\u2713 CAT \u2014 acceptable"
+    assert recheck.words[1].text() == "\u2717 CATX \u2014 not in the lexicon"
     assert "UNACCEPTABLE" in recheck.heading.text()
     assert "Station 7" in recheck.rows[0].text()
 
@@ -275,7 +275,7 @@ def test_export_writes_the_log_to_a_csv_in_the_data_dir(judge_station: JudgeFact
     enter(window)
     assert export.written is not None
     assert export.written.parent == tmp_path / "data" / "exports"
-    assert str(export.written) in export.notice.text()
+    assert str(export.written) in export.text.text()
     rows = list(csv.DictReader(export.written.open(encoding="utf-8")))
     assert [(r["words"], r["verdict"]) for r in rows] == [("CAT CATX", "UNACCEPTABLE")]
     assert rows[0]["word_results"] == "CAT: acceptable; CATX: not in the lexicon"
@@ -347,7 +347,7 @@ def test_a_fault_is_cleared_from_judge_mode(judge_station: JudgeFactory) -> None
     unlock(rig)
     type_text(rig.window, "1")
     assert rig.window.judge.recheck.rows[0].full_text.startswith("NOT IN THE LOG")
-    assert rig.window.judge.recheck.words[0].text() == "\u2713 CAT  acceptable"
+    assert rig.window.judge.recheck.words[0].text() == "\u2713 CAT \u2014 acceptable"
     press(rig.window, K.Key_Escape)
     type_text(rig.window, "6")
     assert "Kept in memory after a log failure: 1" in rig.window.judge.status.text.text()
