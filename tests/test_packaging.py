@@ -43,6 +43,16 @@ def test_frozen_kiosk_rules_on_the_embedded_default_pack(bundle: Path) -> None:
     assert (bad.returncode, bad.stdout) == (1, "UNACCEPTABLE\n"), bad.stderr
 
 
+def test_frozen_station_starts_offscreen_to_its_ready_frame(bundle: Path, tmp_path: Path) -> None:
+    env = {"QT_QPA_PLATFORM": "offscreen", "KIOSK_DATA_DIR": str(tmp_path / "data")}
+    result = subprocess.run(
+        [str(bundle / "kiosk"), "station", "--smoke"],
+        capture_output=True, text=True, timeout=120, check=False, env={**os.environ, **env},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "ready frame painted" in result.stdout
+
+
 def test_frozen_lexicon_build_builds_and_verifies_a_pack(bundle: Path, tmp_path: Path) -> None:
     source = write_list(tmp_path / "club.txt", ["cat", "dogs", "qi"])
     pack = tmp_path / "club.kxpack"

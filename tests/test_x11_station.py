@@ -1,0 +1,117 @@
+"""The station in a real X server with no window manager, typed into with real key events.
+
+This is how a bare X11 kiosk session runs it (packaging/linux/challenge-kiosk-x11.service): the
+window must fill the screen by itself, take the keyboard, show the verdict, and log the challenge.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+SCREEN_WIDTH_PX = 1280
+SCREEN_HEIGHT_PX = 800
+UNACCEPTABLE_RGB = (0xB0, 0x12, 0x1B)
+GRAB_SCRIPT = """
+import sys
+from PySide6.QtGui import QGuiApplication
+app = QGuiApplication(sys.argv)
+image = app.primaryScreen().grabWindow(0).toImage()
+image.save(sys.argv[1])
+pixel = image.pixelColor(int(sys.argv[2]), int(sys.argv[3]))
+print(pixel.red(), pixel.green(), pixel.blue())
+"""
+
+
+def _require(*tools: str) -> None:
+    missing = [tool for tool in tools if shutil.which(tool) is None]
+    if missing:
+        message = f"{', '.join(missing)} not installed (./dev.sh test installs them)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+def _wait_for(condition: object, timeout_s: float, what: str) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if condition():  # type: ignore[operator]
+            return
+        time.sleep(0.1)
+    pytest.fail(f"timed out after {timeout_s} s waiting for {what}")
+
+
+@pytest.fixture
+def display(tmp_path: Path) -> Iterator[str]:
+    _require("Xvfb", "xwininfo", "xdotool")
+    read_fd, write_fd = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", f"{SCREEN_WIDTH_PX}x{SCREEN_HEIGHT_PX}x24",
+         "-nolisten", "tcp"],
+        pass_fds=(write_fd,),
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    os.close(write_fd)
+    with os.fdopen(read_fd) as pipe:
+        number = pipe.readline().strip()
+    try:
+        assert number, "Xvfb did not report a display number"
+        yield f":{number}"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_station_fills_a_bare_x_screen_takes_keys_and_logs_the_challenge(display: str, tmp_path: Path) -> None:
+    env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb", "KIOSK_DATA_DIR": str(tmp_path / "data")}
+    kiosk = Path(sys.executable).with_name("kiosk")
+    station = subprocess.Popen([str(kiosk), "station"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+
+        def window_id() -> str:
+            found = subprocess.run(
+                ["xdotool", "search", "--onlyvisible", "--name", "Challenge station"],
+                env=env, capture_output=True, text=True, check=False,
+            )  # fmt: skip
+            return found.stdout.split()[0] if found.stdout.split() else ""
+
+        _wait_for(lambda: window_id() != "", 30, "the station window")
+        tree = subprocess.run(["xwininfo", "-root", "-children"], env=env, capture_output=True, text=True).stdout
+        station_lines = [line for line in tree.splitlines() if "Challenge station" in line]
+        assert station_lines, tree
+        assert f"{SCREEN_WIDTH_PX}x{SCREEN_HEIGHT_PX}+0+0" in station_lines[0]
+
+        wid = window_id()
+        time.sleep(1.0)  # the ready screen's key lock-out is 0.5 s after any screen change
+        for keys in (["key", "2"], ["type", "--delay", "40", "cat zaxx"], ["key", "Tab"]):
+            subprocess.run(["xdotool", keys[0], "--window", wid, *keys[1:]], env=env, check=True)
+            time.sleep(0.4)
+        log = tmp_path / "data"
+
+        def logged() -> bool:
+            shown = subprocess.run(
+                [str(kiosk), "log", "show", "--data-dir", str(log)], capture_output=True, text=True, check=False
+            )
+            return "ZAXX" in shown.stdout
+
+        _wait_for(logged, 15, "the challenge in the log")
+        time.sleep(0.5)
+        grab = subprocess.run(
+            [sys.executable, "-c", GRAB_SCRIPT, str(tmp_path / "verdict.png"), "20", str(SCREEN_HEIGHT_PX // 2)],
+            env=env, capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        assert tuple(int(v) for v in grab.stdout.split()) == UNACCEPTABLE_RGB
+        assert station.poll() is None, "the station must still be running"
+    finally:
+        station.terminate()
+        output = station.communicate(timeout=10)[0].decode(errors="replace")
+    assert "Traceback" not in output, output
