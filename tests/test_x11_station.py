@@ -71,10 +71,15 @@ def display(tmp_path: Path) -> Iterator[str]:
         server.wait(timeout=10)
 
 
-def test_station_fills_a_bare_x_screen_takes_keys_and_logs_the_challenge(display: str, tmp_path: Path) -> None:
-    env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb", "KIOSK_DATA_DIR": str(tmp_path / "data")}
+def test_station_fills_a_bare_x_screen_takes_keys_and_logs_the_challenge(
+    display: str, tmp_path: Path
+) -> None:
+    data = str(tmp_path / "data")
+    env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb", "KIOSK_DATA_DIR": data}
     kiosk = Path(sys.executable).with_name("kiosk")
-    station = subprocess.Popen([str(kiosk), "station"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    station = subprocess.Popen(
+        [str(kiosk), "station"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
     try:
 
         def window_id() -> str:
@@ -85,7 +90,9 @@ def test_station_fills_a_bare_x_screen_takes_keys_and_logs_the_challenge(display
             return found.stdout.split()[0] if found.stdout.split() else ""
 
         _wait_for(lambda: window_id() != "", 30, "the station window")
-        tree = subprocess.run(["xwininfo", "-root", "-children"], env=env, capture_output=True, text=True).stdout
+        tree = subprocess.run(
+            ["xwininfo", "-root", "-children"], env=env, capture_output=True, text=True
+        ).stdout
         station_lines = [line for line in tree.splitlines() if "Challenge station" in line]
         assert station_lines, tree
         assert f"{SCREEN_WIDTH_PX}x{SCREEN_HEIGHT_PX}+0+0" in station_lines[0]
@@ -99,14 +106,18 @@ def test_station_fills_a_bare_x_screen_takes_keys_and_logs_the_challenge(display
 
         def logged() -> bool:
             shown = subprocess.run(
-                [str(kiosk), "log", "show", "--data-dir", str(log)], capture_output=True, text=True, check=False
+                [str(kiosk), "log", "show", "--data-dir", str(log)],
+                capture_output=True,
+                text=True,
+                check=False,
             )
             return "ZAXX" in shown.stdout
 
         _wait_for(logged, 15, "the challenge in the log")
         time.sleep(0.5)
         grab = subprocess.run(
-            [sys.executable, "-c", GRAB_SCRIPT, str(tmp_path / "verdict.png"), "20", str(SCREEN_HEIGHT_PX // 2)],
+            [sys.executable, "-c", GRAB_SCRIPT, str(tmp_path / "verdict.png"), "20",
+             str(SCREEN_HEIGHT_PX // 2)],
             env=env, capture_output=True, text=True, check=True,
         )  # fmt: skip
         assert tuple(int(v) for v in grab.stdout.split()) == UNACCEPTABLE_RGB
