@@ -18,7 +18,7 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QCoreApplication, QRect, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication
 
@@ -167,7 +167,7 @@ def seed(storage: StationStorage, divisions: tuple[LoadedDivision, ...]) -> None
         )
 
 
-def judge_shots(app: QApplication, out: Path, config: StationConfig) -> None:
+def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None:
     divisions = load_divisions(config)
     shots = [
         ("12-judge-pin", False, ESCAPE + "48"),
