@@ -2,28 +2,34 @@
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python bench/screens.py [OUT_DIR]
 
-Drives the real window through the real controller with key events, on the embedded pack.
+Drives the real window through the real controller with key events, on the embedded pack; the
+judge screens run over real storage in a temporary data directory (PIN 4826).
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import tempfile
+import uuid
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QCoreApplication, QRect, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication
 
+from kiosk.core.adjudication import adjudicate
 from kiosk.core.config import Division, LoadedDivision, StationConfig, load_divisions
 from kiosk.core.errors import StorageError
-from kiosk.core.record import ChallengeEntry, ChallengeLog
+from kiosk.core.record import ChallengeEntry, ChallengeId, ChallengeLog
 from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
 from kiosk.core.session import Typed
 from kiosk.paths import default_pack_path
+from kiosk.storage import StationStorage, open_station_storage
 from kiosk.ui.controller import StationController
 from kiosk.ui.window import StationWindow
 
@@ -50,14 +56,25 @@ def key(window: StationWindow, qt_key: Qt.Key, text: str = "") -> None:
 
 RIGHT = "\x1c"
 ESCAPE = "\x1b"
-SPECIAL_KEYS = {"\t": Qt.Key.Key_Tab, RIGHT: Qt.Key.Key_Right, ESCAPE: Qt.Key.Key_Escape}
+ENTER = "\r"
+DOWN = "\x1f"
+SPECIAL_KEYS = {
+    "\t": Qt.Key.Key_Tab,
+    RIGHT: Qt.Key.Key_Right,
+    ESCAPE: Qt.Key.Key_Escape,
+    ENTER: Qt.Key.Key_Return,
+    DOWN: Qt.Key.Key_Down,
+}
+PIN = "4826"
 
 
 def drive(window: StationWindow, keys: str) -> None:
     """Type ``keys``; tab, escape and the file separator (for the right arrow) press those keys."""
     for char in keys:
         if char in SPECIAL_KEYS:
-            key(window, SPECIAL_KEYS[char], char if char == "\t" else "")
+            key(window, SPECIAL_KEYS[char], char if char in "\t\r" else "")
+        elif window.judging:
+            key(window, Qt.Key.Key_unknown, char)
         else:
             window.controller.dispatch(Typed(char))
 
@@ -105,7 +122,6 @@ def main(out: Path) -> None:
         ("09-verdict-second-opinion", double, MemoryLog(), "2cat dogs\t"),
         ("10-verdict-eight-long-words", single, MemoryLog(), eight + "\t"),
         ("11-station-fault", single, BrokenLog(), "1cat\t"),
-        ("12-exit-confirmation", single, MemoryLog(), ESCAPE),
         ("13-touch-ready", replace(double, touch=True), MemoryLog(), ""),
         ("14-touch-entry", replace(single, touch=True), MemoryLog(), "2cat do"),
     ]
@@ -123,7 +139,77 @@ def main(out: Path) -> None:
             window.controller.idle_timer.stop()
             window.deleteLater()
             print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+    judge_shots(app, out, double)
     app.processEvents()
+
+
+def seed(storage: StationStorage, divisions: tuple[LoadedDivision, ...]) -> None:
+    """A morning of challenges at three stations, for the recheck and the counts."""
+    lexicon = divisions[0].lexicon
+    now = datetime.now(UTC)
+    plays = [
+        ("Station 2", "Open", "QUIXOTRY ZAXX QUIZ", 3),
+        ("Station 1", "Open", "CAT DOGS", 9),
+        ("Station 3", "Schools", "JO QI", 15),
+        ("Station 2", "Open", "OVERSPECULATED", 22),
+        ("Station 1", "Open", "ZZZ", 40),
+    ]
+    for station_name, division, words, minutes_ago in plays:
+        storage.log.record(
+            ChallengeEntry(
+                challenge_id=ChallengeId(uuid.uuid4()),
+                judged_at=now - timedelta(minutes=minutes_ago),
+                station=station_name,
+                division=division,
+                rule_profile="double",
+                ruling=adjudicate(words.split(), lexicon, youth=division == "Schools"),
+            )
+        )
+
+
+def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None:
+    divisions = load_divisions(config)
+    shots = [
+        ("12-judge-pin", False, ESCAPE + "48"),
+        ("15-judge-menu", False, ESCAPE + PIN + ENTER),
+        ("16-judge-recheck", False, ESCAPE + PIN + ENTER + "1"),
+        ("17-judge-packs", False, ESCAPE + PIN + ENTER + "2"),
+        ("18-judge-settings", False, ESCAPE + PIN + ENTER + "3" + DOWN + RIGHT),
+        ("19-judge-counts", False, ESCAPE + PIN + ENTER + "4"),
+        ("20-judge-export", False, ESCAPE + PIN + ENTER + "5" + ENTER),
+        ("21-judge-status", False, ESCAPE + PIN + ENTER + "6"),
+        ("22-judge-exit-confirmation", False, ESCAPE + PIN + ENTER + "8"),
+        ("23-judge-touch-pin-wait", True, ""),
+        ("24-judge-touch-recheck", True, "1"),
+    ]
+    with tempfile.TemporaryDirectory() as folder:
+        data = Path(folder)
+        with open_station_storage(data, forward_in_background=False) as storage:
+            storage.judge_access.set_pin(PIN)
+            seed(storage, divisions)
+            for name, touch, keys in shots:
+                for width, height in SIZES:
+                    touched = replace(config, station_name="Station 2", touch=touch)
+                    controller = StationController(touched, divisions, lambda: storage.log)
+                    window = StationWindow(controller, lambda: storage, data)
+                    window.setGeometry(QRect(0, 0, width, height))
+                    window.show()
+                    if name == "23-judge-touch-pin-wait":
+                        for _ in range(3):
+                            storage.judge_access.check_pin("1111")
+                        window.open_judge_mode()
+                    elif touch:
+                        window.open_judge_mode()
+                        window.judge.unlocked()
+                    drive(window, keys)
+                    if name == "23-judge-touch-pin-wait":
+                        storage.judge_access.set_pin(PIN)  # clears the failures for the next shots
+                    app.processEvents()
+                    path = out / f"{name}-{width}x{height}.png"
+                    window.grab().save(str(path))
+                    window.judge.ticker.stop()
+                    window.deleteLater()
+                    print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
 
 
 if __name__ == "__main__":

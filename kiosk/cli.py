@@ -113,8 +113,8 @@ def station(config_path: Path | None, data_dir: Path | None, touch: bool, smoke:
     """Start the full-screen challenge station.
 
     A bad configuration or a pack that fails verification stops it with a message naming the
-    file (exit 2). Leaving the station: Esc on the ready screen, then the exit chord
-    Ctrl+Alt+Shift+Q (judges only).
+    file (exit 2). Leaving the station: judge mode (Esc on the ready screen, or Ctrl+Alt+J;
+    then the judge PIN), then "Exit the station". Set the PIN first with 'kiosk set-pin'.
 
     \b
     Examples:
@@ -136,7 +136,7 @@ def station(config_path: Path | None, data_dir: Path | None, touch: bool, smoke:
     folder = resolve_data_dir(data_dir if data_dir is not None else config.data_dir)
     storage = LazyStorage(folder, config.database_url)
     try:
-        code = run_station(config, divisions, folder, storage.log, smoke=smoke)
+        code = run_station(config, divisions, folder, storage.open, smoke=smoke)
     finally:
         storage.close()
     sys.exit(code)
@@ -150,12 +150,16 @@ class LazyStorage:
         self.database_url = database_url
         self.storage: StationStorage | None = None
 
-    def log(self) -> ChallengeLog:
+    def open(self) -> StationStorage:
+        """The storage, opened on the first call; the same object on every later one."""
         if self.storage is None:
             from kiosk.storage import open_station_storage  # SQLAlchemy: ~300 ms, after the first frame
 
             self.storage = open_station_storage(self.folder, self.database_url)
-        return self.storage.log
+        return self.storage
+
+    def log(self) -> ChallengeLog:
+        return self.open().log
 
     def close(self) -> None:
         if self.storage is not None:

@@ -1,7 +1,18 @@
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kiosk.core.judge import JUDGE_IDLE_LOCK_S, JudgeSession
+from kiosk.core.judge import (
+    JUDGE_IDLE_LOCK_S,
+    CheckPin,
+    Door,
+    DoorStage,
+    JudgePage,
+    JudgeSession,
+    SetPin,
+    format_wait,
+    menu_page,
+)
 
 
 def test_judge_mode_locks_after_a_minute_without_input() -> None:
@@ -25,4 +36,56 @@ def test_touches_in_any_order_never_move_the_lock_earlier(times: list[float]) ->
     for now in times[1:]:
         session = session.touched(now)
         latest = max(latest, now)
-    assert session.remaining_s(latest) == JUDGE_IDLE_LOCK_S
+    assert session.remaining_s(latest) == pytest.approx(JUDGE_IDLE_LOCK_S)  # x + 60 - x is not 60 in floats
+
+
+def test_the_menu_keys_open_the_numbered_pages() -> None:
+    assert menu_page("1") is JudgePage.RECHECK
+    assert menu_page("8") is JudgePage.EXIT
+    assert [menu_page(k) for k in ("0", "9", "a", "", "12")] == [None] * 5
+
+
+def test_the_door_checks_a_typed_pin_and_shows_only_dots() -> None:
+    door = Door.opened(has_pin=True).typed_text("48").typed_text("2x6")
+    assert door.typed == "482x6"
+    assert "4" not in door.shown
+    assert door.shown.count("\u25cf") == 5
+    door = door.erased().erased().typed_text("6")
+    door, action = door.submitted()
+    assert action == CheckPin("4826")
+    assert door.typed == ""
+    assert door.refused("Wrong PIN").stage is DoorStage.ENTER
+
+
+def test_an_empty_pin_is_not_submitted() -> None:
+    door = Door.opened(has_pin=True)
+    assert door.submitted() == (door, None)
+
+
+def test_a_new_pin_is_typed_twice() -> None:
+    door = Door.opened(has_pin=False)
+    assert door.stage is DoorStage.CHOOSE
+    door, action = door.typed_text("12").submitted()
+    assert action is None
+    assert "at least 4" in door.message
+    door, action = door.typed_text("1234").submitted()
+    assert action is None
+    assert door.stage is DoorStage.CONFIRM
+    door, action = door.typed_text("1235").submitted()
+    assert action is None
+    assert door.stage is DoorStage.CHOOSE
+    assert "differ" in door.message
+    door, _ = door.typed_text("1234").submitted()
+    door, action = door.typed_text("1234").submitted()
+    assert action == SetPin("1234")
+
+
+def test_waits_are_counted_down_in_minutes_and_seconds() -> None:
+    assert [format_wait(s) for s in (0, 0.2, 5, 59.5, 60, 899.1)] == [
+        "0:00",
+        "0:01",
+        "0:05",
+        "1:00",
+        "1:00",
+        "15:00",
+    ]

@@ -87,6 +87,26 @@ class RuleProfile:
             return f"penalty-{self.points_per_word}-{self.penalty_party.value}"
         return str(self.kind.value)
 
+    @classmethod
+    def from_name(cls, name: str) -> RuleProfile:
+        """The profile ``name`` stands for (``double``, ``free``, ``penalty-5-both``); ConfigError if none."""
+        if name in (ProfileKind.DOUBLE.value, ProfileKind.FREE.value):
+            return cls(kind=ProfileKind(name))
+        kind, _, rest = name.partition("-")
+        points, _, party = rest.partition("-")
+        parties = {p.value: p for p in PenaltyParty}
+        if (
+            kind != ProfileKind.PENALTY.value
+            or not points.isascii()
+            or not points.isdigit()
+            or party not in parties
+        ):
+            raise ConfigError(
+                f"{name!r} is not a rule profile: use double, free or penalty-POINTS-PARTY, "
+                "e.g. penalty-5-challenger_loses"
+            )
+        return cls(kind=ProfileKind.PENALTY, points_per_word=int(points), penalty_party=parties[party])
+
     @property
     def title(self) -> str:
         """The profile as players read it."""

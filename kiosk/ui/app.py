@@ -1,8 +1,9 @@
 """Starting the station: one instance, the configured screen, the cursor, the screensaver.
 
 ``run_station`` is called by ``kiosk station`` with packs already loaded and verified (a pack that
-fails stops the station before any window exists) and a factory for the log, which is called
-after the first frame (the log's SQLAlchemy import costs more than Qt's start-up).
+fails stops the station before any window exists) and a factory for the station's storage, which
+is first called after the first frame (its SQLAlchemy import costs more than Qt's start-up) and
+returns the same storage every time: the log records into it, judge mode reads it.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QLockFile, Qt, QTimer
@@ -19,7 +20,8 @@ from PySide6.QtWidgets import QApplication
 
 from kiosk.core.config import LoadedDivision, StationConfig
 from kiosk.core.errors import KioskError
-from kiosk.ui.controller import LogFactory, StationController
+from kiosk.ui.controller import StationController
+from kiosk.ui.judge import StorageFactory, restore_settings
 from kiosk.ui.window import StationWindow
 
 __all__ = ["LOCK_FILE_NAME", "run_station", "seconds_since_process_start"]
@@ -67,13 +69,12 @@ def run_station(
     config: StationConfig,
     divisions: Sequence[LoadedDivision],
     data_dir: Path,
-    log_factory: LogFactory,
+    storage: StorageFactory,
     *,
     smoke: bool = False,
-    judge_handler: Callable[[], None] | None = None,
     argv: Sequence[str] = (),
 ) -> int:
-    """Run the station until it is left through the exit chord; return the exit code."""
+    """Run the station until a judge leaves it from judge mode; return the exit code."""
     app = QApplication.instance() or QApplication(["kiosk", *argv])
     assert isinstance(app, QApplication)
     app.setApplicationName("challenge-kiosk")
@@ -90,9 +91,8 @@ def run_station(
             file=sys.stderr,
         )
         return EXIT_ERROR
-    controller = StationController(config, divisions, log_factory)
-    window = StationWindow(controller)
-    controller.set_judge_handler(judge_handler or window.ask_exit)
+    controller = StationController(config, divisions, lambda: storage().log)
+    window = StationWindow(controller, storage, data_dir)
     screens = QGuiApplication.screens()
     screen = screens[config.screen] if config.screen < len(screens) else QGuiApplication.primaryScreen()
     if not config.touch:
@@ -108,6 +108,8 @@ def run_station(
         window.build_screens()
         try:
             controller.open_log()
+            for problem in restore_settings(controller, storage()):
+                print(f"warning: {problem}", file=sys.stderr)
         except KioskError as exc:  # the first verdict will show the station fault
             print(f"station fault: {exc}", file=sys.stderr)
         inhibit_screensaver()

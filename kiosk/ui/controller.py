@@ -12,6 +12,7 @@ import sys
 import traceback
 import uuid
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -34,6 +35,7 @@ from kiosk.core.session import (
     start,
     transition,
 )
+from kiosk.core.settings import StationChoice
 
 __all__ = ["LogFactory", "StationController"]
 
@@ -100,8 +102,29 @@ class StationController(QObject):
         return self._log is not None
 
     def set_judge_handler(self, handler: Callable[[], None] | None) -> None:
-        """Who answers Esc on the ready screen: judge mode, or the exit confirmation until then."""
+        """Who answers Esc on the ready screen (and on a fault): judge mode."""
         self._judge_handler = handler
+
+    @property
+    def choice(self) -> StationChoice:
+        """The division, rule profile and timings the station runs with now."""
+        return StationChoice(self._state.division, self.config.rules, self.config.timings)
+
+    def apply_choice(self, choice: StationChoice) -> None:
+        """Judge mode switched the division, rule profile or timings: they rule from the next challenge.
+
+        The division changes only between challenges (ready screen or fault), never under a
+        player's entry; the timings take effect the next time each timer starts.
+        """
+        self.config = replace(self.config, rules=choice.rules, timings=choice.timings)
+        self.lockout_timer.setInterval(choice.timings.key_lockout_ms)
+        self.verdict_timer.setInterval(choice.timings.verdict_display_ms)
+        self.idle_timer.setInterval(choice.timings.idle_entry_ms)
+        state = self._state
+        division = choice.division % len(self.divisions)
+        if division != state.division and state.screen in (Screen.READY, Screen.FAULT):
+            self._state = replace(state, division=division)
+            self.state_changed.emit(self._state)
 
     def open_log(self) -> ChallengeLog:
         """Open the log if it is not open yet; raise StorageError if it cannot be opened."""

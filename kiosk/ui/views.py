@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QPointF, QRect, Qt, Signal
+from PySide6.QtCore import QPointF, QRect, Qt, Signal, SignalInstance
 from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import (
     QGridLayout,
@@ -27,6 +27,7 @@ from kiosk.core.session import (
     Escape,
     Event,
     JudgePressed,
+    JudgeRequested,
     Screen,
     SessionState,
     Typed,
@@ -36,7 +37,6 @@ from kiosk.ui.theme import FitLabel
 
 __all__ = [
     "EntryView",
-    "ExitView",
     "FaultView",
     "HeaderBar",
     "ReadyView",
@@ -328,7 +328,12 @@ class ReadyView(View):
             )
             self.count_pad.tapped.connect(self.tapped)
             items.append((self.count_pad, 16))
-        items.append((_spacer(), 4))
+        self.judge_button: KeyButton | None = None
+        if touch:
+            row, self.judge_button = judge_button_row(self.tapped)
+            items.append((row, 5))
+        else:
+            items.append((_spacer(), 4))
         _stack(self, items)
         self._touch = touch
         self._division_count = len(division_names)
@@ -518,10 +523,30 @@ class VerdictView(View):
         event.accept()
 
 
+def judge_button_row(tapped: SignalInstance) -> tuple[QWidget, KeyButton]:
+    """Touch mode's way into judge mode: a small, quiet button in the bottom right corner."""
+    button = KeyButton("Judge", JudgeRequested())
+    button.setObjectName("judge-button")
+    button.setStyleSheet(
+        f"QPushButton {{ background: transparent; color: {theme.DIM_TEXT}; border: 1px solid #3a424c; "
+        "border-radius: 6px; } QPushButton:pressed { background: #3a424c; }"
+    )
+    button.clicked.connect(lambda _checked=False: tapped.emit(JudgeRequested()))
+    row = QWidget()
+    row.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+    layout = QHBoxLayout(row)
+    layout.setContentsMargins(0, 0, 0, 4)
+    layout.addWidget(_spacer(), 88)
+    layout.addWidget(button, 12)
+    return row, button
+
+
 class FaultView(View):
     """The log could not keep the ruling: no verdict is shown until a judge deals with it."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    tapped = Signal(object)
+
+    def __init__(self, *, touch: bool = False, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("fault")
         theme.paint_background(self, theme.FAULT_BACKGROUND)
@@ -533,18 +558,11 @@ class FaultView(View):
             "It is kept on this station for the judge.",
             fill=0.8,
         )
-        _stack(self, [(_spacer(), 20), (self.headline, 20), (self.detail, 16), (_spacer(), 30)])
-
-
-class ExitView(View):
-    """The stand-in for judge mode: leaving the station needs the exit chord, then nothing else."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("exit")
-        self.headline = FitLabel("Station exit \u2014 judges only", fill=0.75, bold=True)
-        self.detail = FitLabel(
-            "To leave the station, press the exit key chord.\nAny other key returns to the station.",
-            fill=0.8,
-        )
-        _stack(self, [(_spacer(), 25), (self.headline, 16), (self.detail, 16), (_spacer(), 35)])
+        items: list[tuple[QWidget, int]] = [(_spacer(), 20), (self.headline, 20), (self.detail, 16)]
+        self.judge_button: KeyButton | None = None
+        if touch:
+            row, self.judge_button = judge_button_row(self.tapped)
+            items += [(_spacer(), 24), (row, 6)]
+        else:
+            items.append((_spacer(), 30))
+        _stack(self, items)

@@ -1,11 +1,14 @@
 """The station window: full screen, frameless, every key translated into a session event.
 
 All window flags are set here, in one place. The window cannot be closed by a close event,
-Alt+F4 or Ctrl+Q/W; leaving goes through the judge-mode handler the controller calls (until judge
-mode exists, the exit screen and its key chord: ``EXIT_CHORD``).
+Alt+F4 or Ctrl+Q/W: the only way out is judge mode (PIN first), whose "Exit the station" asks for
+a confirmation. While judge mode is shown, every key goes to it and none to the session.
 """
 
 from __future__ import annotations
+
+import time
+from pathlib import Path
 
 from PySide6.QtCore import QRect, Qt, Signal
 from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QCloseEvent, QKeyEvent, QPaintEvent
@@ -25,20 +28,16 @@ from kiosk.core.session import (
 )
 from kiosk.ui import theme
 from kiosk.ui.controller import StationController
-from kiosk.ui.views import EntryView, ExitView, FaultView, HeaderBar, ReadyView, VerdictView
+from kiosk.ui.judge import JudgeView, MonotonicClock, StorageFactory
+from kiosk.ui.views import EntryView, FaultView, HeaderBar, ReadyView, VerdictView
 
-__all__ = ["EXIT_CHORD", "JUDGE_CHORD", "StationWindow"]
+__all__ = ["JUDGE_CHORD", "StationWindow"]
 
 Mod = Qt.KeyboardModifier
 _CHORD_MODIFIERS = Mod.ControlModifier | Mod.AltModifier | Mod.ShiftModifier | Mod.MetaModifier
 JUDGE_CHORD = (Mod.ControlModifier | Mod.AltModifier, Qt.Key.Key_J)  # Ctrl+Alt+J: judge mode
-EXIT_CHORD = (Mod.ControlModifier | Mod.AltModifier | Mod.ShiftModifier, Qt.Key.Key_Q)  # on the exit screen
 HEADER_STRETCH = 9
 BODY_STRETCH = 91
-
-
-def _chord(event: QKeyEvent) -> tuple[Qt.KeyboardModifier, int]:
-    return (event.modifiers() & _CHORD_MODIFIERS, event.key())
 
 
 def key_to_event(event: QKeyEvent) -> Event | None:
@@ -75,11 +74,23 @@ class StationWindow(QWidget):
     """Shows the controller's state; the only widget that takes the keyboard."""
 
     first_frame_painted = Signal()
-    left = Signal()  # the station was left through the exit chord
+    left = Signal()  # the station was left from judge mode
 
-    def __init__(self, controller: StationController, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        controller: StationController,
+        storage: StorageFactory | None = None,
+        data_dir: Path | None = None,
+        *,
+        judge_clock: MonotonicClock = time.monotonic,
+        parent: QWidget | None = None,
+    ) -> None:
+        """``storage`` opens (or returns) the station's storage: the same one the log records into."""
         super().__init__(parent)
         self.controller = controller
+        self._storage = storage
+        self._data_dir = data_dir if data_dir is not None else Path.cwd()
+        self._judge_clock = judge_clock
         config = controller.config
         self.setWindowTitle(f"Challenge station \u2014 {config.station_name}")
         self.setWindowFlags(Qt.WindowType.Window | Qt.WindowType.FramelessWindowHint)
@@ -95,7 +106,7 @@ class StationWindow(QWidget):
         self._entry: EntryView | None = None
         self._verdict: VerdictView | None = None
         self._fault: FaultView | None = None
-        self._exit_view: ExitView | None = None
+        self._judge: JudgeView | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -103,8 +114,9 @@ class StationWindow(QWidget):
         layout.addWidget(self.stack, BODY_STRETCH)
         self._painted = False
         self._leaving = False
-        self._asking_exit = False
+        self.judging = False
         controller.state_changed.connect(self._on_state_changed)
+        controller.set_judge_handler(self.open_judge_mode)
         self.show_state(controller.state)
 
     # -- the screens behind the ready screen, built after the first frame (or when first needed) --
@@ -128,25 +140,39 @@ class StationWindow(QWidget):
     @property
     def fault(self) -> FaultView:
         if self._fault is None:
-            self._fault = FaultView()
+            self._fault = FaultView(touch=self.controller.config.touch)
+            self._fault.tapped.connect(self._on_tapped)
             self.stack.addWidget(self._fault)
         return self._fault
 
     @property
-    def exit_view(self) -> ExitView:
-        if self._exit_view is None:
-            self._exit_view = ExitView()
-            self.stack.addWidget(self._exit_view)
-        return self._exit_view
+    def judge(self) -> JudgeView:
+        if self._judge is None:
+            self._judge = JudgeView(
+                self.controller,
+                self._storage,
+                self._data_dir,
+                touch=self.controller.config.touch,
+                clock=self._judge_clock,
+            )
+            self._judge.finished.connect(self._on_judge_finished)
+            self._judge.exit_confirmed.connect(self.leave)
+            self.stack.addWidget(self._judge)
+        return self._judge
 
     def build_screens(self) -> None:
         """Build every screen now, so that the first Tab pays for nothing but the ruling."""
-        for view in (self.entry, self.verdict, self.fault, self.exit_view):
+        for view in (self.entry, self.verdict, self.fault, self.judge):
             view.resize(self.stack.size())
 
     # -- showing ---------------------------------------------------------------------------------
 
     def show_state(self, state: SessionState) -> None:
+        if self.judging:  # judge mode stays in front; the header follows a division switch
+            loaded = self.controller.divisions[state.division]
+            name = self.controller.config.station_name
+            self.header.show_division(loaded.division.name, loaded.division.colour, name)
+            return
         loaded = self.controller.divisions[state.division]
         division = loaded.division
         info = loaded.lexicon.info
@@ -200,10 +226,16 @@ class StationWindow(QWidget):
         if QAccessible.isActive():
             QAccessible.updateAccessibility(QAccessibleAnnouncementEvent(widget, message))
 
-    def ask_exit(self) -> None:
-        """The default judge handler until judge mode exists: the exit screen and its chord."""
-        self._asking_exit = True
-        self.stack.setCurrentWidget(self.exit_view)
+    def open_judge_mode(self) -> None:
+        """The controller's judge handler: Esc or the judge chord on the ready screen or a fault."""
+        judge = self.judge
+        self.judging = True
+        judge.open()
+        self.stack.setCurrentWidget(judge)
+
+    def _on_judge_finished(self) -> None:
+        self.judging = False
+        self.show_state(self.controller.state)
 
     def fill_screen(self, geometry: QRect) -> None:
         """Without a window manager ``showFullScreen`` does not resize: set the geometry first."""
@@ -216,12 +248,9 @@ class StationWindow(QWidget):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
         event.accept()
-        if self._asking_exit:
-            self._asking_exit = False
-            if _chord(event) == EXIT_CHORD:
-                self.leave()
-            else:
-                self.show_state(self.controller.state)
+        if self.judging:
+            if not event.modifiers() & (Mod.ControlModifier | Mod.AltModifier | Mod.MetaModifier):
+                self.judge.handle_key(event)
             return
         session_event = key_to_event(event)
         if session_event is not None:
@@ -239,6 +268,7 @@ class StationWindow(QWidget):
     # -- locked down -----------------------------------------------------------------------------
 
     def leave(self) -> None:
+        """Only judge mode's confirmed "Exit the station" calls this."""
         self._leaving = True
         self.left.emit()
         self.close()

@@ -96,7 +96,6 @@ def station(qtbot: QtBot, pack: Path, make_pack: PackFactory) -> StationFactory:
         controller = StationController(config, load_divisions(config), lambda: memory)
         window = StationWindow(controller)
         controller.setParent(window)  # its timers die with the window
-        controller.set_judge_handler(window.ask_exit)
         memory.window = window
         qtbot.addWidget(window)
         window.setGeometry(QRect(0, 0, *size))

@@ -1,4 +1,4 @@
-"""The station cannot be closed by players; leaving needs Esc, then the exit chord."""
+"""The station cannot be closed by players; leaving is judge mode's alone (see test_judge.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from kiosk.core.session import Screen
+from kiosk.storage import StationStorage
 from kiosk.ui.app import LOCK_FILE_NAME, run_station
 from tests.ui.conftest import StationFactory, press, tab, type_text
 
@@ -34,21 +35,21 @@ def test_quit_keys_do_nothing(station: StationFactory) -> None:
     assert window.entry.grid.words[0].text() == "CA_"
 
 
-def test_esc_then_the_exit_chord_leaves(station: StationFactory, qtbot: QtBot) -> None:
+def test_esc_opens_the_judge_pin_door_and_the_old_exit_chord_is_gone(
+    station: StationFactory, qtbot: QtBot
+) -> None:
     window = station().window
     press(window, Qt.Key.Key_Escape)
-    assert window.stack.currentWidget() is window.exit_view
-    with qtbot.waitSignal(window.left, timeout=1000):
-        press(window, Qt.Key.Key_Q, "Q", Mod.ControlModifier | Mod.AltModifier | Mod.ShiftModifier)
-
-
-def test_any_other_key_on_the_exit_screen_returns(station: StationFactory, qtbot: QtBot) -> None:
-    window = station().window
-    press(window, Qt.Key.Key_Escape)
+    assert window.stack.currentWidget() is window.judge
+    assert window.judge.current is window.judge.door
     with qtbot.assertNotEmitted(window.left):
+        press(window, Qt.Key.Key_Q, "Q", Mod.ControlModifier | Mod.AltModifier | Mod.ShiftModifier)
         press(window, Qt.Key.Key_Q, "\x11", Mod.ControlModifier)
-    assert window.stack.currentWidget() is window.ready
+        press(window, Qt.Key.Key_F4, "", Mod.AltModifier)
+        assert not window.close()
     assert window.isVisible()
+    press(window, Qt.Key.Key_Escape)
+    assert window.stack.currentWidget() is window.ready
 
 
 def test_the_judge_chord_goes_to_the_judge_handler(station: StationFactory) -> None:
@@ -78,7 +79,11 @@ def test_a_second_station_on_the_same_data_dir_is_refused(
     lock = QLockFile(str(data / LOCK_FILE_NAME))
     assert lock.tryLock(0)
     rig = station()
-    code = run_station(rig.controller.config, rig.controller.divisions, data, lambda: rig.log)
+
+    def no_storage() -> StationStorage:
+        raise AssertionError("a refused station must not open the storage")
+
+    code = run_station(rig.controller.config, rig.controller.divisions, data, no_storage)
     lock.unlock()
     assert code == 2
     err = capsys.readouterr().err  # type: ignore[attr-defined]

@@ -1,0 +1,172 @@
+"""What a judge may switch on a running station: the division, the rule profile and the timings.
+
+A ``StationChoice`` is what the station runs with now. Judge mode steps one field at a time
+through fixed choices (big buttons and arrow keys, no typing); storage keeps the choice by name,
+and ``resolve_choice`` turns the saved names back into a choice against the configuration at the
+next start (a saved division the configuration no longer has is reported, not guessed).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from kiosk.core.config import StationConfig, Timings
+from kiosk.core.errors import ConfigError
+from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
+
+__all__ = [
+    "Field",
+    "StationChoice",
+    "choice_fields",
+    "resolve_choice",
+    "saved_names",
+    "stepped",
+    "value_text",
+]
+
+KEY_LOCKOUT_CHOICES_MS = (0, 250, 500, 750, 1000, 1500, 2000)
+VERDICT_DISPLAY_CHOICES_MS = (3000, 5000, 8000, 10_000, 12_000, 15_000, 20_000, 30_000, 60_000)
+IDLE_ENTRY_CHOICES_MS = (5000, 10_000, 15_000, 20_000, 30_000, 45_000, 60_000, 120_000)
+POINTS_CHOICES = (1, 2, 3, 5, 10, 15, 20, 25, 50)
+PROFILE_KINDS = (ProfileKind.DOUBLE, ProfileKind.PENALTY, ProfileKind.FREE)
+PARTIES = (PenaltyParty.CHALLENGER_LOSES, PenaltyParty.CHALLENGED_GAINS, PenaltyParty.BOTH)
+PARTY_TEXT = {
+    PenaltyParty.CHALLENGER_LOSES: "challenger loses them",
+    PenaltyParty.CHALLENGED_GAINS: "challenged player gains them",
+    PenaltyParty.BOTH: "both (IMU)",
+}
+TIMING_KEYS = ("key_lockout_ms", "verdict_display_ms", "idle_entry_ms")
+
+
+class Field(enum.Enum):
+    """One line of the settings screen, as the judge reads it."""
+
+    DIVISION = "Division"
+    PROFILE = "Challenge rule"
+    POINTS = "Points per word"
+    PARTY = "Penalty points"
+    KEY_LOCKOUT = "Keys ignored after a verdict"
+    VERDICT_DISPLAY = "Verdict shown for"
+    IDLE_ENTRY = "Unfinished entry clears after"
+
+
+@dataclass(frozen=True)
+class StationChoice:
+    division: int
+    rules: RuleProfile
+    timings: Timings
+
+
+def choice_fields(choice: StationChoice, division_count: int) -> tuple[Field, ...]:
+    """The lines that mean something for this choice (points only under the penalty rule)."""
+    fields = [f for f in Field if f is not Field.DIVISION or division_count > 1]
+    if choice.rules.kind is not ProfileKind.PENALTY:
+        fields = [f for f in fields if f not in (Field.POINTS, Field.PARTY)]
+    return tuple(fields)
+
+
+def _seconds(ms: int) -> str:
+    return f"{ms / 1000:g} s"
+
+
+def value_text(choice: StationChoice, field: Field, division_names: Sequence[str]) -> str:
+    rules, timings = choice.rules, choice.timings
+    texts = {
+        Field.DIVISION: lambda: division_names[choice.division],
+        Field.PROFILE: lambda: rules.title,
+        Field.POINTS: lambda: f"{rules.points_per_word} points",
+        Field.PARTY: lambda: PARTY_TEXT[rules.penalty_party],
+        Field.KEY_LOCKOUT: lambda: _seconds(timings.key_lockout_ms),
+        Field.VERDICT_DISPLAY: lambda: _seconds(timings.verdict_display_ms),
+        Field.IDLE_ENTRY: lambda: _seconds(timings.idle_entry_ms),
+    }
+    return texts[field]()
+
+
+def _step_in(options: Sequence[int], current: int, delta: int) -> int:
+    """The option ``delta`` places from ``current``, stopping at the ends; a value from the
+    configuration that is not among the options is placed among them first."""
+    values = sorted({*options, current})
+    index = max(0, min(len(values) - 1, values.index(current) + delta))
+    return values[index]
+
+
+def stepped(choice: StationChoice, field: Field, delta: int, division_count: int) -> StationChoice:
+    """The choice with one field moved ``delta`` steps; unchanged where the step would not be valid
+    (the keys must be ignored for less time than the verdict is shown)."""
+    if field not in choice_fields(choice, division_count):
+        return choice
+    rules, timings = choice.rules, choice.timings
+    if field is Field.DIVISION:
+        return replace(choice, division=(choice.division + delta) % division_count)
+    if field is Field.PROFILE:
+        kind = PROFILE_KINDS[(PROFILE_KINDS.index(rules.kind) + delta) % len(PROFILE_KINDS)]
+        return replace(choice, rules=replace(rules, kind=kind))
+    if field is Field.POINTS:
+        points = _step_in(POINTS_CHOICES, rules.points_per_word, delta)
+        return replace(choice, rules=replace(rules, points_per_word=points))
+    if field is Field.PARTY:
+        party = PARTIES[(PARTIES.index(rules.penalty_party) + delta) % len(PARTIES)]
+        return replace(choice, rules=replace(rules, penalty_party=party))
+    if field is Field.KEY_LOCKOUT:
+        timings = replace(
+            timings, key_lockout_ms=_step_in(KEY_LOCKOUT_CHOICES_MS, timings.key_lockout_ms, delta)
+        )
+    elif field is Field.VERDICT_DISPLAY:
+        timings = replace(
+            timings,
+            verdict_display_ms=_step_in(VERDICT_DISPLAY_CHOICES_MS, timings.verdict_display_ms, delta),
+        )
+    else:
+        timings = replace(
+            timings, idle_entry_ms=_step_in(IDLE_ENTRY_CHOICES_MS, timings.idle_entry_ms, delta)
+        )
+    if timings.key_lockout_ms >= timings.verdict_display_ms:
+        return choice
+    return replace(choice, timings=timings)
+
+
+def saved_names(choice: StationChoice, division_names: Sequence[str]) -> tuple[str, str, dict[str, int]]:
+    """What storage keeps: the division's name, the rule profile's name and the timings in ms."""
+    timings = choice.timings
+    return (
+        division_names[choice.division],
+        choice.rules.name,
+        {key: int(getattr(timings, key)) for key in TIMING_KEYS},
+    )
+
+
+def resolve_choice(
+    config: StationConfig,
+    division: str | None,
+    rule_profile: str | None,
+    timings_ms: Mapping[str, int],
+) -> tuple[StationChoice, tuple[str, ...]]:
+    """The choice saved by a judge, over the configuration's defaults; and what could not be used."""
+    problems: list[str] = []
+    names = [d.name for d in config.divisions]
+    index = 0
+    if division is not None:
+        if division in names:
+            index = names.index(division)
+        else:
+            problems.append(
+                f"the saved division {division!r} is not in the configuration; using {names[0]!r}"
+            )
+    rules = config.rules
+    if rule_profile is not None:
+        try:
+            rules = RuleProfile.from_name(rule_profile)
+        except ConfigError as exc:
+            problems.append(f"the saved rule profile is not used: {exc}")
+    timings = config.timings
+    known = {key: value for key, value in timings_ms.items() if key in TIMING_KEYS and value >= 0}
+    if known:
+        candidate = replace(timings, **known)
+        if candidate.key_lockout_ms < candidate.verdict_display_ms:
+            timings = candidate
+        else:
+            problems.append("the saved timings ignore keys for longer than the verdict is shown; not used")
+    return StationChoice(division=index, rules=rules, timings=timings), tuple(problems)

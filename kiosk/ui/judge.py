@@ -1,0 +1,970 @@
+"""Judge mode: the PIN door, the menu and the judge screens, over the station's own storage.
+
+The widgets only show state and forward input: the door, the menu keys, the settings choices and
+the text of the recheck come from ``kiosk.core.judge``, ``kiosk.core.settings`` and
+``kiosk.core.recheck``; the PIN, the failure count, the log and the saved settings from the same
+``StationStorage`` the station records into (opened lazily; never a second one). Every key and
+tap restarts the idle lock; an idle judge mode locks itself and returns to the station.
+
+Per-word results are shown here and nowhere else on the station.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QStorageInfo, Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QResizeEvent
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QPushButton, QSizePolicy, QStackedWidget, QWidget
+
+from kiosk.core.errors import KioskError
+from kiosk.core.judge import (
+    MENU_PAGES,
+    CheckPin,
+    Door,
+    DoorStage,
+    JudgePage,
+    JudgeSession,
+    SetPin,
+    format_wait,
+    menu_page,
+)
+from kiosk.core.recheck import (
+    RecheckCard,
+    count_lines,
+    export_file_name,
+    export_folders,
+    local_midnight,
+    periods,
+    recheck_card,
+)
+from kiosk.core.session import Screen
+from kiosk.core.settings import (
+    Field,
+    StationChoice,
+    choice_fields,
+    resolve_choice,
+    saved_names,
+    stepped,
+    value_text,
+)
+from kiosk.ui import theme
+from kiosk.ui.controller import StationController
+from kiosk.ui.theme import FitLabel
+from kiosk.ui.views import View, _spacer, _stack
+
+if TYPE_CHECKING:
+    from kiosk.storage import StationStorage
+
+__all__ = ["JudgeView", "StorageFactory", "restore_settings"]
+
+StorageFactory = Callable[[], "StationStorage"]
+MonotonicClock = Callable[[], float]
+A = Qt.AlignmentFlag
+K = Qt.Key
+TICK_MS = 1000
+RECHECK_ROWS = 5
+RECHECK_QUERY_LIMIT = 500
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # "since ever", for the list of stations in the log
+PIN_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "\u232b", "0", "OK")
+GOOD = "#8be39b"  # per-word results on the dark background: contrast > 9:1, and a tick or cross too
+BAD = "#ff9a9a"
+SELECTED = "#1f5fbf"
+DANGER = "#8f1a1a"
+SAFE = "#1d6b3a"
+
+
+def _now_local() -> datetime:
+    return datetime.now().astimezone()
+
+
+class FitButton(QPushButton):
+    """A big button whose font fills it; it never takes the keyboard focus (the window keeps it)."""
+
+    def __init__(self, text: str = "", *, colour: str = theme.KEY_BACKGROUND, left: bool = False) -> None:
+        super().__init__(text)
+        self.full_text = text
+        self.reference: str | None = None  # size the font for this text (buttons that match)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        self._left = left
+        self._colour = ""
+        self.set_colour(colour)
+
+    def set_colour(self, colour: str) -> None:
+        if colour == self._colour:
+            return
+        self._colour = colour
+        align = "text-align: left; padding-left: 14px;" if self._left else ""
+        self.setStyleSheet(
+            f"QPushButton {{ background: {colour}; color: {theme.TEXT}; border: 2px solid #59626e; "
+            f"border-radius: 8px; {align} }} QPushButton:pressed {{ background: #59626e; }} "
+            f"QPushButton:disabled {{ color: #7d848c; background: #1b1f24; }}"
+        )
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        if text != self.full_text:
+            self.full_text = text
+            self._fit_font()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._fit_font()
+
+    def _fit_font(self) -> None:
+        """The largest font that fits; a one-line text that would be smaller than a third of the
+        button's height is cut short with an ellipsis instead (the recheck shows it whole below)."""
+        text = self.full_text
+        width, height = self.width() - (36 if self._left else 16), self.height() - 8
+        if width <= 8 or height <= 4:
+            super().setText(text)
+            return
+        font = QFont(theme.FONT_FAMILY)
+        font.setBold(True)
+        lines = max(1, text.count("\n") + 1)
+        ceiling = self.height() * (2 if lines == 1 else 3) // 5 // lines
+        if self.reference is not None:
+            ceiling = theme.largest_fitting_px(font, self.reference, width, height, ceiling)
+        size = theme.largest_fitting_px(font, text, width, height, ceiling)
+        readable = max(theme.MIN_FONT_PX, self.height() // 3)
+        if lines == 1 and size < readable:
+            size = readable
+            font.setPixelSize(size)
+            text = QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, width)
+        font.setPixelSize(size)
+        self.setFont(font)
+        super().setText(text)
+
+
+def _row(*items: tuple[QWidget, int], spacing: int = 8) -> QWidget:
+    holder = QWidget()
+    holder.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+    layout = QHBoxLayout(holder)
+    layout.setContentsMargins(0, 4, 0, 4)
+    layout.setSpacing(spacing)
+    for widget, stretch in items:
+        layout.addWidget(widget, stretch)
+    return holder
+
+
+class Page(QWidget):
+    """One judge screen. ``key`` returns True if it used the key; Esc goes back to the menu."""
+
+    hint = "Esc: back to the menu"
+
+    def __init__(self, mode: JudgeView) -> None:
+        super().__init__()
+        self.mode = mode
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+
+    def button(
+        self, text: str, action: Callable[[], None], *, colour: str = theme.KEY_BACKGROUND, left: bool = False
+    ) -> FitButton:
+        return self.mode.button(text, action, colour=colour, left=left)
+
+    def refresh(self) -> None:
+        """Read what the page shows afresh (called each time it is opened)."""
+
+    def key(self, key: int, text: str) -> bool:
+        return False
+
+
+class DoorPage(Page):
+    hint = "Type the PIN, then Enter \u00b7 Backspace corrects \u00b7 Esc: back to the station"
+
+    def __init__(self, mode: JudgeView, *, touch: bool) -> None:
+        super().__init__(mode)
+        self.title = FitLabel(fill=0.7, bold=True)
+        self.title.setObjectName("door-title")
+        self.dots = FitLabel(fill=0.7, bold=True, reference="\u25cf " * 12)
+        self.dots.setObjectName("door-dots")
+        self.message = FitLabel(fill=0.7, bold=True, colour=theme.NOTICE)
+        self.message.setObjectName("door-message")
+        self.keys: dict[str, FitButton] = {}
+        items: list[tuple[QWidget, int]] = (
+            [(self.title, 9), (self.dots, 8), (self.message, 8)]
+            if touch
+            else [(self.title, 14), (self.dots, 14), (self.message, 12)]
+        )
+        if touch:
+            pad = QWidget()
+            pad.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+            grid = QGridLayout(pad)
+            grid.setSpacing(8)
+            for index, label in enumerate(PIN_KEYS):
+                colour = SAFE if label == "OK" else theme.KEY_BACKGROUND
+                key = self.button(label, partial(self.tapped, label), colour=colour)
+                key.setObjectName(f"pin-key-{label}")
+                grid.addWidget(key, index // 3, index % 3)
+                self.keys[label] = key
+            cancel = self.button("CANCEL \u2014 back to the station", mode.finish)
+            cancel.setObjectName("pin-cancel")
+            self.keys["CANCEL"] = cancel
+            grid.addWidget(cancel, 4, 0, 1, 3)
+            for r in range(5):
+                grid.setRowStretch(r, 1)
+            holder = _row((_spacer(), 1), (pad, 3), (_spacer(), 1))
+            items.append((holder, 75))
+        else:
+            items.append((_spacer(), 40))
+        _stack(self, items)
+        self.door = Door.opened(has_pin=True)
+        self.wait_s = 0.0
+        self.unavailable = ""
+
+    def open(self) -> None:
+        self.unavailable = ""
+        try:
+            access = self.mode.storage().judge_access
+            self.door = Door.opened(has_pin=access.has_pin())
+            self.wait_s = access.wait_s()
+        except KioskError as exc:
+            self.unavailable = f"The station database cannot be read, so no PIN can be checked:\n{exc}"
+            self.door = Door.opened(has_pin=True)
+            self.wait_s = 0.0
+        self.show_door()
+
+    def tick(self) -> None:
+        if self.wait_s > 0.0:
+            try:
+                self.wait_s = self.mode.storage().judge_access.wait_s()
+            except KioskError:
+                self.wait_s = 0.0
+            self.show_door()
+
+    @property
+    def shut(self) -> bool:
+        return self.wait_s > 0.0 or bool(self.unavailable)
+
+    def show_door(self) -> None:
+        door = self.door
+        self.title.setText(door.title)
+        self.dots.setText(door.shown or ("" if self.shut else "_"))
+        if self.unavailable:
+            message = self.unavailable
+        elif self.wait_s > 0.0:
+            reason = door.message or "Too many wrong PINs"
+            message = f"{reason}. Next try in {format_wait(self.wait_s)}"
+        elif door.message:
+            message = door.message
+        elif door.stage is DoorStage.CHOOSE:
+            message = "At least 4 digits; it will be asked twice"
+        else:
+            message = "Forgotten? The organiser sets a new PIN with 'kiosk set-pin'"
+        self.message.setText(message)
+        for label, key in self.keys.items():
+            key.setEnabled(label == "CANCEL" or not self.shut)
+
+    def tapped(self, label: str) -> None:
+        if label == "OK":
+            self.submit()
+        elif label == "\u232b":
+            self.door = self.door.erased()
+        else:
+            self.door = self.door.typed_text(label)
+        self.show_door()
+
+    def key(self, key: int, text: str) -> bool:
+        if key == K.Key_Escape:
+            return False  # back to the station
+        if self.shut:
+            return True  # the keypad is shut while the back-off runs
+        if key in (K.Key_Return, K.Key_Enter):
+            self.submit()
+        elif key == K.Key_Backspace:
+            self.door = self.door.erased()
+        elif text and text.isprintable():
+            self.door = self.door.typed_text(text)
+        self.show_door()
+        return True
+
+    def submit(self) -> None:
+        if self.shut:
+            return
+        self.door, action = self.door.submitted()
+        if action is None:
+            return
+        access = self.mode.storage().judge_access
+        try:
+            if isinstance(action, SetPin):
+                access.set_pin(action.pin)
+                self.mode.unlocked()
+                return
+            assert isinstance(action, CheckPin)
+            check = access.check_pin(action.pin)
+        except KioskError as exc:
+            self.door = self.door.refused(str(exc))
+            return
+        if check.accepted:
+            self.mode.unlocked()
+            return
+        from kiosk.storage import PinOutcome
+
+        if check.outcome is PinOutcome.NO_PIN:
+            self.door = Door.opened(has_pin=False)
+        else:
+            counted = "" if check.outcome is PinOutcome.TOO_SOON else f" ({check.failures} in a row)"
+            self.door = self.door.refused(f"Wrong PIN{counted}")
+        self.wait_s = check.wait_s
+
+
+class MenuPage(Page):
+    hint = "Press 1 to 8, or tap \u00b7 Esc: back to the station"
+
+    def __init__(self, mode: JudgeView) -> None:
+        super().__init__(mode)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 8, 0, 8)
+        grid.setSpacing(10)
+        self.buttons: dict[JudgePage, FitButton] = {}
+        rows = (len(MENU_PAGES) + 1) // 2
+        for index, page in enumerate(MENU_PAGES):
+            colour = {JudgePage.BACK: SAFE, JudgePage.EXIT: DANGER}.get(page, theme.KEY_BACKGROUND)
+            button = self.button(
+                f"{index + 1}  {page.value}", partial(mode.go, page), colour=colour, left=True
+            )
+            button.setObjectName(f"menu-{page.name.lower()}")
+            grid.addWidget(button, index % rows, index // rows)
+            self.buttons[page] = button
+        longest = max((b.full_text for b in self.buttons.values()), key=len)
+        for button in self.buttons.values():
+            button.reference = longest  # one type size for the whole menu
+
+    def key(self, key: int, text: str) -> bool:
+        page = menu_page(text)
+        if page is None:
+            return False
+        self.mode.go(page)
+        return True
+
+
+class RecheckPage(Page):
+    hint = "\u2191\u2193 choose a challenge \u00b7 \u2190\u2192 when \u00b7 S: station \u00b7 Esc: menu"
+
+    def __init__(self, mode: JudgeView) -> None:
+        super().__init__(mode)
+        self.when_value = FitLabel(fill=0.6, bold=True)
+        self.when_value.setObjectName("recheck-when")
+        self.station_value = FitLabel(fill=0.6, bold=True)
+        self.station_value.setObjectName("recheck-station")
+        filters = _row(
+            (self.button("\u25c0", lambda: self.step_period(-1)), 1),
+            (self.when_value, 5),
+            (self.button("\u25b6", lambda: self.step_period(1)), 1),
+            (_spacer(), 1),
+            (self.button("\u25c0", lambda: self.step_station(-1)), 1),
+            (self.station_value, 5),
+            (self.button("\u25b6", lambda: self.step_station(1)), 1),
+        )
+        self.rows = [self.button("", partial(self.select_row, i), left=True) for i in range(RECHECK_ROWS)]
+        for index, row in enumerate(self.rows):
+            row.setObjectName(f"recheck-row-{index + 1}")
+        self.empty = FitLabel(fill=0.5, colour=theme.DIM_TEXT)
+        self.heading = FitLabel(fill=0.7, bold=True, align=A.AlignLeft | A.AlignVCenter)
+        self.heading.setObjectName("recheck-heading")
+        self.words: list[FitLabel] = []
+        grid = QWidget()
+        grid.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        layout = QGridLayout(grid)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for index in range(8):
+            label = FitLabel(fill=0.75, bold=True, align=A.AlignLeft | A.AlignVCenter)
+            label.setObjectName(f"recheck-word-{index + 1}")
+            layout.addWidget(label, index % 4, index // 4)
+            self.words.append(label)
+        self.details = FitLabel(fill=0.75, colour=theme.DIM_TEXT, align=A.AlignLeft | A.AlignVCenter)
+        self.details.setObjectName("recheck-details")
+        _stack(
+            self,
+            [
+                (filters, 9),
+                *((row, 7) for row in self.rows),
+                (self.empty, 1),
+                (self.heading, 8),
+                (grid, 30),
+                (self.details, 9),
+            ],
+        )
+        self.period_index = 2  # today
+        self.station_index = 0  # every station
+        self.stations: list[str | None] = [None]
+        self.cards: list[RecheckCard] = []
+        self.selected = 0
+
+    def refresh(self) -> None:
+        from kiosk.storage import LogQuery
+
+        now = _now_local()
+        choices = periods(now)
+        self.period_index = min(self.period_index, len(choices) - 1)
+        period = choices[self.period_index]
+        controller = self.mode.controller
+        kept = list(controller.unrecorded)
+        try:
+            log = self.mode.storage().log
+            self.stations = [None, *sorted(log.count_by_station(EPOCH))]
+            self.station_index = min(self.station_index, len(self.stations) - 1)
+            station = self.stations[self.station_index]
+            entries = log.query(
+                LogQuery(last=RECHECK_QUERY_LIMIT, station=station, since=period.since, until=period.until)
+            )
+            problem = ""
+        except KioskError as exc:
+            entries, station, problem = [], None, f"The log cannot be read: {exc}"
+        self.when_value.setText(period.label)
+        self.station_value.setText("Every station" if station is None else station)
+        self.cards = [recheck_card(e, kept=True) for e in reversed(kept)] + [recheck_card(e) for e in entries]
+        self.selected = min(self.selected, max(0, len(self.cards) - 1))
+        self.empty.setText(problem)
+        if not self.cards and not problem:
+            self.empty.setText("")
+        self.show_cards()
+
+    def show_cards(self) -> None:
+        first = max(0, min(self.selected - RECHECK_ROWS // 2, len(self.cards) - RECHECK_ROWS))
+        shown = self.cards[first : first + RECHECK_ROWS]
+        for index, row in enumerate(self.rows):
+            if index < len(shown):
+                card = shown[index]
+                row.setText(card.summary)
+                row.setEnabled(True)
+                chosen = first + index == self.selected
+                row.set_colour(SELECTED if chosen else theme.KEY_BACKGROUND)
+            else:
+                row.setText("No challenges match." if index == 0 and not self.cards else "")
+                row.setEnabled(False)
+                row.set_colour(theme.KEY_BACKGROUND)
+        self._first = first
+        if not self.cards:
+            self.heading.setText("")
+            self.details.setText("")
+            for label in self.words:
+                label.setText("")
+            return
+        card = self.cards[self.selected]
+        count = len(self.cards)
+        self.heading.setText(f"Challenge {self.selected + 1} of {count}: {card.verdict.value}")
+        for index, label in enumerate(self.words):
+            if index < len(card.words):
+                line = card.words[index]
+                mark = "\u2713" if line.acceptable else "\u2717"
+                label.setText(f"{mark} {line.word} \u2014 {line.status}")
+                label.setStyleSheet(f"color: {GOOD if line.acceptable else BAD}; background: transparent;")
+            else:
+                label.setText("")
+        self.details.setText(card.details)
+
+    def select_row(self, index: int) -> None:
+        self.selected = min(len(self.cards) - 1, self._first + index)
+        self.show_cards()
+
+    def step_period(self, delta: int) -> None:
+        count = len(periods(_now_local()))
+        self.period_index = max(0, min(count - 1, self.period_index + delta))
+        self.selected = 0
+        self.refresh()
+
+    def step_station(self, delta: int) -> None:
+        self.station_index = (self.station_index + delta) % max(1, len(self.stations))
+        self.selected = 0
+        self.refresh()
+
+    def key(self, key: int, text: str) -> bool:
+        moves: dict[int, int] = {
+            K.Key_Up: -1,
+            K.Key_Down: 1,
+            K.Key_PageUp: -RECHECK_ROWS,
+            K.Key_PageDown: RECHECK_ROWS,
+        }
+        if key in moves and self.cards:
+            self.selected = max(0, min(len(self.cards) - 1, self.selected + moves[key]))
+            self.show_cards()
+        elif key in (K.Key_Left, K.Key_Right):
+            self.step_period(-1 if key == K.Key_Left else 1)
+        elif text.lower() == "s":
+            self.step_station(1)
+        else:
+            return False
+        return True
+
+
+class TextPage(Page):
+    """A page of lines of text, with optional buttons under it."""
+
+    def __init__(self, mode: JudgeView, buttons: Sequence[tuple[str, Callable[[], None]]] = ()) -> None:
+        super().__init__(mode)
+        self.text = FitLabel(fill=0.8, align=A.AlignLeft | A.AlignVCenter)
+        self.text.setObjectName(f"{type(self).__name__.lower()}-text")
+        self.notice = FitLabel(fill=0.6, bold=True, colour=theme.NOTICE)
+        self.notice.setObjectName(f"{type(self).__name__.lower()}-notice")
+        self.commands = [self.button(label, action) for label, action in buttons]
+        items: list[tuple[QWidget, int]] = [(self.text, 70), (self.notice, 10)]
+        if self.commands:
+            items.append((_row(*((b, 1) for b in self.commands), spacing=16), 14))
+        _stack(self, items)
+
+    def show_lines(self, lines: Sequence[str]) -> None:
+        self.text.setText("\n".join(lines))
+
+
+class PacksPage(TextPage):
+    def refresh(self) -> None:
+        lines: list[str] = []
+        seen: dict[str, list[str]] = {}
+        lexicons = []
+        for loaded in self.mode.controller.divisions:
+            for lexicon, role in ((loaded.lexicon, ""), (loaded.second_opinion, " (second opinion)")):
+                if lexicon is None:
+                    continue
+                key = lexicon.info.set_hash
+                if key not in seen:
+                    seen[key] = []
+                    lexicons.append(lexicon)
+                seen[key].append(loaded.division.name + role)
+        for lexicon in lexicons:
+            info = lexicon.info
+            youth = f", youth list {info.youth_exclusion_count:,} words" if lexicon.has_youth_list else ""
+            digest = info.set_hash.partition(":")[2] or info.set_hash
+            set_hash = " ".join(digest[i : i + 4] for i in range(0, 16, 4))
+            lines += [
+                f"{info.name} \u2014 edition {info.edition}: {', '.join(seen[info.set_hash])}",
+                f"    {info.word_count:,} words (up to {info.max_length} letters){youth}",
+                f"    set {set_hash} \u2026 \u00b7 verified at start-up \u00b7 {lexicon.trust.label}",
+            ]
+        self.show_lines(lines)
+
+
+class CountsPage(TextPage):
+    def refresh(self) -> None:
+        now = _now_local()
+        try:
+            counts = self.mode.storage().log.count_by_station(local_midnight(now.date()))
+        except KioskError as exc:
+            self.show_lines([f"The log cannot be read: {exc}"])
+            return
+        station = self.mode.controller.config.station_name
+        self.show_lines(
+            [f"Challenges today (since midnight), at {now:%H:%M}:", *count_lines(counts, station)]
+        )
+
+
+class StatusPage(TextPage):
+    hint = "F: forward now \u00b7 R: record the kept challenges again \u00b7 Esc: menu"
+
+    def __init__(self, mode: JudgeView) -> None:
+        super().__init__(mode, [("F  Forward now", self.forward), ("R  Record kept again", self.retry)])
+
+    def refresh(self) -> None:
+        controller = self.mode.controller
+        try:
+            status = self.mode.storage().log.status()
+        except KioskError as exc:
+            self.show_lines([f"The log cannot be opened: {exc}"])
+            return
+        kind = "Shared log (PostgreSQL)" if status.shared else "This station's log (SQLite)"
+        lines = [f"{kind}:", f"    {status.location}"]
+        if status.shared:
+            lines.append(f"Waiting to be forwarded: {status.backlog}")
+        lines.append(f"Last problem: {status.last_error or 'none'}")
+        kept = len(controller.unrecorded)
+        lines.append(f"Kept in memory after a log failure: {kept}")
+        if controller.state.screen is Screen.FAULT:
+            lines.append("The station shows a fault: 'Back to the station' clears it.")
+        self.show_lines(lines)
+        self.commands[0].setEnabled(status.shared)
+        self.commands[1].setEnabled(kept > 0)
+
+    def forward(self) -> None:
+        try:
+            sent = self.mode.storage().log.forward_backlog()
+            self.notice.setText(f"Forwarded {sent} challenges")
+        except KioskError as exc:
+            self.notice.setText(f"Not forwarded: {exc}")
+        self.refresh()
+
+    def retry(self) -> None:
+        left = self.mode.controller.retry_unrecorded()
+        self.notice.setText(
+            "All kept challenges are now in the log" if left == 0 else f"{left} still not recorded"
+        )
+        self.refresh()
+
+    def key(self, key: int, text: str) -> bool:
+        if text.lower() == "f" and self.commands[0].isEnabled():
+            self.forward()
+        elif text.lower() == "r" and self.commands[1].isEnabled():
+            self.retry()
+        else:
+            return False
+        return True
+
+
+class ExportPage(TextPage):
+    hint = "\u2190\u2192 choose the folder \u00b7 Enter: write the CSV \u00b7 Esc: menu"
+
+    def __init__(self, mode: JudgeView) -> None:
+        super().__init__(
+            mode,
+            [
+                ("\u25c0 Folder", lambda: self.step(-1)),
+                ("Enter  WRITE THE CSV", self.write),
+                ("Folder \u25b6", lambda: self.step(1)),
+            ],
+        )
+        self.write_button = self.commands[1]
+        self.write_button.set_colour(SAFE)
+        self.write_button.setObjectName("export-write")
+        self.folders: list[Path] = []
+        self.index = 0
+        self.written: Path | None = None
+
+    def refresh(self) -> None:
+        mounts = [
+            Path(v.rootPath()) for v in QStorageInfo.mountedVolumes() if v.isReady() and not v.isReadOnly()
+        ]
+        self.folders = export_folders(self.mode.data_dir, mounts)
+        self.index = min(self.index, len(self.folders) - 1)
+        self.show_folder()
+
+    def show_folder(self) -> None:
+        folder = self.folders[self.index]
+        kind = "this station's data folder" if self.index == 0 else "a removable drive"
+        self.show_lines(
+            [
+                "The whole log, per-word results included, as a CSV file.",
+                f"Save to ({self.index + 1} of {len(self.folders)}, {kind}):",
+                f"    {folder}",
+            ]
+        )
+
+    def step(self, delta: int) -> None:
+        self.index = (self.index + delta) % len(self.folders)
+        self.notice.setText("")
+        self.show_folder()
+
+    def write(self) -> None:
+        from kiosk.storage import LogQuery, write_csv
+
+        folder = self.folders[self.index]
+        path = folder / export_file_name(self.mode.controller.config.station_name, _now_local())
+        try:
+            entries = self.mode.storage().log.query(LogQuery())
+            entries.reverse()
+            folder.mkdir(parents=True, exist_ok=True)
+            with path.open("w", encoding="utf-8", newline="") as out:
+                count = write_csv(entries, out)
+        except (KioskError, OSError) as exc:
+            self.notice.setText(f"Not written: {getattr(exc, 'strerror', None) or exc}")
+            return
+        self.written = path
+        self.show_lines([f"Wrote {count} challenges to the file", f"    {path}"])
+        self.notice.setText("Written. \u2190\u2192 picks another folder; Enter writes again")
+
+    def key(self, key: int, text: str) -> bool:
+        if key in (K.Key_Left, K.Key_Right):
+            self.step(-1 if key == K.Key_Left else 1)
+        elif key in (K.Key_Return, K.Key_Enter):
+            self.write()
+        else:
+            return False
+        return True
+
+
+class SettingsPage(Page):
+    hint = "\u2191\u2193 choose a line \u00b7 \u2190\u2192 change it \u00b7 Enter: save \u00b7 Esc: menu"
+
+    def __init__(self, mode: JudgeView) -> None:
+        super().__init__(mode)
+        self.names = [d.division.name for d in mode.controller.divisions]
+        self.lines: list[tuple[FitLabel, FitButton, FitLabel, FitButton]] = []
+        items: list[tuple[QWidget, int]] = []
+        for index in range(len(Field)):
+            label = FitLabel(fill=0.55, align=A.AlignRight | A.AlignVCenter)
+            value = FitLabel(fill=0.6, bold=True)
+            value.setObjectName(f"settings-value-{index + 1}")
+            less = self.button("\u25c0", partial(self.change, index, -1))
+            more = self.button("\u25b6", partial(self.change, index, 1))
+            self.lines.append((label, less, value, more))
+            items.append((_row((label, 8), (less, 1), (value, 6), (more, 1)), 10))
+        self.notice = FitLabel(fill=0.6, bold=True, colour=theme.NOTICE)
+        self.notice.setObjectName("settings-notice")
+        self.save = self.button("Enter  SAVE AND APPLY", self.save_choice, colour=SAFE)
+        self.save.setObjectName("settings-save")
+        items += [(self.notice, 10), (_row((_spacer(), 1), (self.save, 2), (_spacer(), 1)), 14)]
+        _stack(self, items)
+        self.draft = mode.controller.choice
+        self.line = 0
+
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        return choice_fields(self.draft, len(self.names))
+
+    def refresh(self) -> None:
+        self.draft = self.mode.controller.choice
+        self.line = 0
+        self.notice.setText("")
+        self.show_draft()
+
+    def show_draft(self) -> None:
+        fields = self.fields
+        self.line = min(self.line, len(fields) - 1)
+        for index, (label, less, value, more) in enumerate(self.lines):
+            used = index < len(fields)
+            for widget in (label, less, value, more):
+                widget.setVisible(used)
+            if used:
+                field = fields[index]
+                label.setText(field.value)
+                value.setText(value_text(self.draft, field, self.names))
+                chosen = index == self.line
+                value.setStyleSheet(
+                    f"color: {theme.TEXT}; background: {SELECTED if chosen else 'transparent'}; "
+                    "border-radius: 6px;"
+                )
+
+    def change(self, index: int, delta: int) -> None:
+        fields = self.fields
+        if index >= len(fields):
+            return
+        self.line = index
+        before = self.draft
+        self.draft = stepped(self.draft, fields[index], delta, len(self.names))
+        if self.draft == before and fields[index] in (Field.KEY_LOCKOUT, Field.VERDICT_DISPLAY):
+            self.notice.setText("Keys must be ignored for less time than the verdict is shown")
+        elif self.draft != self.mode.controller.choice:
+            self.notice.setText("Not saved yet: press Enter or SAVE AND APPLY")
+        else:
+            self.notice.setText("")
+        self.show_draft()
+
+    def save_choice(self) -> None:
+        division, profile, timings = saved_names(self.draft, self.names)
+        from kiosk.storage import StationSettings
+
+        try:
+            self.mode.storage().settings.save(
+                StationSettings(division=division, rule_profile=profile, timings_ms=timings)
+            )
+        except KioskError as exc:
+            self.notice.setText(f"Not saved: {exc}")
+            return
+        self.mode.controller.apply_choice(self.draft)
+        self.notice.setText("Saved and applied; kept after a restart")
+
+    def key(self, key: int, text: str) -> bool:
+        if key in (K.Key_Up, K.Key_Down):
+            self.line = max(0, min(len(self.fields) - 1, self.line + (1 if key == K.Key_Down else -1)))
+            self.show_draft()
+        elif key in (K.Key_Left, K.Key_Right):
+            self.change(self.line, -1 if key == K.Key_Left else 1)
+        elif key in (K.Key_Return, K.Key_Enter):
+            self.save_choice()
+        else:
+            return False
+        return True
+
+
+class ExitPage(Page):
+    hint = "Enter: exit the station \u00b7 Esc: cancel"
+
+    def __init__(self, mode: JudgeView) -> None:
+        super().__init__(mode)
+        self.headline = FitLabel("Exit the station?", fill=0.75, bold=True)
+        self.headline.setObjectName("exit-headline")
+        self.detail = FitLabel(
+            "No challenge can be judged here until the station is started again.", fill=0.7
+        )
+        self.confirm = self.button("EXIT THE STATION\n(Enter)", mode.exit_confirmed.emit, colour=DANGER)
+        self.confirm.setObjectName("exit-confirm")
+        self.cancel = self.button("CANCEL\n(Esc)", lambda: mode.go(None))
+        self.cancel.reference = self.confirm.reference = "EXIT THE STATION\n(Enter)"
+        self.cancel.setObjectName("exit-cancel")
+        _stack(
+            self,
+            [
+                (_spacer(), 8),
+                (self.headline, 20),
+                (self.detail, 12),
+                (_spacer(), 8),
+                (_row((self.cancel, 1), (self.confirm, 1), spacing=40), 22),
+                (_spacer(), 20),
+            ],
+        )
+
+    def key(self, key: int, text: str) -> bool:
+        if key in (K.Key_Return, K.Key_Enter):
+            self.mode.exit_confirmed.emit()
+            return True
+        return False
+
+
+class JudgeView(View):
+    """Judge mode, from the PIN door to the exit; shown in the station window's stack."""
+
+    finished = Signal()  # back to the station (chosen, cancelled or locked)
+    exit_confirmed = Signal()  # the judge confirmed leaving the station
+
+    def __init__(
+        self,
+        controller: StationController,
+        storage: StorageFactory | None,
+        data_dir: Path,
+        *,
+        touch: bool,
+        clock: MonotonicClock = time.monotonic,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("judge")
+        self.controller = controller
+        self._storage = storage
+        self.data_dir = data_dir
+        self._clock = clock
+        self.idle_lock_s = float(controller.config.judge.idle_lock_seconds)
+        self.session: JudgeSession | None = None
+        self.title = FitLabel(fill=0.7, bold=True, align=A.AlignLeft | A.AlignVCenter)
+        self.title.setObjectName("judge-title")
+        self.lock = FitLabel(fill=0.55, colour=theme.DIM_TEXT, align=A.AlignRight | A.AlignVCenter)
+        self.lock.setObjectName("judge-lock")
+        self.hint = FitLabel(fill=0.55, colour=theme.DIM_TEXT)
+        self.hint.setObjectName("judge-hint")
+        self.pages = QStackedWidget()
+        self.door = DoorPage(self, touch=touch)
+        self.menu = MenuPage(self)
+        self.recheck = RecheckPage(self)
+        self.packs = PacksPage(self)
+        self.settings = SettingsPage(self)
+        self.counts = CountsPage(self)
+        self.export = ExportPage(self)
+        self.status = StatusPage(self)
+        self.exit_page = ExitPage(self)
+        self.page_for: dict[JudgePage, Page] = {
+            JudgePage.RECHECK: self.recheck,
+            JudgePage.PACKS: self.packs,
+            JudgePage.SETTINGS: self.settings,
+            JudgePage.COUNTS: self.counts,
+            JudgePage.EXPORT: self.export,
+            JudgePage.STATUS: self.status,
+            JudgePage.EXIT: self.exit_page,
+        }
+        for page in (self.door, self.menu, *self.page_for.values()):
+            self.pages.addWidget(page)
+        _stack(
+            self,
+            [(_row((self.title, 7), (self.lock, 3)), 9), (self.pages, 82), (self.hint, 6), (_spacer(), 2)],
+        )
+        self.ticker = QTimer(self)
+        self.ticker.setInterval(TICK_MS)
+        self.ticker.timeout.connect(self.tick)
+
+    # -- plumbing for the pages --------------------------------------------------------------------
+
+    def storage(self) -> StationStorage:
+        """The station's own storage (opened now if the station has not opened it yet)."""
+        if self._storage is None:
+            raise KioskError("this station has no database")
+        return self._storage()
+
+    def button(
+        self, text: str, action: Callable[[], None], *, colour: str = theme.KEY_BACKGROUND, left: bool = False
+    ) -> FitButton:
+        button = FitButton(text, colour=colour, left=left)
+        button.pressed.connect(self.touch)
+        button.clicked.connect(lambda _checked=False: action())
+        return button
+
+    @property
+    def current(self) -> Page:
+        page = self.pages.currentWidget()
+        assert isinstance(page, Page)
+        return page
+
+    # -- the flow ----------------------------------------------------------------------------------
+
+    def open(self) -> None:
+        """Esc or the judge chord (or the Judge button) on the station: the PIN door."""
+        self.session = None
+        self.door.open()
+        self._show(self.door, "Judge mode \u2014 judges only")
+        self.ticker.start()
+
+    def unlocked(self) -> None:
+        self.session = JudgeSession.opened(self._clock(), idle_lock_s=self.idle_lock_s)
+        self.go(None)
+
+    def go(self, page: JudgePage | None) -> None:
+        """Open a judge screen; None is the menu."""
+        if self.session is None:
+            return
+        if page is JudgePage.BACK:
+            self.finish(clear_fault=True)
+            return
+        if page is None:
+            self._show(self.menu, "Judge mode")
+            return
+        target = self.page_for[page]
+        target.refresh()
+        self._show(target, f"Judge mode \u2014 {page.value}")
+
+    def _show(self, page: Page, title: str) -> None:
+        self.pages.setCurrentWidget(page)
+        self.title.setText(title)
+        self.hint.setText(page.hint)
+        self.tick()
+
+    def finish(self, *, clear_fault: bool = False) -> None:
+        """Back to the station: chosen by the judge, cancelled at the door, or locked when idle."""
+        self.session = None
+        self.ticker.stop()
+        self.settings.draft = self.controller.choice
+        self.finished.emit()
+        if clear_fault and self.controller.state.screen is Screen.FAULT:
+            self.controller.clear_fault()
+
+    def touch(self) -> None:
+        if self.session is not None:
+            self.session = self.session.touched(self._clock())
+
+    def tick(self) -> None:
+        """Every second: lock an idle judge mode, and count down the lock and the PIN back-off."""
+        if self.session is None:
+            self.lock.setText("")
+            self.door.tick()
+            return
+        now = self._clock()
+        if self.session.is_locked(now):
+            print("judge mode locked itself after being left idle", file=sys.stderr)
+            self.finish()
+            return
+        self.lock.setText(f"Locks in {format_wait(self.session.remaining_s(now))}")
+
+    def handle_key(self, event: QKeyEvent) -> None:
+        key, text = event.key(), event.text()
+        self.touch()
+        page = self.current
+        if page.key(key, text):
+            self.tick()
+            return
+        if key == K.Key_Escape:
+            if page is self.door or page is self.menu:
+                self.finish()
+            else:
+                self.go(None)
+
+
+def restore_settings(controller: StationController, storage: StationStorage) -> tuple[str, ...]:
+    """At start-up: apply what a judge chose before the restart; return what could not be used."""
+    saved = storage.settings.load()
+    if saved.division is None and saved.rule_profile is None and not saved.timings_ms:
+        return ()
+    choice, problems = resolve_choice(controller.config, saved.division, saved.rule_profile, saved.timings_ms)
+    if saved.division is None:
+        choice = StationChoice(controller.state.division, choice.rules, choice.timings)
+    controller.apply_choice(choice)
+    return problems

@@ -1,0 +1,79 @@
+import uuid
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+from kiosk.core.adjudication import Verdict, judge_words
+from kiosk.core.lexicon import MarisaLexicon
+from kiosk.core.recheck import (
+    count_lines,
+    export_file_name,
+    export_folders,
+    local_midnight,
+    periods,
+    recheck_card,
+)
+from kiosk.core.record import ChallengeEntry, ChallengeId
+
+
+def entry(lexicon: MarisaLexicon, *words: str) -> ChallengeEntry:
+    return ChallengeEntry(
+        challenge_id=ChallengeId(uuid.uuid4()),
+        judged_at=datetime(2026, 5, 1, 12, 30, tzinfo=UTC),
+        station="Table 3",
+        division="Open",
+        rule_profile="double",
+        ruling=judge_words(words, lexicon, youth=True),
+    )
+
+
+def test_the_recheck_names_each_words_result(small_lexicon: MarisaLexicon) -> None:
+    card = recheck_card(entry(small_lexicon, "CAT", "CATX", "DOGS"))
+    assert card.verdict is Verdict.UNACCEPTABLE
+    assert [(w.word, w.acceptable, w.status) for w in card.words] == [
+        ("CAT", True, "acceptable"),
+        ("CATX", False, "not in the lexicon"),
+        ("DOGS", False, "on the youth exclusion list"),
+    ]
+    assert "Table 3" in card.summary
+    assert "CAT CATX DOGS" in card.summary
+    assert "youth rules" in card.details
+    assert "double" in card.details
+    assert not card.kept
+    assert recheck_card(entry(small_lexicon, "CAT"), kept=True).summary.startswith("NOT IN THE LOG")
+
+
+def test_periods_cover_today_hour_by_hour_then_further_back() -> None:
+    now = datetime(2026, 5, 1, 14, 32).astimezone()
+    found = periods(now)
+    labels = [p.label for p in found]
+    assert labels[:4] == ["Last 15 minutes", "Last hour", "Today", "Today 14:00\u201315:00"]
+    assert labels[-3:] == ["Yesterday", "Last 7 days", "Everything"]
+    today = found[2]
+    assert today.since == local_midnight(date(2026, 5, 1))
+    assert today.until is None
+    assert found[3].until is not None
+    assert found[3].since is not None
+    assert found[3].until - found[3].since == timedelta(hours=1)
+    assert found[-1].since is None
+
+
+def test_an_early_morning_offers_only_the_hours_since_midnight() -> None:
+    now = datetime(2026, 5, 1, 1, 5).astimezone()
+    hours = [p.label for p in periods(now) if p.label.startswith("Today ")]
+    assert hours == ["Today 01:00\u201302:00", "Today 00:00\u201301:00"]
+
+
+def test_counts_are_listed_busiest_first_with_a_total() -> None:
+    assert count_lines({"Table 1": 3, "Table 2": 7}, "Table 1") == [
+        "Table 2: 7",
+        "Table 1  (this station): 3",
+        "All stations: 10",
+    ]
+    assert count_lines({}, "Table 1") == ["No challenges yet today."]
+
+
+def test_export_names_and_folders(tmp_path: Path) -> None:
+    now = datetime(2026, 5, 1, 14, 32, 5)
+    assert export_file_name("Table 3 / Hall B", now) == "challenges-Table_3_Hall_B-2026-05-01-143205.csv"
+    mounts = [Path("/"), Path("/media"), Path("/media/judge/USB STICK"), Path("/boot/efi")]
+    assert export_folders(tmp_path, mounts) == [tmp_path / "exports", Path("/media/judge/USB STICK")]

@@ -1,0 +1,79 @@
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kiosk.core.config import Division, StationConfig, Timings
+from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
+from kiosk.core.settings import (
+    Field,
+    StationChoice,
+    choice_fields,
+    resolve_choice,
+    saved_names,
+    stepped,
+    value_text,
+)
+
+CONFIG = StationConfig(
+    divisions=(Division("Open", Path("a.kxpack")), Division("Schools", Path("b.kxpack"), youth_rules=True)),
+    rules=RuleProfile(ProfileKind.DOUBLE),
+    timings=Timings(key_lockout_ms=600),
+)
+NAMES = ["Open", "Schools"]
+
+
+def test_rule_profiles_come_back_from_their_names() -> None:
+    for profile in (
+        RuleProfile(ProfileKind.DOUBLE),
+        RuleProfile(ProfileKind.FREE),
+        RuleProfile(ProfileKind.PENALTY, 10, PenaltyParty.BOTH),
+    ):
+        assert RuleProfile.from_name(profile.name) == profile
+
+
+def test_a_saved_choice_wins_over_the_configuration() -> None:
+    choice, problems = resolve_choice(CONFIG, "Schools", "penalty-5-both", {"verdict_display_ms": 12000})
+    assert problems == ()
+    assert choice.division == 1
+    assert choice.rules == RuleProfile(ProfileKind.PENALTY, 5, PenaltyParty.BOTH)
+    assert choice.timings == Timings(key_lockout_ms=600, verdict_display_ms=12000)
+    assert saved_names(choice, NAMES) == (
+        "Schools",
+        "penalty-5-both",
+        {"key_lockout_ms": 600, "verdict_display_ms": 12000, "idle_entry_ms": 15000},
+    )
+
+
+def test_saved_names_the_configuration_lost_are_reported_not_guessed() -> None:
+    choice, problems = resolve_choice(CONFIG, "Juniors", "penalty-x", {"key_lockout_ms": 90000})
+    assert choice == StationChoice(0, CONFIG.rules, CONFIG.timings)
+    assert len(problems) == 3
+    assert "'Juniors'" in problems[0]
+
+
+def test_points_appear_only_under_the_penalty_rule() -> None:
+    choice = StationChoice(0, RuleProfile(ProfileKind.DOUBLE), Timings())
+    assert Field.POINTS not in choice_fields(choice, 2)
+    choice = stepped(choice, Field.PROFILE, 1, 2)
+    assert choice.rules.kind is ProfileKind.PENALTY
+    assert Field.POINTS in choice_fields(choice, 2)
+    assert Field.DIVISION not in choice_fields(choice, 1)
+    assert value_text(stepped(choice, Field.POINTS, 1, 2), Field.POINTS, NAMES) == "10 points"
+
+
+def test_a_value_from_the_configuration_is_stepped_from_where_it_is() -> None:
+    choice = StationChoice(0, CONFIG.rules, CONFIG.timings)
+    assert value_text(choice, Field.KEY_LOCKOUT, NAMES) == "0.6 s"
+    assert stepped(choice, Field.KEY_LOCKOUT, 1, 2).timings.key_lockout_ms == 750
+    assert stepped(choice, Field.KEY_LOCKOUT, -1, 2).timings.key_lockout_ms == 500
+
+
+@given(st.lists(st.tuples(st.sampled_from(list(Field)), st.sampled_from([-1, 1])), max_size=40))
+def test_stepping_never_makes_an_invalid_choice(steps: list[tuple[Field, int]]) -> None:
+    choice = StationChoice(0, CONFIG.rules, CONFIG.timings)
+    for field, delta in steps:
+        choice = stepped(choice, field, delta, 2)
+        assert choice.timings.key_lockout_ms < choice.timings.verdict_display_ms
+        assert 0 <= choice.division < 2
+        assert RuleProfile.from_name(choice.rules.name).name == choice.rules.name

@@ -1,0 +1,379 @@
+"""Judge mode on a real window over real SQLite storage: the door, the screens, the only way out."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
+from pytestqt.qtbot import QtBot
+
+from kiosk.core.config import Division, JudgeSettings, StationConfig, load_divisions
+from kiosk.core.rules import ProfileKind
+from kiosk.core.session import Screen
+from kiosk.storage import StationStorage, open_station_storage
+from kiosk.ui.controller import StationController
+from kiosk.ui.judge import restore_settings
+from kiosk.ui.window import StationWindow
+from tests.ui.conftest import MemoryLog, press, tab, type_text
+from tests.ui.test_fit import assert_every_text_fits
+
+Mod = Qt.KeyboardModifier
+K = Qt.Key
+PIN = "4826"
+
+
+@dataclass
+class JudgeRig:
+    window: StationWindow
+    controller: StationController
+    storage: StationStorage
+    clock: list[float]
+
+    def advance(self, seconds: float) -> None:
+        self.clock[0] += seconds
+        self.window.judge.tick()
+
+
+JudgeFactory = Callable[..., JudgeRig]
+
+
+@pytest.fixture
+def judge_station(qtbot: QtBot, pack: Path, tmp_path: Path) -> Iterator[JudgeFactory]:
+    """``judge_station(pin=..., touch=..., ...)``: a station whose storage is real, in tmp_path/data."""
+    opened: list[StationStorage] = []
+
+    def factory(
+        *,
+        pin: str | None = PIN,
+        log: MemoryLog | None = None,
+        divisions: tuple[Division, ...] | None = None,
+        size: tuple[int, int] = (1024, 600),
+        **changes: object,
+    ) -> JudgeRig:
+        data = tmp_path / "data"
+        storage = open_station_storage(data, forward_in_background=False)
+        opened.append(storage)
+        if pin is not None:
+            storage.judge_access.set_pin(pin)
+        config = StationConfig(divisions=divisions or (Division("Open", pack),), station_name="Station 7")
+        config = replace(config, **changes)  # type: ignore[arg-type]
+        chosen_log = storage.log if log is None else log
+        controller = StationController(config, load_divisions(config), lambda: chosen_log)
+        clock = [1000.0]
+        window = StationWindow(controller, lambda: storage, data, judge_clock=lambda: clock[0])
+        controller.setParent(window)
+        qtbot.addWidget(window)
+        window.setGeometry(QRect(0, 0, *size))
+        window.show()
+        qtbot.waitExposed(window)
+        return JudgeRig(window, controller, storage, clock)
+
+    yield factory
+    for storage in opened:
+        storage.close()
+
+
+def enter(window: StationWindow) -> None:
+    press(window, K.Key_Return, "\r")
+
+
+def unlock(rig: JudgeRig, pin: str = PIN) -> None:
+    press(rig.window, K.Key_Escape)
+    type_text(rig.window, pin)
+    enter(rig.window)
+    assert shown(rig.window) is rig.window.judge.menu
+
+
+def shown(window: StationWindow) -> QWidget:
+    """The judge page in front (a function, so that type checkers do not narrow it)."""
+    return window.judge.current
+
+
+def screen(rig: JudgeRig) -> Screen:
+    return rig.controller.state.screen
+
+
+def visible_texts(widget: QWidget) -> str:
+    texts = [
+        w.text()
+        for w in widget.findChildren(QLabel) + widget.findChildren(QAbstractButton)
+        if w.isVisible() and w.text()
+    ]
+    return "\n".join(texts)
+
+
+def test_the_pin_opens_judge_mode_and_esc_returns_to_the_station(judge_station: JudgeFactory) -> None:
+    rig = judge_station()
+    window = rig.window
+    press(window, K.Key_Escape)
+    assert window.judge.door.title.text() == "Judge PIN"
+    type_text(window, "48")
+    assert window.judge.door.dots.text() == "\u25cf \u25cf"
+    assert "48" not in visible_texts(window)
+    type_text(window, "26")
+    enter(window)
+    assert shown(window) is window.judge.menu
+    press(window, K.Key_Escape)
+    assert window.stack.currentWidget() is window.ready
+    assert not window.judging
+
+
+def test_wrong_pin_back_off_survives_a_restart(judge_station: JudgeFactory) -> None:
+    rig = judge_station()
+    press(rig.window, K.Key_Escape)
+    for _ in range(3):  # three free tries; the fourth must wait
+        type_text(rig.window, "1111")
+        enter(rig.window)
+    door = rig.window.judge.door
+    assert door.shut
+    assert "Wrong PIN (3 in a row). Next try in 0:0" in door.message.text()
+    assert rig.storage.judge_access.attempts().failures == 3
+    rig.storage.close()
+    rig.window.hide()
+
+    again = judge_station(pin=None)  # a new storage and window on the same data directory
+    press(again.window, K.Key_Escape)
+    door = again.window.judge.door
+    assert door.shut
+    assert "Next try in 0:0" in door.message.text()
+    type_text(again.window, PIN)
+    enter(again.window)
+    assert again.window.judge.current is door
+    assert again.window.judge.session is None
+    assert again.storage.judge_access.attempts().failures == 3  # the right PIN was not even heard
+
+
+def test_per_word_results_appear_only_in_judge_mode(judge_station: JudgeFactory) -> None:
+    rig = judge_station()
+    window = rig.window
+    type_text(window, "2cat catx")
+    tab(window)
+    assert window.stack.currentWidget() is window.verdict
+    shown = visible_texts(window)
+    assert "UNACCEPTABLE" in shown
+    for judge_only in ("not in the lexicon", "acceptable\n", "\u2717", "\u2713"):
+        assert judge_only not in shown
+    rig.controller.lockout_timer.timeout.emit()
+    press(window, K.Key_Space, " ")
+    assert window.stack.currentWidget() is window.ready
+    assert "not in the lexicon" not in visible_texts(window)
+
+    unlock(rig)
+    type_text(window, "1")
+    recheck = window.judge.recheck
+    assert window.judge.current is recheck
+    assert recheck.words[0].isVisible()
+    assert recheck.words[0].text() == "\u2713 CAT \u2014 acceptable"
+    assert recheck.words[1].text() == "\u2717 CATX \u2014 not in the lexicon"
+    assert "UNACCEPTABLE" in recheck.heading.text()
+    assert "Station 7" in recheck.rows[0].text()
+
+
+def test_exit_works_only_from_judge_mode_after_a_confirmation(
+    judge_station: JudgeFactory, qtbot: QtBot
+) -> None:
+    rig = judge_station()
+    window = rig.window
+    with qtbot.assertNotEmitted(window.left):
+        assert not window.close()
+        press(window, K.Key_F4, "", Mod.AltModifier)
+        press(window, K.Key_Q, "\x11", Mod.ControlModifier)
+        press(window, K.Key_W, "\x17", Mod.ControlModifier)
+        press(window, K.Key_Q, "Q", Mod.ControlModifier | Mod.AltModifier | Mod.ShiftModifier)
+        press(window, K.Key_Escape)  # the door: nothing leaves from here either
+        press(window, K.Key_Q, "Q", Mod.ControlModifier | Mod.AltModifier | Mod.ShiftModifier)
+        enter(window)
+        type_text(window, PIN)
+        enter(window)
+        type_text(window, "8")
+        assert shown(window) is window.judge.exit_page
+        assert window.judge.exit_page.headline.text() == "Exit the station?"
+        press(window, K.Key_Escape)  # cancel
+        assert shown(window) is window.judge.menu
+        assert not window.close()
+    assert window.isVisible()
+    type_text(window, "8")
+    with qtbot.waitSignal(window.left, timeout=1000):
+        enter(window)
+    assert not window.isVisible()
+
+
+def test_judge_mode_locks_itself_when_left_idle(judge_station: JudgeFactory) -> None:
+    rig = judge_station(judge=JudgeSettings(idle_lock_seconds=30))
+    window = rig.window
+    unlock(rig)
+    rig.advance(29)
+    assert window.judging
+    assert window.judge.lock.text() == "Locks in 0:01"
+    type_text(window, "2")  # any key restarts the idle time
+    rig.advance(29)
+    assert window.judge.current is window.judge.packs
+    QTest.mouseClick(
+        window.judge.menu.buttons[next(iter(window.judge.menu.buttons))], Qt.MouseButton.LeftButton
+    )
+    rig.advance(29)
+    assert window.judging
+    rig.advance(1)
+    assert not window.judging
+    assert window.stack.currentWidget() is window.ready
+    press(window, K.Key_Escape)
+    assert window.judge.current is window.judge.door  # the PIN again
+
+
+def test_a_settings_switch_applies_at_once_and_survives_a_restart(
+    judge_station: JudgeFactory, pack: Path
+) -> None:
+    divisions = (Division("Open", pack), Division("Schools", pack, youth_rules=True, colour="#7a3db8"))
+    rig = judge_station(divisions=divisions)
+    window = rig.window
+    unlock(rig)
+    type_text(window, "3")
+    settings = window.judge.settings
+    assert settings.lines[0][0].text() == "Division"
+    press(window, K.Key_Right)  # division: Schools
+    press(window, K.Key_Down)
+    press(window, K.Key_Right)  # challenge rule: double -> penalty
+    assert "Not saved yet" in settings.notice.text()
+    assert rig.controller.state.division == 0
+    enter(window)
+    assert settings.notice.text() == "Saved and applied; kept after a restart"
+    assert rig.controller.state.division == 1
+    assert rig.controller.config.rules.kind is ProfileKind.PENALTY
+    assert window.header.division.text() == "Division: Schools"
+    saved = rig.storage.settings.load()
+    assert (saved.division, saved.rule_profile) == ("Schools", "penalty-5-challenger_loses")
+    press(window, K.Key_Escape)
+    type_text(window, "7")  # back to the station
+    type_text(window, "1za")
+    tab(window)
+    assert "5 points" in window.verdict.outcome.text()
+
+    rig.storage.close()
+    again = judge_station(pin=None, divisions=divisions)
+    assert again.controller.state.division == 0  # the configuration, until the storage is read
+    assert restore_settings(again.controller, again.storage) == ()
+    assert again.controller.state.division == 1
+    assert again.controller.config.rules.name == "penalty-5-challenger_loses"
+
+
+def test_export_writes_the_log_to_a_csv_in_the_data_dir(judge_station: JudgeFactory, tmp_path: Path) -> None:
+    rig = judge_station()
+    window = rig.window
+    type_text(window, "2cat catx")
+    tab(window)
+    rig.controller.verdict_timer.timeout.emit()
+    unlock(rig)
+    type_text(window, "5")
+    export = window.judge.export
+    assert str(tmp_path / "data" / "exports") in export.text.text()
+    enter(window)
+    assert export.written is not None
+    assert export.written.parent == tmp_path / "data" / "exports"
+    assert str(export.written) in export.text.text()
+    rows = list(csv.DictReader(export.written.open(encoding="utf-8")))
+    assert [(r["words"], r["verdict"]) for r in rows] == [("CAT CATX", "UNACCEPTABLE")]
+    assert rows[0]["word_results"] == "CAT: acceptable; CATX: not in the lexicon"
+
+
+def test_counts_packs_and_status_screens(judge_station: JudgeFactory) -> None:
+    rig = judge_station()
+    window = rig.window
+    type_text(window, "1cat")
+    tab(window)
+    rig.controller.verdict_timer.timeout.emit()
+    unlock(rig)
+    type_text(window, "4")
+    assert "Station 7  (this station): 1" in window.judge.counts.text.text()
+    press(window, K.Key_Escape)
+    type_text(window, "2")
+    packs = window.judge.packs.text.text()
+    assert "Club list \u2014 edition 2026: Open" in packs
+    assert "7 words" in packs
+    assert "unsigned" in packs
+    press(window, K.Key_Escape)
+    type_text(window, "6")
+    status = window.judge.status.text.text()
+    assert "This station's log (SQLite)" in status
+    assert "Kept in memory after a log failure: 0" in status
+
+
+def test_a_touch_judge_gets_in_with_taps_and_chooses_the_first_pin(judge_station: JudgeFactory) -> None:
+    rig = judge_station(pin=None, touch=True)
+    window = rig.window
+    button = window.ready.judge_button
+    assert button is not None
+    assert button.isVisible()
+    assert button.height() < window.height() // 10  # small and out of the way
+    QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+    door = window.judge.door
+    assert door.title.text() == "No judge PIN is set yet: choose one"
+    for label in ("1", "9", "7", "3", "OK", "1", "9", "7", "3", "OK"):
+        QTest.mouseClick(door.keys[label], Qt.MouseButton.LeftButton)
+    assert shown(window) is window.judge.menu
+    assert rig.storage.judge_access.check_pin("1973").accepted
+    assert_every_text_fits(window)
+    QTest.mouseClick(
+        window.judge.menu.buttons[next(reversed(window.judge.menu.buttons))], Qt.MouseButton.LeftButton
+    )
+    assert shown(window) is window.judge.exit_page
+
+
+def test_the_touch_keypad_is_shut_while_the_back_off_runs(judge_station: JudgeFactory) -> None:
+    rig = judge_station(touch=True)
+    for _ in range(3):
+        assert not rig.storage.judge_access.check_pin("0000").accepted
+    QTest.mouseClick(rig.window.ready.judge_button, Qt.MouseButton.LeftButton)  # type: ignore[arg-type]
+    door = rig.window.judge.door
+    assert not door.keys["1"].isEnabled()
+    assert not door.keys["OK"].isEnabled()
+    assert door.keys["CANCEL"].isEnabled()
+    QTest.mouseClick(door.keys["CANCEL"], Qt.MouseButton.LeftButton)
+    assert rig.window.stack.currentWidget() is rig.window.ready
+
+
+def test_a_fault_is_cleared_from_judge_mode(judge_station: JudgeFactory) -> None:
+    broken = MemoryLog()
+    broken.failing = True
+    rig = judge_station(log=broken)
+    type_text(rig.window, "1cat")
+    tab(rig.window)
+    assert rig.controller.state.screen is Screen.FAULT
+    unlock(rig)
+    type_text(rig.window, "1")
+    assert rig.window.judge.recheck.rows[0].full_text.startswith("NOT IN THE LOG")
+    assert rig.window.judge.recheck.words[0].text() == "\u2713 CAT \u2014 acceptable"
+    press(rig.window, K.Key_Escape)
+    type_text(rig.window, "6")
+    assert "Kept in memory after a log failure: 1" in rig.window.judge.status.text.text()
+    broken.failing = False
+    type_text(rig.window, "r")
+    assert rig.window.judge.status.notice.text() == "All kept challenges are now in the log"
+    assert [e.ruling.words for e in broken.entries] == [("CAT",)]
+    press(rig.window, K.Key_Escape)
+    type_text(rig.window, "7")
+    assert screen(rig) is Screen.READY
+    assert rig.window.stack.currentWidget() is rig.window.ready
+
+
+@pytest.mark.parametrize("size", [(1024, 600), (1920, 1080), (3840, 2160)])
+def test_every_judge_screen_fits(judge_station: JudgeFactory, pack: Path, size: tuple[int, int]) -> None:
+    divisions = (Division("Open", pack), Division("Schools", pack, youth_rules=True))
+    rig = judge_station(size=size, divisions=divisions)
+    window = rig.window
+    type_text(window, "8" + " ".join(["WWWWWWWWWWWWWWW"] * 8))
+    tab(window)
+    rig.controller.verdict_timer.timeout.emit()
+    unlock(rig)
+    assert_every_text_fits(window)
+    for key in "123456":
+        type_text(window, key)
+        assert_every_text_fits(window)
+        press(window, K.Key_Escape)
+    type_text(window, "8")
+    assert_every_text_fits(window)
