@@ -9,8 +9,6 @@ import os
 import sys
 from pathlib import Path
 
-import platformdirs
-
 __all__ = ["DATA_DIR_ENV", "DEFAULT_PACK_ENV", "DEFAULT_PACK_NAME", "data_dir", "default_pack_path"]
 
 DEFAULT_PACK_NAME = "enable-demo.kxpack"
@@ -42,4 +40,6 @@ def data_dir(flag: Path | None = None) -> Path:
     env = os.environ.get(DATA_DIR_ENV)
     if env:
         return Path(env)
+    import platformdirs  # ~5 ms at start-up, paid only when neither the flag nor the variable is set
+
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kiosk.cli import main as kiosk
+from kiosk.command import kiosk
 from lexicon_build.cli import main as lexicon_build
 from tests.conftest import PackFactory, write_list
 

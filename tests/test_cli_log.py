@@ -12,7 +12,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from kiosk.cli import main, parse_since
+from kiosk.command import kiosk, parse_since
 from kiosk.storage import CSV_COLUMNS, open_station_storage
 from tests.storage.entries import make_entry
 from tests.storage.postgres import free_port
@@ -31,7 +31,7 @@ def data_dir(tmp_path: Path) -> Path:
 
 
 def test_log_show_lists_challenges_oldest_first_with_per_word_results(data_dir: Path) -> None:
-    result = CliRunner().invoke(main, ["log", "show", "--data-dir", str(data_dir)])
+    result = CliRunner().invoke(kiosk, ["log", "show", "--data-dir", str(data_dir)])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == "2024-05-01 09:00:00Z  Table 1  Open  UNACCEPTABLE  CAT DOGZ"
@@ -42,25 +42,25 @@ def test_log_show_lists_challenges_oldest_first_with_per_word_results(data_dir: 
 def test_log_show_filters_by_station_since_and_last(data_dir: Path) -> None:
     runner = CliRunner()
     base = ["log", "show", "--data-dir", str(data_dir)]
-    by_station = runner.invoke(main, [*base, "--station", "Table 2"]).output
+    by_station = runner.invoke(kiosk, [*base, "--station", "Table 2"]).output
     assert "QI" in by_station
     assert "Table 1" not in by_station
-    since = runner.invoke(main, [*base, "--since", "2024-05-01T09:01"]).output
+    since = runner.invoke(kiosk, [*base, "--since", "2024-05-01T09:01"]).output
     assert "CAT DOGZ" not in since
     assert "QI" in since
-    last = runner.invoke(main, [*base, "--last", "1"]).output
+    last = runner.invoke(kiosk, [*base, "--last", "1"]).output
     assert "ZA" in last
     assert "QI" not in last
 
 
 def test_the_data_dir_comes_from_the_environment_when_no_flag_is_given(data_dir: Path) -> None:
-    result = CliRunner().invoke(main, ["log", "show"], env={"KIOSK_DATA_DIR": str(data_dir)})
+    result = CliRunner().invoke(kiosk, ["log", "show"], env={"KIOSK_DATA_DIR": str(data_dir)})
     assert "CAT DOGZ" in result.output
 
 
 def test_log_export_writes_every_field_and_the_per_word_results(data_dir: Path, tmp_path: Path) -> None:
     out = tmp_path / "log.csv"
-    result = CliRunner().invoke(main, ["log", "export", "--csv", str(out), "--data-dir", str(data_dir)])
+    result = CliRunner().invoke(kiosk, ["log", "export", "--csv", str(out), "--data-dir", str(data_dir)])
     assert result.exit_code == 0, result.output
     assert "Wrote 3 challenges" in result.output
     rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
@@ -73,7 +73,7 @@ def test_log_export_writes_every_field_and_the_per_word_results(data_dir: Path, 
 
 
 def test_set_pin_asks_twice_without_echo_and_sets_the_hash(tmp_path: Path) -> None:
-    result = CliRunner().invoke(main, ["set-pin", "--data-dir", str(tmp_path)], input="5791\n5791\n")
+    result = CliRunner().invoke(kiosk, ["set-pin", "--data-dir", str(tmp_path)], input="5791\n5791\n")
     assert result.exit_code == 0, result.output
     assert "5791" not in result.output
     with open_station_storage(tmp_path) as storage:
@@ -81,14 +81,14 @@ def test_set_pin_asks_twice_without_echo_and_sets_the_hash(tmp_path: Path) -> No
 
 
 def test_set_pin_reads_standard_input_for_scripts(tmp_path: Path) -> None:
-    result = CliRunner().invoke(main, ["set-pin", "--stdin", "--data-dir", str(tmp_path)], input="8642\n")
+    result = CliRunner().invoke(kiosk, ["set-pin", "--stdin", "--data-dir", str(tmp_path)], input="8642\n")
     assert result.exit_code == 0, result.output
     with open_station_storage(tmp_path) as storage:
         assert storage.judge_access.check_pin("8642").accepted
 
 
 def test_a_too_short_pin_is_refused_with_exit_2(tmp_path: Path) -> None:
-    result = CliRunner().invoke(main, ["set-pin", "--stdin", "--data-dir", str(tmp_path)], input="12\n")
+    result = CliRunner().invoke(kiosk, ["set-pin", "--stdin", "--data-dir", str(tmp_path)], input="12\n")
     assert result.exit_code == 2
     assert "too short" in result.output
 
@@ -98,14 +98,14 @@ def test_with_the_shared_server_away_show_says_it_is_local_only_and_export_refus
 ) -> None:
     nobody = f"postgresql+psycopg://kiosk@127.0.0.1:{free_port()}/kiosk"  # refused at once
     runner = CliRunner()
-    shown = runner.invoke(main, ["log", "show", "--data-dir", str(data_dir), "--database-url", nobody])
+    shown = runner.invoke(kiosk, ["log", "show", "--data-dir", str(data_dir), "--database-url", nobody])
     assert shown.exit_code == 0, shown.output
     assert "cannot be reached" in shown.stderr
     assert "showing only the challenges judged at this station" in shown.stderr
     assert "CAT DOGZ" in shown.stdout
     out = tmp_path / "partial.csv"
     exported = runner.invoke(
-        main, ["log", "export", "--csv", str(out), "--data-dir", str(data_dir), "--database-url", nobody]
+        kiosk, ["log", "export", "--csv", str(out), "--data-dir", str(data_dir), "--database-url", nobody]
     )
     assert exported.exit_code != 0
     assert "would hold only this station's challenges" in exported.output
@@ -117,7 +117,7 @@ def test_a_newer_database_is_a_clear_error_not_a_traceback(tmp_path: Path) -> No
         pass
     with sqlite3.connect(tmp_path / "kiosk.sqlite3") as conn:
         conn.execute("UPDATE kiosk_schema SET version = 999")
-    result = CliRunner().invoke(main, ["log", "show", "--data-dir", str(tmp_path)])
+    result = CliRunner().invoke(kiosk, ["log", "show", "--data-dir", str(tmp_path)])
     assert result.exit_code == 2
     assert "written by a newer kiosk" in result.output
 

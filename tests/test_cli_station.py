@@ -9,12 +9,12 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from kiosk.cli import main
+from kiosk.command import kiosk
 from tests.conftest import PackFactory
 
 
 def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, list(args))
+    result = CliRunner().invoke(kiosk, list(args))
     return result.exit_code, result.output
 
 

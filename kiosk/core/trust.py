@@ -24,9 +24,6 @@ import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
 from kiosk.core.errors import ConfigError, PackSignatureError
 from kiosk.core.pack import PUBLIC_KEY_BYTES, PackContents, SignatureBlock
 
@@ -164,6 +161,11 @@ class PackTrust:
 
 
 def _verifies(block: SignatureBlock) -> bool:
+    # Imported here, not at the top: most stations judge with unsigned packs, and cryptography
+    # costs ~8 ms of the start-up budget (see bench/bench_station.py). Only a signature pays it.
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     try:
         Ed25519PublicKey.from_public_bytes(block.public_key).verify(block.signature, block.signed_bytes)
     except (InvalidSignature, ValueError):

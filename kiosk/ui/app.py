@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLockFile, Qt, QTimer
 from PySide6.QtGui import QCursor, QGuiApplication
@@ -21,8 +22,10 @@ from PySide6.QtWidgets import QApplication
 from kiosk.core.config import LoadedDivision, StationConfig
 from kiosk.core.errors import KioskError
 from kiosk.ui.controller import StationController
-from kiosk.ui.judge import StorageFactory, restore_settings
 from kiosk.ui.window import StationWindow
+
+if TYPE_CHECKING:
+    from kiosk.ui.judge import StorageFactory
 
 __all__ = ["LOCK_FILE_NAME", "run_station", "seconds_since_process_start"]
 
@@ -106,6 +109,8 @@ def run_station(
             app.exit(0)  # quit() would ask the window, which refuses to close
             return
         window.build_screens()
+        from kiosk.ui.judge import restore_settings  # loaded by build_screens, after the first frame
+
         try:
             controller.open_log()
             for problem in restore_settings(controller, storage()):

@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -35,7 +36,9 @@ from kiosk.core.session import (
     start,
     transition,
 )
-from kiosk.core.settings import StationChoice
+
+if TYPE_CHECKING:  # judge mode's settings: imported when judge mode asks, after the first frame
+    from kiosk.core.settings import StationChoice
 
 __all__ = ["LogFactory", "StationController"]
 
@@ -108,6 +111,8 @@ class StationController(QObject):
     @property
     def choice(self) -> StationChoice:
         """The division, rule profile and timings the station runs with now."""
+        from kiosk.core.settings import StationChoice
+
         return StationChoice(self._state.division, self.config.rules, self.config.timings)
 
     def apply_choice(self, choice: StationChoice) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRect, Qt, Signal
 from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QCloseEvent, QKeyEvent, QPaintEvent
@@ -28,8 +29,10 @@ from kiosk.core.session import (
 )
 from kiosk.ui import theme
 from kiosk.ui.controller import StationController
-from kiosk.ui.judge import JudgeView, MonotonicClock, StorageFactory
 from kiosk.ui.views import EntryView, FaultView, HeaderBar, ReadyView, VerdictView
+
+if TYPE_CHECKING:  # judge mode is imported when first built, after the first frame
+    from kiosk.ui.judge import JudgeView, MonotonicClock, StorageFactory
 
 __all__ = ["JUDGE_CHORD", "StationWindow"]
 
@@ -148,6 +151,8 @@ class StationWindow(QWidget):
     @property
     def judge(self) -> JudgeView:
         if self._judge is None:
+            from kiosk.ui.judge import JudgeView  # its modules cost the ready frame ~10 ms: not before it
+
             self._judge = JudgeView(
                 self.controller,
                 self._storage,

@@ -1,0 +1,363 @@
+"""The ``kiosk`` command's click layer: the station and rulings from the command line.
+
+A thin click layer: every command calls core functions that are tested on their own, and only
+this layer decides what to print and which exit code to return (0 acceptable, 1 unacceptable,
+2 an input, pack or configuration error). ``kiosk.cli.main`` (the console entry point) starts the
+station itself without loading click, and hands every other command line to the group here.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
+
+import click
+
+from kiosk import __version__
+from kiosk.cli import EXIT_ACCEPTABLE, EXIT_UNACCEPTABLE, fail, start_station
+from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, adjudicate
+from kiosk.core.batch import batch_rulings
+from kiosk.core.errors import KioskError
+from kiosk.core.lexicon import MarisaLexicon, load_lexicon
+from kiosk.paths import DATA_DIR_ENV, data_dir, default_pack_path
+
+if TYPE_CHECKING:
+    from kiosk.core.record import ChallengeEntry
+    from kiosk.storage import StationStorage
+
+__all__ = ["kiosk", "parse_since"]
+
+BATCH_CHUNK_LINES = 65536
+
+
+def open_lexicon(pack: Path | None) -> MarisaLexicon:
+    try:
+        return load_lexicon(pack if pack is not None else default_pack_path())
+    except KioskError as exc:
+        fail(str(exc))
+
+
+pack_option = click.option(
+    "--pack",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Lexicon pack to judge with (default: the embedded ENABLE demo pack).",
+)
+youth_option = click.option(
+    "--youth", is_flag=True, help="Apply youth (school) rules: the pack's exclusion list counts."
+)
+
+
+config_option = click.option(
+    "--config",
+    "config_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Station configuration (TOML): divisions, packs, rules, timings. Default: one division "
+    "on the embedded pack.",
+)
+
+
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="kiosk")
+@config_option
+@click.pass_context
+def kiosk(ctx: click.Context, config_path: Path | None) -> None:
+    """The challenge kiosk: one verdict for a whole challenged play.
+
+    With no command, starts the full-screen station.
+
+    \b
+    Examples:
+      kiosk                         start the station on the embedded pack
+      kiosk --config station.toml   start the station as configured
+      kiosk check CAT DOGS          rule on a play from the command line
+      kiosk log show --last 10      the last ten challenges, per-word results included
+      kiosk set-pin                 set the judge PIN (also the way back in)
+    """
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(station, config_path=config_path)
+
+
+@kiosk.command()
+@config_option
+@click.option(
+    "--data-dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    help=f"Where the station keeps its log and lock (default: the config's data_dir, then "
+    f"${DATA_DIR_ENV}, then the platform's data folder).",
+)
+@click.option("--touch", is_flag=True, help="Show the on-screen keyboard and the pointer.")
+@click.option("--smoke", is_flag=True, help="Exit once the ready screen is painted, printing the time taken.")
+def station(config_path: Path | None, data_dir: Path | None, touch: bool, smoke: bool) -> None:
+    """Start the full-screen challenge station.
+
+    A bad configuration or a pack that fails verification stops it with a message naming the
+    file (exit 2). Leaving the station: judge mode (Esc on the ready screen, or Ctrl+Alt+J;
+    then the judge PIN), then "Exit the station". Set the PIN first with 'kiosk set-pin'.
+
+    \b
+    Examples:
+      kiosk station
+      kiosk station --config /etc/challenge-kiosk/station.toml
+      kiosk station --smoke          check that the station starts, and how fast
+    """
+    if config_path is None:  # `kiosk --config FILE station` means the same as `kiosk station --config FILE`
+        config_path = click.get_current_context().find_root().params.get("config_path")
+    start_station(config_path, data_dir, touch=touch, smoke=smoke)
+
+
+@kiosk.command()
+@pack_option
+@youth_option
+@click.option("--judge", is_flag=True, help="Also print each word's result (judges only).")
+@click.option(
+    "--batch",
+    "batch",
+    type=click.File("r", encoding="utf-8-sig", errors="replace"),
+    help="Rule on one challenge per line of FILE ('-' for standard input).",
+)
+@click.option(
+    "--max-words",
+    type=click.IntRange(1, 64),
+    default=MAX_WORDS_PER_CHALLENGE,
+    show_default=True,
+    help="Most words one challenge may hold.",
+)
+@click.argument("words", nargs=-1)
+def check(
+    pack: Path | None,
+    youth: bool,
+    judge: bool,
+    batch: TextIO | None,
+    max_words: int,
+    words: tuple[str, ...],
+) -> None:
+    """Rule on one challenged play: prints ACCEPTABLE (exit 0) or UNACCEPTABLE (exit 1).
+
+    An input or pack error prints a message on standard error and exits 2.
+
+    \b
+    Examples:
+      kiosk check CAT DOGS
+      kiosk check --youth --pack school.kxpack "CAT, DOGS"
+      kiosk check --batch slips.txt > rulings.txt
+    """
+    if batch is not None and words:
+        fail("give either WORDS or --batch FILE, not both")
+    lexicon = open_lexicon(pack)
+    if youth and not lexicon.has_youth_list:
+        fail(
+            f"--youth was asked for, but the pack '{lexicon.info.name}' has no youth exclusion "
+            "list; build one with 'lexicon-build build --youth-exclusions FILE'"
+        )
+    if batch is not None:
+        out = sys.stdout
+        chunk: list[str] = []
+        for line_ruling in batch_rulings(batch, lexicon, youth=youth, max_words=max_words):
+            chunk.append(line_ruling)
+            if len(chunk) >= BATCH_CHUNK_LINES:
+                out.write("\n".join(chunk) + "\n")
+                chunk.clear()
+        if chunk:
+            out.write("\n".join(chunk) + "\n")
+        out.flush()
+        return
+    try:
+        ruling = adjudicate(words, lexicon, youth=youth, max_words=max_words)
+    except KioskError as exc:
+        fail(str(exc))
+    click.echo(ruling.verdict.value)
+    if judge:
+        for result in ruling.results:
+            click.echo(f"  {result.word:<15}  {result.status.value}")
+        youth_note = "youth rules" if youth else "no youth rules"
+        click.echo(f"  pack: {ruling.pack_name} {ruling.pack_edition} ({youth_note})")
+    sys.exit(EXIT_ACCEPTABLE if ruling.acceptable else EXIT_UNACCEPTABLE)
+
+
+# --- the challenge log and the judge PIN (library first: kiosk.storage does the work) ---------
+
+DEFAULT_SHOW_LAST = 20
+_F = TypeVar("_F", bound=Callable[..., Any])
+_RELATIVE = re.compile(r"^(\d+)\s*([mhd])$")
+_RELATIVE_UNITS = {"m": "minutes", "h": "hours", "d": "days"}
+
+
+def storage_options(command: _F) -> _F:
+    """--data-dir and --database-url, shared by every command that opens the station's storage."""
+    command = click.option(
+        "--database-url",
+        metavar="URL",
+        help="The log's database, e.g. postgresql+psycopg://kiosk@server/kiosk "
+        "(default: the SQLite file in the data directory).",
+    )(command)
+    return click.option(
+        "--data-dir",
+        type=click.Path(path_type=Path, file_okay=False),
+        help=f"The station's data directory (default: ${DATA_DIR_ENV}, else the platform's own).",
+    )(command)
+
+
+def open_storage(data_dir_flag: Path | None, database_url: str | None) -> StationStorage:
+    from kiosk.storage import open_station_storage  # SQLAlchemy loads only for these commands
+
+    try:
+        return open_station_storage(data_dir(data_dir_flag), database_url, forward_in_background=False)
+    except KioskError as exc:
+        fail(str(exc))
+
+
+def parse_since(text: str, now: datetime) -> datetime:
+    """``30m``/``2h``/``1d`` ago, or an ISO date or time (UTC unless it carries an offset)."""
+    relative = _RELATIVE.match(text.strip())
+    if relative:
+        amount, unit = int(relative.group(1)), relative.group(2)
+        return now - timedelta(**{_RELATIVE_UNITS[unit]: amount})
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise click.BadParameter(
+            f"'{text}' is not a time: use e.g. 2h, 30m, 1d, 2024-05-01 or 2024-05-01T14:00 (UTC)"
+        ) from None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
+def format_entry(entry: ChallengeEntry) -> list[str]:
+    ruling = entry.ruling
+    when = entry.judged_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%SZ")
+    youth = "youth rules" if ruling.youth_rules else "no youth rules"
+    lines = [
+        f"{when}  {entry.station}  {entry.division}  {ruling.verdict.value}  {' '.join(ruling.words)}",
+        f"    {ruling.pack_name} {ruling.pack_edition} ({youth}), {entry.rule_profile}, "
+        f"id {entry.challenge_id}",
+    ]
+    lines.extend(f"    {result.word:<15}  {result.status.value}" for result in ruling.results)
+    return lines
+
+
+@kiosk.group()
+def log() -> None:
+    """Read the challenge log (directors and judges only: it shows per-word results).
+
+    \b
+    Examples:
+      kiosk log show --last 10 --station "Table 3"
+      kiosk log export --csv challenges.csv
+    """
+
+
+@log.command()
+@click.option(
+    "--last",
+    type=click.IntRange(min=1),
+    default=DEFAULT_SHOW_LAST,
+    show_default=True,
+    help="Show the most recent N challenges.",
+)
+@click.option("--station", help="Only challenges judged at this station.")
+@click.option("--since", help="Only challenges from this time on: 2h, 30m, 1d, or 2024-05-01T14:00 (UTC).")
+@storage_options
+def show(
+    last: int, station: str | None, since: str | None, data_dir: Path | None, database_url: str | None
+) -> None:
+    """Print recent challenges, oldest first, each with its per-word results. Times are UTC.
+
+    \b
+    Examples:
+      kiosk log show
+      kiosk log show --last 50 --since 2h
+      kiosk log show --station "Table 3" --since 2024-05-01
+    """
+    from kiosk.storage import LogQuery
+
+    since_at = parse_since(since, datetime.now(UTC)) if since is not None else None
+    with open_storage(data_dir, database_url) as storage:
+        try:
+            entries = storage.log.query(LogQuery(last=last, station=station, since=since_at))
+        except KioskError as exc:
+            fail(str(exc))
+        status = storage.log.status()
+    if status.local_only:
+        click.echo(
+            f"The shared log at {status.location} cannot be reached ({status.last_error}); "
+            f"showing only the challenges judged at this station ({storage.local_path}).",
+            err=True,
+        )
+    if not entries:
+        click.echo(f"No challenges in the log at {status.location} match.")
+    for entry in reversed(entries):
+        click.echo("\n".join(format_entry(entry)))
+    if status.backlog:
+        click.echo(f"{status.backlog} challenges judged here wait to be forwarded to {status.location}.")
+
+
+@log.command()
+@click.option(
+    "--csv",
+    "csv_path",
+    required=True,
+    type=click.Path(path_type=Path, dir_okay=False, allow_dash=True),
+    help="Write the whole log to this CSV file ('-' for standard output).",
+)
+@storage_options
+def export(csv_path: Path, data_dir: Path | None, database_url: str | None) -> None:
+    """Write every challenge to a CSV file: all fields, per-word results included.
+
+    \b
+    Example:
+      kiosk log export --csv challenges.csv
+    """
+    from kiosk.storage import LogQuery, write_csv
+
+    with open_storage(data_dir, database_url) as storage:
+        try:
+            entries = storage.log.query(LogQuery())
+        except KioskError as exc:
+            fail(str(exc))
+        status = storage.log.status()
+    if status.local_only:
+        fail(
+            f"the shared log at {status.location} cannot be reached ({status.last_error}), so an "
+            "export now would hold only this station's challenges; try again when the server "
+            "answers, or leave out --database-url to export this station's own log"
+        )
+    entries.reverse()  # oldest first, as a spreadsheet reads
+    if str(csv_path) == "-":
+        write_csv(entries, sys.stdout)
+        return
+    try:
+        with csv_path.open("w", encoding="utf-8", newline="") as out:
+            count = write_csv(entries, out)
+    except OSError as exc:
+        fail(f"cannot write {csv_path}: {exc.strerror or exc}")
+    click.echo(f"Wrote {count} challenges to {csv_path}.")
+
+
+@kiosk.command("set-pin")
+@click.option("--stdin", "from_stdin", is_flag=True, help="Read the PIN from one line of standard input.")
+@storage_options
+def set_pin(from_stdin: bool, data_dir: Path | None, database_url: str | None) -> None:
+    """Set the judge PIN of this station, and clear its count of wrong PINs.
+
+    The PIN is asked twice and not shown. This is also the way back in for a forgotten PIN: it
+    needs the station's command line, which players do not have.
+
+    \b
+    Examples:
+      kiosk set-pin
+      printf '%s\\n' "$PIN" | kiosk set-pin --stdin
+    """
+    if from_stdin:
+        pin = sys.stdin.readline().rstrip("\r\n")
+    else:
+        pin = click.prompt("New judge PIN", hide_input=True, confirmation_prompt=True)
+    with open_storage(data_dir, database_url) as storage:
+        try:
+            storage.judge_access.set_pin(pin)
+        except KioskError as exc:
+            fail(str(exc))
+        where = storage.local_path
+    click.echo(f"Judge PIN set for the station database {where}.")
