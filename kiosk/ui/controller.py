@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import sys
 import traceback
-import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -21,7 +19,6 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from kiosk.core.adjudication import Verdict, adjudicate, judge_words
 from kiosk.core.config import LoadedDivision, StationConfig
 from kiosk.core.errors import StorageError
-from kiosk.core.record import ChallengeEntry, ChallengeId, ChallengeLog
 from kiosk.core.session import (
     Effect,
     Event,
@@ -37,16 +34,24 @@ from kiosk.core.session import (
     transition,
 )
 
-if TYPE_CHECKING:  # judge mode's settings: imported when judge mode asks, after the first frame
+if TYPE_CHECKING:
+    # Not needed for the ready frame, so imported where used: the log's entry (uuid, datetime and
+    # the platform module: ~4 ms), when the first play is judged (judge mode has loaded it by
+    # then); judge mode's settings, when judge mode asks.
+    from datetime import datetime
+
+    from kiosk.core.record import ChallengeEntry, ChallengeLog
     from kiosk.core.settings import StationChoice
 
 __all__ = ["LogFactory", "StationController"]
 
-LogFactory = Callable[[], ChallengeLog]
-Clock = Callable[[], datetime]
+LogFactory = Callable[[], "ChallengeLog"]
+Clock = Callable[[], "datetime"]
 
 
 def _utc_now() -> datetime:
+    from datetime import UTC, datetime
+
     return datetime.now(UTC)
 
 
@@ -197,6 +202,10 @@ class StationController(QObject):
             if second is None
             else judge_words(ruling.words, second, youth=division.division.youth_rules).verdict
         )
+        import uuid
+
+        from kiosk.core.record import ChallengeEntry, ChallengeId
+
         entry = ChallengeEntry(
             challenge_id=ChallengeId(uuid.uuid4()),
             judged_at=self._clock(),

@@ -60,17 +60,35 @@ def fits(font: QFont, text: str, width: int, height: int) -> bool:
 
 
 def largest_fitting_px(font: QFont, text: str, width: int, height: int, ceiling_px: int) -> int:
-    """The largest pixel size at most ``ceiling_px`` at which ``text`` fits the box."""
+    """The largest pixel size at most ``ceiling_px`` at which ``text`` fits the box.
+
+    Text grows almost in proportion to its pixel size, so one measure at the ceiling predicts the
+    answer and a step or two either side settles it. Every size measured costs Qt a new font
+    engine: a bisection (seven sizes a label) was the slowest part of drawing the ready screen.
+    """
+    ceiling = max(MIN_FONT_PX, ceiling_px)
     probe = QFont(font)
-    low, high = MIN_FONT_PX, max(MIN_FONT_PX, ceiling_px)
-    while low < high:
-        middle = (low + high + 1) // 2
-        probe.setPixelSize(middle)
-        if fits(probe, text, width, height):
-            low = middle
-        else:
-            high = middle - 1
-    return low
+
+    def fits_at(size: int) -> bool:
+        probe.setPixelSize(size)
+        return fits(probe, text, width, height)
+
+    probe.setPixelSize(ceiling)
+    metrics = QFontMetrics(probe)
+    lines = _lines(text)
+    widest = max(metrics.horizontalAdvance(line) for line in lines)
+    tallest = metrics.height() * len(lines)
+    if ceiling == MIN_FONT_PX or (widest <= width and tallest <= height):
+        return ceiling  # never below MIN_FONT_PX, even when nothing fits
+    scale = min(width / widest if widest > 0 else 1.0, height / tallest if tallest > 0 else 1.0)
+    size = min(ceiling - 1, max(MIN_FONT_PX, int(ceiling * scale)))
+    if fits_at(size):
+        while size + 1 < ceiling and fits_at(size + 1):
+            size += 1
+    else:
+        while size > MIN_FONT_PX and not fits_at(size):
+            size -= 1
+    return size
 
 
 class FitLabel(QLabel):
@@ -101,6 +119,9 @@ class FitLabel(QLabel):
         font.setBold(bold)
         self.setFont(font)
         self.setStyleSheet(f"color: {colour}; background: transparent;")
+        # Until its first resize event a label has no geometry of its own (the layout gives it one
+        # when the screen is shown or grabbed): fitting text to the default size is wasted work.
+        self._sized = False
 
     def set_reference(self, reference: str | None) -> None:
         self._reference = reference
@@ -113,9 +134,12 @@ class FitLabel(QLabel):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
+        self._sized = True
         self._fit()
 
     def _fit(self) -> None:
+        if not self._sized:
+            return
         rect = self.contentsRect()
         if rect.width() <= 1 or rect.height() <= 1:
             return

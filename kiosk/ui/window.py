@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRect, Qt, Signal
-from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QCloseEvent, QKeyEvent, QPaintEvent
+from PySide6.QtGui import QCloseEvent, QKeyEvent, QPaintEvent
 from PySide6.QtWidgets import QStackedWidget, QVBoxLayout, QWidget
 
 from kiosk.core.adjudication import Verdict
@@ -228,6 +228,9 @@ class StationWindow(QWidget):
 
     def _announce(self, widget: QWidget, message: str) -> None:
         """Tell screen readers (best effort: Qt forwards it only when an assistive tool listens)."""
+        # QAccessible costs ~2 ms to load: not before the first frame (the ready screen announces nothing).
+        from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
+
         if QAccessible.isActive():
             QAccessible.updateAccessibility(QAccessibleAnnouncementEvent(widget, message))
 
