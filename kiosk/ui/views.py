@@ -108,6 +108,9 @@ class HeaderBar(QWidget):
         if colour != self._colour:
             self._colour = colour
             theme.paint_background(self, colour)
+            text = theme.text_on(colour)
+            self.division.set_colour(text)
+            self.station.set_colour(text)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
         margin = max(4, self.height() // 3)
@@ -124,7 +127,9 @@ class WordGrid(QWidget):
     the words are; one to four words stand in one column, five to eight in two.
     """
 
-    def __init__(self, *, show_counts: bool, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, *, show_counts: bool, number_colour: str = theme.DIM_TEXT, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self._show_counts = show_counts
@@ -137,7 +142,7 @@ class WordGrid(QWidget):
             number = FitLabel(
                 f"{index + 1}.",
                 fill=0.45,
-                colour=theme.DIM_TEXT,
+                colour=number_colour,
                 align=A.AlignRight | A.AlignVCenter,
                 reference="88.",  # never larger than the words beside it
             )
@@ -212,8 +217,9 @@ class KeyButton(QPushButton):
         if colour != self._colour:
             self._colour = colour
             self.setStyleSheet(
-                f"QPushButton {{ background: {colour}; color: {theme.TEXT}; border: 2px solid #59626e; "
-                "border-radius: 8px; } QPushButton:pressed { background: #59626e; }"
+                f"QPushButton {{ background: {colour}; color: {theme.text_on(colour)}; "
+                "border: 2px solid #59626e; border-radius: 8px; } "
+                "QPushButton:pressed { background: #59626e; }"
             )
 
     def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
@@ -307,7 +313,7 @@ class ReadyView(View):
         self.count_pad: KeyPad | None = None
         self.division_pad: KeyPad | None = None
         items: list[tuple[QWidget, int]] = [
-            (_spacer(), 3),
+            (_spacer(), 1 if touch else 3),
             (self.caption, 4),
             (self.lexicon, 15),
             (self.edition, 7),
@@ -321,7 +327,7 @@ class ReadyView(View):
             items.append((self.division_pad, 10))
         else:
             items.append((self.division, 7))
-        items += [(_spacer(), 3), (self.prompt, 16 if touch else 18)]
+        items += [(_spacer(), 1 if touch else 3), (self.prompt, 16 if touch else 18)]
         if touch:
             self.count_pad = KeyPad(
                 [[(str(n), Typed(str(n)), 2) for n in range(1, MAX_WORDS_PER_CHALLENGE + 1)]]
@@ -331,7 +337,7 @@ class ReadyView(View):
         self.judge_button: KeyButton | None = None
         if touch:
             row, self.judge_button = judge_button_row(self.tapped)
-            items.append((row, 5))
+            items.append((row, 8))
         else:
             items.append((_spacer(), 4))
         _stack(self, items)
@@ -377,14 +383,14 @@ class EntryView(View):
         self.keyboard: TouchKeyboard | None = None
         items: list[tuple[QWidget, int]] = [
             (self.title, 9),
-            (self.grid, 44 if touch else 58),
+            (self.grid, 40 if touch else 58),
             (self.notice, 7),
-            (self.prompt, 13 if touch else 18),
+            (self.prompt, 12 if touch else 18),
         ]
         if touch:
             self.keyboard = TouchKeyboard()
             self.keyboard.tapped.connect(self.tapped)
-            items.append((self.keyboard, 40))
+            items.append((self.keyboard, 46))
         _stack(self, items)
 
     def show_entry(self, state: SessionState) -> None:
@@ -466,7 +472,7 @@ class VerdictView(View):
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.icon, 2)
         row.addWidget(self.headline, 8)
-        self.grid = WordGrid(show_counts=False)
+        self.grid = WordGrid(show_counts=False, number_colour=theme.TEXT)  # dim text fails on red
         self.lexicon = FitLabel(fill=0.7)
         self.lexicon.setObjectName("verdict-lexicon")
         self.outcome = FitLabel(fill=0.75, bold=True)
@@ -562,7 +568,7 @@ class FaultView(View):
         self.judge_button: KeyButton | None = None
         if touch:
             row, self.judge_button = judge_button_row(self.tapped)
-            items += [(_spacer(), 24), (row, 6)]
+            items += [(_spacer(), 22), (row, 8)]
         else:
             items.append((_spacer(), 30))
         _stack(self, items)
