@@ -393,6 +393,7 @@ class RecheckPage(Page):
         self.rows = [self.button("", partial(self.select_row, i), left=True) for i in range(RECHECK_ROWS)]
         for index, row in enumerate(self.rows):
             row.setObjectName(f"recheck-row-{index + 1}")
+            row.reference = "M" * 200  # one readable type size for every row; a long one is cut short
         self.heading = FitLabel(fill=0.7, bold=True, align=A.AlignLeft | A.AlignVCenter)
         self.heading.setObjectName("recheck-heading")
         self.words: list[FitLabel] = []
@@ -478,11 +479,14 @@ class RecheckPage(Page):
         card = self.cards[self.selected]
         count = len(self.cards)
         self.heading.setText(f"Challenge {self.selected + 1} of {count}: {card.verdict.value}")
+        marks = {True: "\u2713", False: "\u2717"}
+        texts = [f"{marks[w.acceptable]} {w.word} \u2014 {w.status}" for w in card.words]
+        longest = max(texts, key=len, default="")
         for index, label in enumerate(self.words):
             if index < len(card.words):
                 line = card.words[index]
-                mark = "\u2713" if line.acceptable else "\u2717"
-                label.setText(f"{mark} {line.word} \u2014 {line.status}")
+                label.set_reference(longest)  # one type size for the card's words
+                label.setText(texts[index])
                 label.set_colour(GOOD if line.acceptable else BAD)
             else:
                 label.setText("")
@@ -712,6 +716,8 @@ class ExportPage(TextPage):
         return len(self.folders) - 1
 
     def show_folder(self) -> None:
+        for button in (self.commands[0], self.commands[2]):
+            button.setEnabled(self.sticks > 0)  # nowhere else to choose until a stick is found
         folder = self.folders[self.index]
         lines = ["The whole log, per-word results included, as one CSV file.", ""]
         if self.index == 0:

@@ -47,6 +47,7 @@ __all__ = [
 ]
 
 KEYBOARD_ROWS = ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM")
+TOUCH_KEY_NAMES = (("press TAB", "tap JUDGE"), ("Esc", "CLEAR"))
 WORDS_PER_COLUMN = 4
 MIN_GRID_ROWS = 3
 CURSOR = "_"
@@ -333,11 +334,11 @@ class ReadyView(View):
                 [[(str(n), Typed(str(n)), 2) for n in range(1, MAX_WORDS_PER_CHALLENGE + 1)]]
             )
             self.count_pad.tapped.connect(self.tapped)
-            items.append((self.count_pad, 16))
+            items.append((self.count_pad, 15))
         self.judge_button: KeyButton | None = None
         if touch:
             row, self.judge_button = judge_button_row(self.tapped)
-            items.append((row, 8))
+            items.append((row, 9))
         else:
             items.append((_spacer(), 4))
         _stack(self, items)
@@ -390,27 +391,35 @@ class EntryView(View):
         if touch:
             self.keyboard = TouchKeyboard()
             self.keyboard.tapped.connect(self.tapped)
-            items.append((self.keyboard, 46))
+            items += [(self.keyboard, 46), (_spacer(), 2)]  # the bottom row clear of the bezel
         _stack(self, items)
 
     def show_entry(self, state: SessionState) -> None:
         entered = state.entered
         expected = state.expected
-        judge_key = "JUDGE" if self._touch else "TAB"
-        if state.screen is Screen.ENTRY:
+        judge = "tap JUDGE" if self._touch else "press TAB"
+        if state.screen is Screen.ENTRY or state.current:
+            # the title does not flip to "All typed" while the last word is still being typed
             at = min(len(state.words), expected - 1)
             self.title.setText(f"CHALLENGER: type word {at + 1} of {expected}")
-            separators = "SPACE after each word" if self._touch else "Space, comma or Enter after each word"
-            clear = "CLEAR clears" if self._touch else "Esc clears"
-            self.prompt.setText(f"{separators}\nBackspace corrects \u00b7 {clear}")
             cursor_at: int | None = at
         else:
             self.title.setText(f"All {_plural(expected, 'word')} typed")
-            self.prompt.setText(
-                f"Both players: check the spelling.\nCHALLENGED PLAYER: press {judge_key} to judge."
-            )
-            cursor_at = len(state.words) if state.current else None
-        self.notice.setText(state.notice)
+            cursor_at = None
+        if state.screen is Screen.ENTRY:
+            if self._touch:
+                self.prompt.setText("SPACE after each word\nBACKSPACE corrects \u00b7 CLEAR clears")
+            else:
+                self.prompt.setText(
+                    "Space, comma or Enter after each word\nBackspace corrects \u00b7 Esc clears"
+                )
+        else:
+            self.prompt.setText(f"Both players: check the spelling.\nCHALLENGED PLAYER: {judge} to judge.")
+        notice = state.notice
+        if self._touch:  # the session names the keyboard's keys; a touch player has these instead
+            for keyboard, touch in TOUCH_KEY_NAMES:
+                notice = notice.replace(keyboard, touch)
+        self.notice.setText(notice)
         self.grid.show_words(entered, expected, state.max_length, cursor_at)
 
 
@@ -541,7 +550,7 @@ def judge_button_row(tapped: SignalInstance) -> tuple[QWidget, KeyButton]:
     row = QWidget()
     row.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
     layout = QHBoxLayout(row)
-    layout.setContentsMargins(0, 0, 0, 4)
+    layout.setContentsMargins(0, 0, 0, 10)  # clear of the screen's bezel
     layout.addWidget(_spacer(), 88)
     layout.addWidget(button, 12)
     return row, button
@@ -568,7 +577,7 @@ class FaultView(View):
         self.judge_button: KeyButton | None = None
         if touch:
             row, self.judge_button = judge_button_row(self.tapped)
-            items += [(_spacer(), 22), (row, 8)]
+            items += [(_spacer(), 21), (row, 9)]
         else:
             items.append((_spacer(), 30))
         _stack(self, items)

@@ -220,6 +220,7 @@ def test_export_writes_the_log_to_a_csv_in_the_data_dir(judge_station: JudgeFact
     assert export.written is not None
     assert export.written.parent == tmp_path / "data" / "exports"
     assert str(export.written) in export.text.text()
+    assert "Wrote 1 challenge to this station's data folder:" in export.text.text()
     rows = list(csv.DictReader(export.written.open(encoding="utf-8")))
     assert [(r["words"], r["verdict"]) for r in rows] == [("CAT CATX", "UNACCEPTABLE")]
     assert rows[0]["word_results"] == "CAT: acceptable; CATX: not in the lexicon"
@@ -320,4 +321,45 @@ def test_every_judge_screen_fits(judge_station: JudgeFactory, pack: Path, size: 
         assert_every_text_fits(window)
         press(window, K.Key_Escape)
     type_text(window, "8")
+    assert_every_text_fits(window)
+
+
+def test_export_says_when_no_stick_is_found_and_finds_one_plugged_in_later(
+    judge_station: JudgeFactory, tmp_path: Path
+) -> None:
+    rig = judge_station()
+    window = rig.window
+    type_text(window, "1cat")
+    tab(window)
+    rig.controller.verdict_timer.timeout.emit()
+    media = tmp_path / "media"
+    mounted: list[Path] = []
+    export = window.judge.export
+    export.roots = (media,)
+    export.list_mounts = lambda: list(mounted)
+    unlock(rig)
+    type_text(window, "5")
+    text = export.text.text()
+    assert "No USB stick found. Plug one in: it appears here by itself." in text
+    assert f"mounts it under {media}" in text
+    assert "Save to this station's data folder:" in text
+    stick = media / "judge" / "STICK"
+    stick.mkdir(parents=True)
+    mounted.append(stick)
+    rig.advance(1.0)  # the page looks for sticks every second
+    assert "Save to the USB stick (1 of 1):" in export.text.text()
+    assert str(stick) in export.text.text()
+    enter(window)
+    assert export.written is not None
+    assert export.written.parent == stick
+    text = export.text.text()
+    assert "Wrote 1 challenge to the USB stick:" in text
+    assert str(export.written) in text
+    assert "you can take the stick out now" in text
+    assert [r["words"] for r in csv.DictReader(export.written.open(encoding="utf-8"))] == ["CAT"]
+    mounted.clear()
+    rig.advance(1.0)  # the stick is gone: the page says what it wrote until the judge moves on
+    assert "Wrote 1 challenge" in export.text.text()
+    press(window, K.Key_Right)
+    assert "No USB stick found" in export.text.text()
     assert_every_text_fits(window)

@@ -32,7 +32,11 @@ def test_a_play_is_judged_with_taps_alone(station: StationFactory, qtbot: QtBot)
     tap(qtbot, window, "2")
     tap(qtbot, window, "C", "A", "T", "SPACE", "Q", "I", "X", "BACKSPACE")
     assert [w.text() for w in window.entry.grid.words[:2]] == ["CAT", "QI_"]
-    assert "press JUDGE to judge" in window.entry.prompt.text()
+    assert "CHALLENGED PLAYER: tap JUDGE to judge." in window.entry.prompt.text()
+    tap(qtbot, window, "SPACE", "Z")  # one letter too many: the notice names the touch keys
+    assert window.entry.notice.text() == (
+        "All 2 words are typed: tap JUDGE to judge, or CLEAR to start again"
+    )
     tap(qtbot, window, "JUDGE")
     assert window.stack.currentWidget() is window.verdict
     assert window.verdict.headline.text() == "YES \u2014 the play is ACCEPTABLE"
