@@ -20,7 +20,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from PySide6.QtCore import QStorageInfo, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QStorageInfo, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QPushButton, QSizePolicy, QStackedWidget, QWidget
 
@@ -97,6 +97,7 @@ class FitButton(QPushButton):
         super().__init__(text)
         self.full_text = text
         self.reference: str | None = None  # size the font for this text (buttons that match)
+        self.fixed_px: int | None = None  # one size for a set of buttons; a longer text is cut short
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self._left = left
@@ -118,13 +119,13 @@ class FitButton(QPushButton):
     def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
         if text != self.full_text:
             self.full_text = text
-            self._fit_font()
+            self.fit_font()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
-        self._fit_font()
+        self.fit_font()
 
-    def _fit_font(self) -> None:
+    def fit_font(self) -> None:
         """The largest font that fits; a one-line text that would be smaller than a third of the
         button's height is cut short with an ellipsis instead (the recheck shows it whole below)."""
         text = self.full_text
@@ -134,6 +135,11 @@ class FitButton(QPushButton):
             return
         font = QFont(theme.FONT_FAMILY)
         font.setBold(True)
+        if self.fixed_px is not None:
+            font.setPixelSize(self.fixed_px)
+            self.setFont(font)
+            super().setText(QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, width))
+            return
         lines = max(1, text.count("\n") + 1)
         ceiling = self.height() * (2 if lines == 1 else 3) // 5 // lines
         if self.reference is not None:
@@ -273,6 +279,9 @@ class DoorPage(Page):
         else:
             message = "Forgotten? The organiser sets a new PIN with 'kiosk set-pin'"
         self.message.setText(message)
+        # a refusal in the warning colour; the standing hint about a forgotten PIN stays quiet
+        warning = bool(self.unavailable or self.wait_s > 0.0 or door.message)
+        self.message.set_colour(theme.NOTICE if warning else theme.DIM_TEXT)
         for label, key in self.keys.items():
             key.setEnabled(label == "CANCEL" or not self.shut)
 
@@ -393,6 +402,7 @@ class RecheckPage(Page):
         self.rows = [self.button("", partial(self.select_row, i), left=True) for i in range(RECHECK_ROWS)]
         for index, row in enumerate(self.rows):
             row.setObjectName(f"recheck-row-{index + 1}")
+            row.installEventFilter(self)
             row.reference = "M" * 200  # one readable type size for every row; a long one is cut short
         self.heading = FitLabel(fill=0.7, bold=True, align=A.AlignLeft | A.AlignVCenter)
         self.heading.setObjectName("recheck-heading")
@@ -426,6 +436,15 @@ class RecheckPage(Page):
         self.cards: list[RecheckCard] = []
         self.selected = 0
         self.problem = ""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.Resize:  # a row was resized: one type size for all of them
+            size = max(theme.MIN_FONT_PX, min(row.height() for row in self.rows) // 3)
+            for row in self.rows:
+                if row.fixed_px != size:
+                    row.fixed_px = size
+                    row.fit_font()
+        return False
 
     def refresh(self) -> None:
         from kiosk.storage import LogQuery
@@ -781,6 +800,7 @@ class ExportPage(TextPage):
 
 class SettingsPage(Page):
     hint = "\u2191\u2193 choose a line \u00b7 \u2190\u2192 change it \u00b7 Enter: save \u00b7 Esc: menu"
+    touch_hint = "\u25c0 \u25b6 change a line \u00b7 Save and apply keeps it"
 
     def __init__(self, mode: JudgeView) -> None:
         super().__init__(mode)
@@ -873,6 +893,7 @@ class SettingsPage(Page):
 
 class ExitPage(Page):
     hint = "Enter: exit the station \u00b7 Esc: cancel"
+    touch_hint = "Cancel goes back to the menu"
 
     def __init__(self, mode: JudgeView) -> None:
         super().__init__(mode)

@@ -468,7 +468,7 @@ class VerdictView(View):
 
     tapped = Signal(object)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, *, touch: bool = False, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("verdict")
         self.icon = VerdictIcon()
@@ -490,7 +490,8 @@ class VerdictView(View):
         self.consequence.setObjectName("verdict-consequence")
         self.second_opinion = FitLabel(fill=0.65)
         self.second_opinion.setObjectName("verdict-second-opinion")
-        self.footer = FitLabel("The screen clears by itself, or press any key", fill=0.6)
+        clear = "tap the screen" if touch else "press any key"
+        self.footer = FitLabel(f"The screen clears by itself, or {clear}", fill=0.6)
         self.footer.setObjectName("verdict-footer")
         _stack(
             self,

@@ -14,7 +14,7 @@ from kiosk.core.config import Division
 from kiosk.core.judge import JudgePage
 from kiosk.ui import theme
 from kiosk.ui.window import StationWindow
-from tests.ui.conftest import PIN, JudgeFactory, StationFactory, press, tab, type_text
+from tests.ui.conftest import PIN, JudgeFactory, MemoryLog, StationFactory, press, tab, type_text
 
 
 def tap(qtbot: QtBot, window: StationWindow, *labels: str) -> None:
@@ -131,3 +131,22 @@ def test_the_recheck_rows_and_filters_take_a_finger(judge_station: JudgeFactory)
     QTest.mouseClick(recheck.rows[2], Qt.MouseButton.LeftButton)
     assert recheck.heading.text() == "Challenge 3 of 3: ACCEPTABLE"
     assert recheck.words[0].text() == "\u2713 CAT \u2014 acceptable"
+
+
+def test_the_touch_verdict_says_tap_not_key(station: StationFactory, qtbot: QtBot) -> None:
+    rig = station(touch=True)
+    tap(qtbot, rig.window, "1", "C", "A", "T", "JUDGE")
+    assert rig.window.verdict.footer.text() == "The screen clears by itself, or tap the screen"
+    keyboard = station().window
+    type_text(keyboard, "1cat")
+    tab(keyboard)
+    assert keyboard.verdict.footer.text() == "The screen clears by itself, or press any key"
+
+
+def test_the_fault_screen_judge_button_takes_a_finger(station: StationFactory, qtbot: QtBot) -> None:
+    broken = MemoryLog()
+    broken.failing = True
+    rig = station(touch=True, log=broken)
+    tap(qtbot, rig.window, "1", "C", "A", "T", "JUDGE")
+    assert rig.window.stack.currentWidget() is rig.window.fault
+    assert assert_big_enough_for_a_finger(rig.window) == 1
