@@ -73,6 +73,7 @@ K = Qt.Key
 TICK_MS = 1000
 RECHECK_ROWS = 5
 RECHECK_QUERY_LIMIT = 500
+WORD_FILL = 0.75  # a recheck word line's type fills this share of its height
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # "since ever", for the list of stations in the log
 PIN_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "\u232b", "0", "OK")
 GOOD = "#8be39b"  # per-word results on the dark background: contrast > 9:1, and a tick or cross too
@@ -412,7 +413,8 @@ class RecheckPage(Page):
         layout = QGridLayout(grid)
         layout.setContentsMargins(0, 0, 0, 0)
         for index in range(8):
-            label = FitLabel(fill=0.75, bold=True, align=A.AlignLeft | A.AlignVCenter)
+            label = FitLabel(fill=WORD_FILL, bold=True, align=A.AlignLeft | A.AlignVCenter)
+            label.installEventFilter(self)
             label.setObjectName(f"recheck-word-{index + 1}")
             layout.addWidget(label, index % 4, index // 4)
             self.words.append(label)
@@ -438,12 +440,19 @@ class RecheckPage(Page):
         self.problem = ""
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
-        if event.type() == QEvent.Type.Resize:  # a row was resized: one type size for all of them
+        if event.type() != QEvent.Type.Resize:
+            return False
+        # rows (and word lines) a pixel apart in height still get one type size
+        if watched in self.rows:
             size = max(theme.MIN_FONT_PX, min(row.height() for row in self.rows) // 3)
             for row in self.rows:
                 if row.fixed_px != size:
                     row.fixed_px = size
                     row.fit_font()
+        else:
+            cap = int(min(label.contentsRect().height() for label in self.words) * WORD_FILL)
+            for label in self.words:
+                label.set_max_px(cap)
         return False
 
     def refresh(self) -> None:

@@ -138,6 +138,7 @@ class FitLabel(QLabel):
         self._reference = reference
         self.colour = colour
         self.background: str | None = None  # None: the parent's background shows through
+        self.max_px: int | None = None  # a cap shared by labels that must match (rows a pixel apart)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self.setMinimumSize(1, 1)
         self.setAlignment(align)
@@ -152,6 +153,11 @@ class FitLabel(QLabel):
             return
         self.colour, self.background = colour, background
         self.setStyleSheet(f"color: {colour}; background: {background or 'transparent'}; border-radius: 6px;")
+
+    def set_max_px(self, max_px: int | None) -> None:
+        if max_px != self.max_px:
+            self.max_px = max_px
+            self._fit()
 
     def set_reference(self, reference: str | None) -> None:
         self._reference = reference
@@ -173,6 +179,8 @@ class FitLabel(QLabel):
         text = self._reference if self._reference is not None else self.text()
         lines = len(_lines(text))
         ceiling = int(rect.height() * self._fill / lines)
+        if self.max_px is not None:
+            ceiling = min(ceiling, self.max_px)
         size = largest_fitting_px(self.font(), text, rect.width(), rect.height(), ceiling)
         if self._reference is not None and not fits(
             self._font_at(size), self.text(), rect.width(), rect.height()

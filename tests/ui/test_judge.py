@@ -368,7 +368,8 @@ def test_export_says_when_no_stick_is_found_and_finds_one_plugged_in_later(
 def test_the_recheck_keeps_one_type_size_for_rows_and_for_a_cards_words(judge_station: JudgeFactory) -> None:
     rig = judge_station()
     window = rig.window
-    for words in ("1qi", "8" + " ".join(["WWWWWWWWWWWWWWW"] * 8), "3cat wwwwwwwwwwwwwww dogs"):
+    mixed = "8cat " + " ".join(["WWWWWWWWWWWWWWW"] * 3) + " qi za dog dogs"
+    for words in ("1qi", "8" + " ".join(["WWWWWWWWWWWWWWW"] * 8), mixed):
         type_text(window, words)
         tab(window)
         rig.controller.verdict_timer.timeout.emit()
@@ -378,10 +379,8 @@ def test_the_recheck_keeps_one_type_size_for_rows_and_for_a_cards_words(judge_st
     assert len({row.font().pixelSize() for row in recheck.rows if row.full_text}) == 1
     assert recheck.rows[1].text().endswith("\u2026")  # eight long words: cut short here, whole below
     shown_words = [label for label in recheck.words if label.text()]
-    assert [label.text()[2:] for label in shown_words] == [
+    assert [label.text()[2:] for label in shown_words][:2] == [
         "CAT \u2014 acceptable",
         "WWWWWWWWWWWWWWW \u2014 not in the lexicon",
-        "DOGS \u2014 acceptable",
     ]
-    sizes = [label.font().pixelSize() for label in shown_words]
-    assert max(sizes) - min(sizes) <= 1, sizes  # the grid's rows may differ by a pixel of rounding
+    assert len({label.font().pixelSize() for label in shown_words}) == 1
