@@ -65,9 +65,7 @@ def test_a_non_letter_is_refused_with_the_normalisers_description() -> None:
     assert state.notice == ""  # the next letter clears the notice
     state = entered("ca\u00e9", 1)
     assert state.current == "CA"
-    assert state.notice == (
-        'Not typed: "\u00e9" (Latin small letter e with acute) is not one of the letters A to Z'
-    )
+    assert state.notice == ('Not typed: "\u00e9" (e with acute) is not one of the letters A to Z')
 
 
 def test_digits_in_a_word_are_refused_not_dropped() -> None:

@@ -255,7 +255,10 @@ def _name_for_players(char: str) -> str:
         return f"an invisible character {describe_character(char)}"
     if char.isalpha():
         name = unicodedata.name(char, "").lower()
-        return f'"{char}" ({name[:1].upper()}{name[1:]})' if name else f'"{char}"'
+        plain = name.removeprefix("latin small letter ").removeprefix("latin capital letter ")
+        if plain == name:  # another script: its name matters, for look-alikes (Cyrillic a)
+            plain = name[:1].upper() + name[1:]
+        return f'"{char}" ({plain})' if plain else f'"{char}"'
     return f'"{char}"'
 
 
