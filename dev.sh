@@ -11,7 +11,7 @@ VENV=${KIOSK_VENV:-.venv}
 QT_RUNTIME_PACKAGES="libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3 \
 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-randr0 \
 libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 fonts-dejavu-core"
-TEST_PACKAGES="postgresql xvfb xauth x11-utils xdotool systemd cage xinit"
+TEST_PACKAGES="postgresql xvfb xauth x11-utils xdotool systemd cage xwayland xinit"
 
 say() { printf '%s\n' "dev.sh: $*" >&2; }
 

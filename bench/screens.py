@@ -115,8 +115,8 @@ def main(out: Path) -> None:
         ("02-ready-divisions-school", double, MemoryLog(), RIGHT),
         ("03-entry-typing", single, MemoryLog(), "3quixotry zax"),
         ("04-entry-refused-character", single, MemoryLog(), "2caf\u00e9"),
-        ("05-confirm", single, MemoryLog(), "3quixotry zax quiz"),
-        ("06-confirm-eight-long-words", single, MemoryLog(), eight),
+        ("05-confirm", single, MemoryLog(), "3quixotry zax quiz "),
+        ("06-confirm-eight-long-words", single, MemoryLog(), eight + " "),
         ("07-verdict-acceptable", single, MemoryLog(), "3quixotry zax quiz\t"),
         ("08-verdict-unacceptable", single, MemoryLog(), "3quixotry zaxx quiz\t"),
         ("09-verdict-second-opinion", double, MemoryLog(), "2cat dogs\t"),
@@ -176,11 +176,12 @@ def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None
         ("17-judge-packs", False, ESCAPE + PIN + ENTER + "2"),
         ("18-judge-settings", False, ESCAPE + PIN + ENTER + "3" + DOWN + RIGHT),
         ("19-judge-counts", False, ESCAPE + PIN + ENTER + "4"),
-        ("20-judge-export", False, ESCAPE + PIN + ENTER + "5" + ENTER),
+        ("20-judge-export-no-stick", False, ESCAPE + PIN + ENTER + "5"),
         ("21-judge-status", False, ESCAPE + PIN + ENTER + "6"),
         ("22-judge-exit-confirmation", False, ESCAPE + PIN + ENTER + "8"),
         ("23-judge-touch-pin-wait", True, ""),
         ("24-judge-touch-recheck", True, "1"),
+        ("25-judge-export-written-to-stick", False, ESCAPE + PIN + ENTER + "5" + RIGHT + ENTER),
     ]
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder)
@@ -194,6 +195,13 @@ def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None
                     window = StationWindow(controller, lambda: storage, data)
                     window.setGeometry(QRect(0, 0, width, height))
                     window.show()
+                    if "stick" in name and "no-stick" not in name:
+                        stick = data / "media" / "judge" / "USB STICK"  # stands for a mounted stick
+                        stick.mkdir(parents=True, exist_ok=True)
+                        window.judge.export.roots = (data / "media",)
+                        window.judge.export.list_mounts = lambda stick=stick: [stick]  # type: ignore[misc]
+                    else:
+                        window.judge.export.list_mounts = list  # the machine's own mounts would vary
                     if name == "23-judge-touch-pin-wait":
                         for _ in range(3):
                             storage.judge_access.check_pin("1111")

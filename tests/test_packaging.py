@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import os
+import re
+import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,17 +20,22 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    dist = tmp_path_factory.mktemp("dist")
+def bundle() -> Iterator[Path]:
+    # World-readable, like /opt/challenge-kiosk: the kiosk session runs it as an unprivileged user.
+    dist = Path(tempfile.mkdtemp(prefix="kiosk-dist-"))
+    dist.chmod(0o755)
     env = {**os.environ, "KIOSK_VENV": str(Path(sys.executable).parent.parent)}
-    subprocess.run(
-        [str(REPO_ROOT / "packaging" / "build.sh"), str(dist)],
-        check=True,
-        env=env,
-        capture_output=True,
-        timeout=900,
-    )
-    return dist / "challenge-kiosk"
+    try:
+        subprocess.run(
+            [str(REPO_ROOT / "packaging" / "build.sh"), str(dist)],
+            check=True,
+            env=env,
+            capture_output=True,
+            timeout=900,
+        )
+        yield dist / "challenge-kiosk"
+    finally:
+        shutil.rmtree(dist, ignore_errors=True)
 
 
 def run(program: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -74,3 +84,54 @@ def test_kiosk_session_units_pass_systemd_analyze_verify(bundle: Path, tmp_path:
         ["systemd-analyze", "verify", str(tmp_path / unit)], capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_frozen_station_starts_under_cage_as_the_kiosk_unit_runs_it(bundle: Path) -> None:
+    """The unit's own ExecStart, on wlroots' headless backend, as an unprivileged user."""
+    for tool in ("cage", "Xwayland"):
+        if shutil.which(tool) is None:
+            message = f"{tool} is not installed (./dev.sh test installs it)"
+            if os.environ.get("CI"):
+                pytest.fail(message)
+            pytest.skip(message)
+    unit = (REPO_ROOT / "packaging" / "linux" / "challenge-kiosk.service").read_text(encoding="utf-8")
+    work = Path(tempfile.mkdtemp(prefix="kiosk-cage-"))
+    try:
+        work.chmod(0o777)  # the session user writes its data and runtime folders here
+        config = work / "station.toml"
+        pack = bundle / "_internal" / "data" / "enable-demo.kxpack"
+        config.write_text(f'station_name = "Cage"\n[[divisions]]\nname = "Open"\npack = "{pack}"\n')
+        exec_start = re.search(r"^ExecStart=(.+)$", unit, re.MULTILINE)
+        assert exec_start is not None
+        argv = shlex.split(
+            exec_start.group(1)
+            .replace("/opt/challenge-kiosk", str(bundle))
+            .replace("/etc/challenge-kiosk/station.toml", str(config))
+        )
+        split = argv.index("--")
+        out = work / "station.out"
+        station = shlex.join([*argv[split + 1 :], "--smoke"])
+        command = [*argv[: split + 1], "sh", "-c", f"{station} > {out} 2>&1; echo exit=$? >> {out}"]
+        unit_env = dict(re.findall(r"^Environment=(\w+)=(.*)$", unit, re.MULTILINE))
+        assert unit_env["QT_QPA_PLATFORM"] == "wayland"
+        env = {
+            "PATH": os.environ["PATH"],
+            **unit_env,
+            "KIOSK_DATA_DIR": str(work / "data"),
+            "HOME": str(work),
+            "XDG_RUNTIME_DIR": str(work / "runtime"),
+            "WLR_BACKENDS": "headless",  # no screen here: wlroots draws into memory
+            "WLR_LIBINPUT_NO_DEVICES": "1",
+            "WLR_RENDERER": "pixman",
+        }
+        prefix: list[str] = []
+        if os.geteuid() == 0:  # cage refuses to run as root, as a kiosk session never does
+            prefix = ["runuser", "-u", "nobody", "--"]
+        subprocess.run([*prefix, "mkdir", "-m", "700", env["XDG_RUNTIME_DIR"]], check=True)
+        subprocess.run([*prefix, "env", "-i", *(f"{k}={v}" for k, v in env.items()), *command],
+                       capture_output=True, timeout=120, check=False)  # fmt: skip
+        output = out.read_text(encoding="utf-8", errors="replace") if out.exists() else "(no output)"
+        assert "ready frame painted" in output, output
+        assert output.rstrip().endswith("exit=0"), output
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

@@ -65,14 +65,20 @@ def test_a_non_letter_is_refused_with_the_normalisers_description() -> None:
     assert state.notice == ""  # the next letter clears the notice
     state = entered("ca\u00e9", 1)
     assert state.current == "CA"
-    assert "U+00E9 LATIN SMALL LETTER E WITH ACUTE" in state.notice
-    assert "not a letter" in state.notice
+    assert state.notice == ('Not typed: "\u00e9" (e with acute) is not one of the letters A to Z')
 
 
 def test_digits_in_a_word_are_refused_not_dropped() -> None:
     state = entered("c4", 1)
     assert state.current == "C"
-    assert "DIGIT FOUR" in state.notice
+    assert state.notice == 'Not typed: "4" is not one of the letters A to Z'
+
+
+def test_look_alike_and_invisible_characters_are_named() -> None:
+    assert "(Cyrillic small letter a)" in entered("c\u0430", 1).notice
+    invisible = entered("c\u200b", 1).notice
+    assert "an invisible character (U+200B ZERO WIDTH SPACE)" in invisible
+    assert "combining" in entered("ca\u0301", 1).notice.lower()
 
 
 def test_a_word_longer_than_the_pack_allows_is_refused() -> None:

@@ -16,11 +16,13 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.ui.theme import UNACCEPTABLE_BACKGROUND
+
 pytestmark = pytest.mark.slow
 
 SCREEN_WIDTH_PX = 1280
 SCREEN_HEIGHT_PX = 800
-UNACCEPTABLE_RGB = (0xB0, 0x12, 0x1B)
+UNACCEPTABLE_RGB = tuple(bytes.fromhex(UNACCEPTABLE_BACKGROUND.lstrip("#")))
 GRAB_SCRIPT = """
 import sys
 from PySide6.QtGui import QGuiApplication

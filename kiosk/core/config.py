@@ -68,7 +68,7 @@ __all__ = [
 ]
 
 DEFAULT_STATION_NAME = "Challenge station"
-DEFAULT_COLOURS = ("#1f5fbf", "#7a3db8", "#b85c00", "#00707a", "#8f2f5a", "#3d6b1f")
+DEFAULT_COLOURS = ("#1f5fbf", "#7a3db8", "#a35200", "#00707a", "#8f2f5a", "#3d6b1f")
 DEFAULT_KEY_LOCKOUT_MS = 500
 DEFAULT_VERDICT_DISPLAY_MS = 10_000
 DEFAULT_IDLE_ENTRY_MS = 15_000

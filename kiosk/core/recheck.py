@@ -18,6 +18,7 @@ from kiosk.core.record import ChallengeEntry
 
 __all__ = [
     "EXPORT_FOLDER_NAME",
+    "REMOVABLE_MEDIA_ROOTS",
     "Period",
     "RecheckCard",
     "WordLine",

@@ -16,6 +16,7 @@ letter is refused with the normaliser's description of it, never dropped silentl
 from __future__ import annotations
 
 import enum
+import unicodedata
 from dataclasses import dataclass, replace
 
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, Ruling
@@ -233,7 +234,7 @@ def _type_char(state: SessionState, char: str) -> SessionState:
     try:
         letter = normalise_word(char * MIN_WORD_LETTERS)[0]
     except InputError:
-        return replace(state, notice=f"Not typed: {describe_character(char)} is not a letter A-Z")
+        return replace(state, notice=f"Not typed: {_name_for_players(char)} is not one of the letters A to Z")
     candidate = current + letter
     if len(candidate) > state.max_length:
         try:
@@ -241,6 +242,24 @@ def _type_char(state: SessionState, char: str) -> SessionState:
         except InputError as exc:
             return replace(state, notice=f"Not typed: {exc}")
     return replace(state, current=candidate, notice="")
+
+
+def _name_for_players(char: str) -> str:
+    """Short words a player can read: the character itself, named only where that helps.
+
+    A digit or a punctuation mark is shown as it is; a letter is shown with its name, because an
+    accented or look-alike letter (Cyrillic a) can be told from A-Z only by name; an invisible
+    character gets the normaliser's full description, code included.
+    """
+    if not char.isprintable() or char.isspace() or unicodedata.category(char).startswith(("M", "C")):
+        return f"an invisible character {describe_character(char)}"
+    if char.isalpha():
+        name = unicodedata.name(char, "").lower()
+        plain = name.removeprefix("latin small letter ").removeprefix("latin capital letter ")
+        if plain == name:  # another script: its name matters, for look-alikes (Cyrillic a)
+            plain = name[:1].upper() + name[1:]
+        return f'"{char}" ({plain})' if plain else f'"{char}"'
+    return f'"{char}"'
 
 
 def _typed_on_ready(state: SessionState, text: str) -> SessionState:

@@ -11,15 +11,16 @@ Per-word results are shown here and nowhere else on the station.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
-from PySide6.QtCore import QStorageInfo, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QStorageInfo, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QPushButton, QSizePolicy, QStackedWidget, QWidget
 
@@ -36,6 +37,7 @@ from kiosk.core.judge import (
     menu_page,
 )
 from kiosk.core.recheck import (
+    REMOVABLE_MEDIA_ROOTS,
     RecheckCard,
     count_lines,
     export_file_name,
@@ -71,6 +73,7 @@ K = Qt.Key
 TICK_MS = 1000
 RECHECK_ROWS = 5
 RECHECK_QUERY_LIMIT = 500
+WORD_FILL = 0.75  # a recheck word line's type fills this share of its height
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # "since ever", for the list of stations in the log
 PIN_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "\u232b", "0", "OK")
 GOOD = "#8be39b"  # per-word results on the dark background: contrast > 9:1, and a tick or cross too
@@ -84,6 +87,10 @@ def _now_local() -> datetime:
     return datetime.now().astimezone()
 
 
+def _count(count: int, noun: str) -> str:
+    return f"1 {noun}" if count == 1 else f"{count} {noun}s"
+
+
 class FitButton(QPushButton):
     """A big button whose font fills it; it never takes the keyboard focus (the window keeps it)."""
 
@@ -91,6 +98,7 @@ class FitButton(QPushButton):
         super().__init__(text)
         self.full_text = text
         self.reference: str | None = None  # size the font for this text (buttons that match)
+        self.fixed_px: int | None = None  # one size for a set of buttons; a longer text is cut short
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self._left = left
@@ -105,19 +113,20 @@ class FitButton(QPushButton):
         self.setStyleSheet(
             f"QPushButton {{ background: {colour}; color: {theme.TEXT}; border: 2px solid #59626e; "
             f"border-radius: 8px; {align} }} QPushButton:pressed {{ background: #59626e; }} "
-            f"QPushButton:disabled {{ color: #7d848c; background: #1b1f24; }}"
+            f"QPushButton:disabled {{ color: {theme.DISABLED_TEXT}; "
+            f"background: {theme.DISABLED_BACKGROUND}; }}"
         )
 
     def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
         if text != self.full_text:
             self.full_text = text
-            self._fit_font()
+            self.fit_font()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
-        self._fit_font()
+        self.fit_font()
 
-    def _fit_font(self) -> None:
+    def fit_font(self) -> None:
         """The largest font that fits; a one-line text that would be smaller than a third of the
         button's height is cut short with an ellipsis instead (the recheck shows it whole below)."""
         text = self.full_text
@@ -127,6 +136,11 @@ class FitButton(QPushButton):
             return
         font = QFont(theme.FONT_FAMILY)
         font.setBold(True)
+        if self.fixed_px is not None:
+            font.setPixelSize(self.fixed_px)
+            self.setFont(font)
+            super().setText(QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, width))
+            return
         lines = max(1, text.count("\n") + 1)
         ceiling = self.height() * (2 if lines == 1 else 3) // 5 // lines
         if self.reference is not None:
@@ -142,11 +156,11 @@ class FitButton(QPushButton):
         super().setText(text)
 
 
-def _row(*items: tuple[QWidget, int], spacing: int = 8) -> QWidget:
+def _row(*items: tuple[QWidget, int], spacing: int = 8, margin: int = 4) -> QWidget:
     holder = QWidget()
     holder.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
     layout = QHBoxLayout(holder)
-    layout.setContentsMargins(0, 4, 0, 4)
+    layout.setContentsMargins(0, margin, 0, margin)
     layout.setSpacing(spacing)
     for widget, stretch in items:
         layout.addWidget(widget, stretch)
@@ -154,9 +168,13 @@ def _row(*items: tuple[QWidget, int], spacing: int = 8) -> QWidget:
 
 
 class Page(QWidget):
-    """One judge screen. ``key`` returns True if it used the key; Esc goes back to the menu."""
+    """One judge screen. ``key`` returns True if it used the key; Esc goes back to the menu.
+
+    ``hint`` names the keys; ``touch_hint`` says the same for a judge with only a touchscreen.
+    """
 
     hint = "Esc: back to the menu"
+    touch_hint = "\u25c0 Menu (top left): back to the menu"
 
     def __init__(self, mode: JudgeView) -> None:
         super().__init__()
@@ -171,12 +189,16 @@ class Page(QWidget):
     def refresh(self) -> None:
         """Read what the page shows afresh (called each time it is opened)."""
 
+    def tick(self) -> None:
+        """Called every second while the page is shown."""
+
     def key(self, key: int, text: str) -> bool:
         return False
 
 
 class DoorPage(Page):
     hint = "Type the PIN, then Enter \u00b7 Backspace corrects \u00b7 Esc: back to the station"
+    touch_hint = "Tap the PIN, then OK \u00b7 \u232b corrects"
 
     def __init__(self, mode: JudgeView, *, touch: bool) -> None:
         super().__init__(mode)
@@ -203,7 +225,7 @@ class DoorPage(Page):
                 key.setObjectName(f"pin-key-{label}")
                 grid.addWidget(key, index // 3, index % 3)
                 self.keys[label] = key
-            cancel = self.button("CANCEL \u2014 back to the station", mode.finish)
+            cancel = self.button("Cancel \u2014 back to the station", mode.finish)
             cancel.setObjectName("pin-cancel")
             self.keys["CANCEL"] = cancel
             grid.addWidget(cancel, 4, 0, 1, 3)
@@ -258,6 +280,9 @@ class DoorPage(Page):
         else:
             message = "Forgotten? The organiser sets a new PIN with 'kiosk set-pin'"
         self.message.setText(message)
+        # a refusal in the warning colour; the standing hint about a forgotten PIN stays quiet
+        warning = bool(self.unavailable or self.wait_s > 0.0 or door.message)
+        self.message.set_colour(theme.NOTICE if warning else theme.DIM_TEXT)
         for label, key in self.keys.items():
             key.setEnabled(label == "CANCEL" or not self.shut)
 
@@ -316,6 +341,7 @@ class DoorPage(Page):
 
 class MenuPage(Page):
     hint = "Press 1 to 8, or tap \u00b7 Esc: back to the station"
+    touch_hint = "Tap a choice"
 
     def __init__(self, mode: JudgeView) -> None:
         super().__init__(mode)
@@ -346,6 +372,7 @@ class MenuPage(Page):
 
 class RecheckPage(Page):
     hint = "\u2191\u2193 choose a challenge \u00b7 \u2190\u2192 when \u00b7 S: station \u00b7 Esc: menu"
+    touch_hint = "Tap a challenge to see each word \u00b7 tap the last line to scroll"
 
     def __init__(self, mode: JudgeView) -> None:
         super().__init__(mode)
@@ -353,19 +380,31 @@ class RecheckPage(Page):
         self.when_value.setObjectName("recheck-when")
         self.station_value = FitLabel(fill=0.6, bold=True)
         self.station_value.setObjectName("recheck-station")
+        self.filter_buttons = [
+            self.button("\u25c0", lambda: self.step_period(-1)),
+            self.button("\u25b6", lambda: self.step_period(1)),
+            self.button("\u25c0", lambda: self.step_station(-1)),
+            self.button("\u25b6", lambda: self.step_station(1)),
+        ]
+        for button, name in zip(
+            self.filter_buttons, ("earlier", "later", "station-back", "station-next"), strict=True
+        ):
+            button.setObjectName(f"recheck-{name}")
         filters = _row(
-            (self.button("\u25c0", lambda: self.step_period(-1)), 1),
+            (self.filter_buttons[0], 1),
             (self.when_value, 5),
-            (self.button("\u25b6", lambda: self.step_period(1)), 1),
+            (self.filter_buttons[1], 1),
             (_spacer(), 1),
-            (self.button("\u25c0", lambda: self.step_station(-1)), 1),
+            (self.filter_buttons[2], 1),
             (self.station_value, 5),
-            (self.button("\u25b6", lambda: self.step_station(1)), 1),
+            (self.filter_buttons[3], 1),
+            margin=2,
         )
         self.rows = [self.button("", partial(self.select_row, i), left=True) for i in range(RECHECK_ROWS)]
         for index, row in enumerate(self.rows):
             row.setObjectName(f"recheck-row-{index + 1}")
-        self.empty = FitLabel(fill=0.5, colour=theme.DIM_TEXT)
+            row.installEventFilter(self)
+            row.reference = "M" * 200  # one readable type size for every row; a long one is cut short
         self.heading = FitLabel(fill=0.7, bold=True, align=A.AlignLeft | A.AlignVCenter)
         self.heading.setObjectName("recheck-heading")
         self.words: list[FitLabel] = []
@@ -374,21 +413,23 @@ class RecheckPage(Page):
         layout = QGridLayout(grid)
         layout.setContentsMargins(0, 0, 0, 0)
         for index in range(8):
-            label = FitLabel(fill=0.75, bold=True, align=A.AlignLeft | A.AlignVCenter)
+            label = FitLabel(fill=WORD_FILL, bold=True, align=A.AlignLeft | A.AlignVCenter)
+            label.installEventFilter(self)
             label.setObjectName(f"recheck-word-{index + 1}")
             layout.addWidget(label, index % 4, index // 4)
             self.words.append(label)
         self.details = FitLabel(fill=0.75, colour=theme.DIM_TEXT, align=A.AlignLeft | A.AlignVCenter)
         self.details.setObjectName("recheck-details")
+        # The filters and the rows are tap targets: they get the height a finger needs at
+        # 1024x600 (tests/ui/test_touch.py), the selected challenge's words the rest.
         _stack(
             self,
             [
-                (filters, 9),
-                *((row, 7) for row in self.rows),
-                (self.empty, 1),
-                (self.heading, 8),
-                (grid, 30),
-                (self.details, 9),
+                (filters, 11),
+                *((row, 10) for row in self.rows),
+                (self.heading, 7),
+                (grid, 22),
+                (self.details, 8),
             ],
         )
         self.period_index = 2  # today
@@ -396,6 +437,23 @@ class RecheckPage(Page):
         self.stations: list[str | None] = [None]
         self.cards: list[RecheckCard] = []
         self.selected = 0
+        self.problem = ""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() != QEvent.Type.Resize:
+            return False
+        # rows (and word lines) a pixel apart in height still get one type size
+        if watched in self.rows:
+            size = max(theme.MIN_FONT_PX, min(row.height() for row in self.rows) // 3)
+            for row in self.rows:
+                if row.fixed_px != size:
+                    row.fixed_px = size
+                    row.fit_font()
+        else:
+            cap = int(min(label.contentsRect().height() for label in self.words) * WORD_FILL)
+            for label in self.words:
+                label.set_max_px(cap)
+        return False
 
     def refresh(self) -> None:
         from kiosk.storage import LogQuery
@@ -421,9 +479,7 @@ class RecheckPage(Page):
         self.station_value.setText("Every station" if station is None else station)
         self.cards = [recheck_card(e, kept=True) for e in reversed(kept)] + [recheck_card(e) for e in entries]
         self.selected = min(self.selected, max(0, len(self.cards) - 1))
-        self.empty.setText(problem)
-        if not self.cards and not problem:
-            self.empty.setText("")
+        self.problem = problem
         self.show_cards()
 
     def show_cards(self) -> None:
@@ -437,28 +493,32 @@ class RecheckPage(Page):
                 chosen = first + index == self.selected
                 row.set_colour(SELECTED if chosen else theme.KEY_BACKGROUND)
             else:
-                row.setText("No challenges match." if index == 0 and not self.cards else "")
+                empty = "The log cannot be read" if self.problem else "No challenges match."
+                row.setText(empty if index == 0 and not self.cards else "")
                 row.setEnabled(False)
                 row.set_colour(theme.KEY_BACKGROUND)
         self._first = first
         if not self.cards:
             self.heading.setText("")
-            self.details.setText("")
+            self.details.setText(self.problem)
             for label in self.words:
                 label.setText("")
             return
         card = self.cards[self.selected]
         count = len(self.cards)
         self.heading.setText(f"Challenge {self.selected + 1} of {count}: {card.verdict.value}")
+        marks = {True: "\u2713", False: "\u2717"}
+        texts = [f"{marks[w.acceptable]} {w.word} \u2014 {w.status}" for w in card.words]
+        longest = max(texts, key=len, default="")
         for index, label in enumerate(self.words):
             if index < len(card.words):
                 line = card.words[index]
-                mark = "\u2713" if line.acceptable else "\u2717"
-                label.setText(f"{mark} {line.word} \u2014 {line.status}")
-                label.setStyleSheet(f"color: {GOOD if line.acceptable else BAD}; background: transparent;")
+                label.set_reference(longest)  # one type size for the card's words
+                label.setText(texts[index])
+                label.set_colour(GOOD if line.acceptable else BAD)
             else:
                 label.setText("")
-        self.details.setText(card.details)
+        self.details.setText(f"{self.problem}\n{card.details}" if self.problem else card.details)
 
     def select_row(self, index: int) -> None:
         self.selected = min(len(self.cards) - 1, self._first + index)
@@ -558,7 +618,13 @@ class StatusPage(TextPage):
     hint = "F: forward now \u00b7 R: record the kept challenges again \u00b7 Esc: menu"
 
     def __init__(self, mode: JudgeView) -> None:
-        super().__init__(mode, [("F  Forward now", self.forward), ("R  Record kept again", self.retry)])
+        super().__init__(
+            mode,
+            [
+                (mode.keyed("Forward now", "F"), self.forward),
+                (mode.keyed("Record the kept challenges", "R"), self.retry),
+            ],
+        )
 
     def refresh(self) -> None:
         controller = self.mode.controller
@@ -605,46 +671,102 @@ class StatusPage(TextPage):
         return True
 
 
+def _writable_mounts() -> list[Path]:
+    return [Path(v.rootPath()) for v in QStorageInfo.mountedVolumes() if v.isReady() and not v.isReadOnly()]
+
+
+def _flush_to_disk(out: TextIO, folder: Path) -> None:
+    """Make the file survive a stick pulled out at once: its bytes and its directory entry."""
+    out.flush()
+    os.fsync(out.fileno())
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return  # Windows cannot open a directory; its FAT driver writes the entry with the file
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass
+    finally:
+        os.close(handle)
+
+
 class ExportPage(TextPage):
-    hint = "\u2190\u2192 choose the folder \u00b7 Enter: write the CSV \u00b7 Esc: menu"
+    """Write the log as CSV to this station's data folder or a USB stick, and say where it went.
+
+    The list of sticks is read again every second, so a stick plugged in while the page is open
+    appears (and is chosen) by itself.
+    """
+
+    hint = "\u2190\u2192 choose where \u00b7 Enter: write the CSV \u00b7 Esc: menu"
+    touch_hint = "\u25c0 Folder \u25b6 chooses where \u00b7 Write the CSV saves the file"
 
     def __init__(self, mode: JudgeView) -> None:
         super().__init__(
             mode,
             [
                 ("\u25c0 Folder", lambda: self.step(-1)),
-                ("Enter  WRITE THE CSV", self.write),
+                (mode.keyed("Write the CSV", "Enter"), self.write),
                 ("Folder \u25b6", lambda: self.step(1)),
             ],
         )
         self.write_button = self.commands[1]
         self.write_button.set_colour(SAFE)
         self.write_button.setObjectName("export-write")
+        self.roots: Sequence[Path] = REMOVABLE_MEDIA_ROOTS
+        self.list_mounts: Callable[[], list[Path]] = _writable_mounts
         self.folders: list[Path] = []
         self.index = 0
         self.written: Path | None = None
 
     def refresh(self) -> None:
-        mounts = [
-            Path(v.rootPath()) for v in QStorageInfo.mountedVolumes() if v.isReady() and not v.isReadOnly()
-        ]
-        self.folders = export_folders(self.mode.data_dir, mounts)
-        self.index = min(self.index, len(self.folders) - 1)
-        self.show_folder()
+        self.written = None
+        self.notice.setText("")
+        self.folders = []
+        self.index = 0
+        self.tick()
+
+    def tick(self) -> None:
+        folders = export_folders(self.mode.data_dir, self.list_mounts(), self.roots)
+        if folders == self.folders:
+            return
+        chosen = self.folders[self.index] if self.folders else None
+        new_sticks = [f for f in folders[1:] if f not in self.folders]
+        if self.folders and new_sticks:
+            chosen = new_sticks[0]  # a stick just plugged in is where the judge wants the file
+        self.folders = folders
+        self.index = folders.index(chosen) if chosen in folders else 0
+        if self.written is None:
+            self.show_folder()
+
+    @property
+    def sticks(self) -> int:
+        return len(self.folders) - 1
 
     def show_folder(self) -> None:
+        for button in (self.commands[0], self.commands[2]):
+            button.setEnabled(self.sticks > 0)  # nowhere else to choose until a stick is found
         folder = self.folders[self.index]
-        kind = "this station's data folder" if self.index == 0 else "a removable drive"
-        self.show_lines(
-            [
-                "The whole log, per-word results included, as a CSV file.",
-                f"Save to ({self.index + 1} of {len(self.folders)}, {kind}):",
-                f"    {folder}",
+        lines = ["The whole log, per-word results included, as one CSV file.", ""]
+        if self.index == 0:
+            lines += ["Save to this station's data folder:", f"    {folder}"]
+        else:
+            lines += [f"Save to the USB stick ({self.index} of {self.sticks}):", f"    {folder}"]
+        lines.append("")
+        if self.sticks == 0:
+            roots = ", ".join(str(root) for root in self.roots)
+            lines += [
+                "No USB stick found. Plug one in: it appears here by itself.",
+                f"(A stick is found once the system mounts it under {roots}.)",
             ]
-        )
+        elif self.index == 0:
+            choose = "\u25c0 Folder \u25b6" if self.mode.touch_mode else "\u2190 \u2192"
+            lines.append(f"{_count(self.sticks, 'USB stick')} found: {choose} chooses it.")
+        self.show_lines(lines)
 
     def step(self, delta: int) -> None:
         self.index = (self.index + delta) % len(self.folders)
+        self.written = None
         self.notice.setText("")
         self.show_folder()
 
@@ -659,12 +781,21 @@ class ExportPage(TextPage):
             folder.mkdir(parents=True, exist_ok=True)
             with path.open("w", encoding="utf-8", newline="") as out:
                 count = write_csv(entries, out)
+                _flush_to_disk(out, folder)
         except (KioskError, OSError) as exc:
             self.notice.setText(f"Not written: {getattr(exc, 'strerror', None) or exc}")
             return
         self.written = path
-        self.show_lines([f"Wrote {count} challenges to the file", f"    {path}"])
-        self.notice.setText("Written. \u2190\u2192 picks another folder; Enter writes again")
+        on_stick = self.index > 0
+        where = "the USB stick" if on_stick else "this station's data folder"
+        lines = [f"Wrote {_count(count, 'challenge')} to {where}:", f"    {path}", ""]
+        if on_stick:
+            lines.append("The file is saved: you can take the stick out now.")
+        else:
+            lines.append("To take it away, plug in a USB stick and write it again there.")
+        self.show_lines(lines)
+        again = "tap Write the CSV" if self.mode.touch_mode else "press Enter"
+        self.notice.setText(f"Written. To write it again, {again}")
 
     def key(self, key: int, text: str) -> bool:
         if key in (K.Key_Left, K.Key_Right):
@@ -678,6 +809,7 @@ class ExportPage(TextPage):
 
 class SettingsPage(Page):
     hint = "\u2191\u2193 choose a line \u00b7 \u2190\u2192 change it \u00b7 Enter: save \u00b7 Esc: menu"
+    touch_hint = "\u25c0 \u25b6 change a line \u00b7 Save and apply keeps it"
 
     def __init__(self, mode: JudgeView) -> None:
         super().__init__(mode)
@@ -691,12 +823,12 @@ class SettingsPage(Page):
             less = self.button("\u25c0", partial(self.change, index, -1))
             more = self.button("\u25b6", partial(self.change, index, 1))
             self.lines.append((label, less, value, more))
-            items.append((_row((label, 8), (less, 1), (value, 6), (more, 1)), 10))
+            items.append((_row((label, 8), (less, 1), (value, 6), (more, 1), margin=2), 10))
         self.notice = FitLabel(fill=0.6, bold=True, colour=theme.NOTICE)
         self.notice.setObjectName("settings-notice")
-        self.save = self.button("Enter  SAVE AND APPLY", self.save_choice, colour=SAFE)
+        self.save = self.button(mode.keyed("Save and apply", "Enter"), self.save_choice, colour=SAFE)
         self.save.setObjectName("settings-save")
-        items += [(self.notice, 10), (_row((_spacer(), 1), (self.save, 2), (_spacer(), 1)), 14)]
+        items += [(self.notice, 8), (_row((_spacer(), 1), (self.save, 2), (_spacer(), 1)), 12)]
         _stack(self, items)
         self.draft = mode.controller.choice
         self.line = 0
@@ -723,10 +855,7 @@ class SettingsPage(Page):
                 label.setText(field.value)
                 value.setText(value_text(self.draft, field, self.names))
                 chosen = index == self.line
-                value.setStyleSheet(
-                    f"color: {theme.TEXT}; background: {SELECTED if chosen else 'transparent'}; "
-                    "border-radius: 6px;"
-                )
+                value.set_colour(theme.TEXT, SELECTED if chosen else None)
 
     def change(self, index: int, delta: int) -> None:
         fields = self.fields
@@ -738,7 +867,8 @@ class SettingsPage(Page):
         if self.draft == before and fields[index] in (Field.KEY_LOCKOUT, Field.VERDICT_DISPLAY):
             self.notice.setText("Keys must be ignored for less time than the verdict is shown")
         elif self.draft != self.mode.controller.choice:
-            self.notice.setText("Not saved yet: press Enter or SAVE AND APPLY")
+            how = "tap Save and apply" if self.mode.touch_mode else "press Enter to save and apply"
+            self.notice.setText(f"Not saved yet: {how}")
         else:
             self.notice.setText("")
         self.show_draft()
@@ -772,6 +902,7 @@ class SettingsPage(Page):
 
 class ExitPage(Page):
     hint = "Enter: exit the station \u00b7 Esc: cancel"
+    touch_hint = "Cancel goes back to the menu"
 
     def __init__(self, mode: JudgeView) -> None:
         super().__init__(mode)
@@ -780,10 +911,11 @@ class ExitPage(Page):
         self.detail = FitLabel(
             "No challenge can be judged here until the station is started again.", fill=0.7
         )
-        self.confirm = self.button("EXIT THE STATION\n(Enter)", mode.exit_confirmed.emit, colour=DANGER)
+        exit_text = "Exit the station" if mode.touch_mode else "Exit the station\n(Enter)"
+        self.confirm = self.button(exit_text, mode.exit_confirmed.emit, colour=DANGER)
         self.confirm.setObjectName("exit-confirm")
-        self.cancel = self.button("CANCEL\n(Esc)", lambda: mode.go(None))
-        self.cancel.reference = self.confirm.reference = "EXIT THE STATION\n(Enter)"
+        self.cancel = self.button("Cancel" if mode.touch_mode else "Cancel\n(Esc)", lambda: mode.go(None))
+        self.cancel.reference = self.confirm.reference = exit_text
         self.cancel.setObjectName("exit-cancel")
         _stack(
             self,
@@ -827,7 +959,10 @@ class JudgeView(View):
         self.data_dir = data_dir
         self._clock = clock
         self.idle_lock_s = float(controller.config.judge.idle_lock_seconds)
+        self.touch_mode = touch
         self.session: JudgeSession | None = None
+        self.back = self.button("\u25c0 Menu", lambda: self.go(None))
+        self.back.setObjectName("judge-back")
         self.title = FitLabel(fill=0.7, bold=True, align=A.AlignLeft | A.AlignVCenter)
         self.title.setObjectName("judge-title")
         self.lock = FitLabel(fill=0.55, colour=theme.DIM_TEXT, align=A.AlignRight | A.AlignVCenter)
@@ -857,7 +992,12 @@ class JudgeView(View):
             self.pages.addWidget(page)
         _stack(
             self,
-            [(_row((self.title, 7), (self.lock, 3)), 9), (self.pages, 82), (self.hint, 6), (_spacer(), 2)],
+            [
+                (_row((self.back, 2), (self.title, 12), (self.lock, 4), margin=2), 9),
+                (self.pages, 84),
+                (self.hint, 6),
+                (_spacer(), 1),
+            ],
         )
         self.ticker = QTimer(self)
         self.ticker.setInterval(TICK_MS)
@@ -915,8 +1055,14 @@ class JudgeView(View):
     def _show(self, page: Page, title: str) -> None:
         self.pages.setCurrentWidget(page)
         self.title.setText(title)
-        self.hint.setText(page.hint)
+        self.hint.setText(page.touch_hint if self.touch_mode else page.hint)
+        # a way back for a judge with no keyboard: the door has Cancel, the menu "Back to the station"
+        self.back.setVisible(page is not self.door and page is not self.menu)
         self.tick()
+
+    def keyed(self, label: str, key: str) -> str:
+        """A button's label with the key that does the same, e.g. "Save and apply (Enter)"."""
+        return label if self.touch_mode else f"{label} ({key})"
 
     def finish(self, *, clear_fault: bool = False) -> None:
         """Back to the station: chosen by the judge, cancelled at the door, or locked when idle."""
@@ -943,6 +1089,7 @@ class JudgeView(View):
             self.finish()
             return
         self.lock.setText(f"Locks in {format_wait(self.session.remaining_s(now))}")
+        self.current.tick()
 
     def handle_key(self, event: QKeyEvent) -> None:
         key, text = event.key(), event.text()

@@ -14,29 +14,71 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 __all__ = [
     "ACCEPTABLE_BACKGROUND",
     "BACKGROUND",
+    "DARK_TEXT",
     "FAULT_BACKGROUND",
     "FONT_FAMILY",
+    "MIN_CONTRAST",
     "MIN_FONT_PX",
+    "MIN_TOUCH_TARGET_PX",
     "NOTICE",
     "TEXT",
     "UNACCEPTABLE_BACKGROUND",
     "FitLabel",
+    "contrast_ratio",
     "fits",
     "largest_fitting_px",
     "paint_background",
+    "text_on",
+    "touch_target_px",
 ]
 
 FONT_FAMILY = "DejaVu Sans"
 MIN_FONT_PX = 8
-# Dark screens with white text: every pair below has a contrast ratio of at least 6:1.
+# Dark screens with light text. WCAG contrast: at least 4.5:1 for every text on its background
+# (tests/ui/test_theme.py checks each shown label), 7:1 for the verdict's and the fault's text.
+MIN_CONTRAST = 4.5
 BACKGROUND = "#101418"
 TEXT = "#f5f5f5"
+DARK_TEXT = "#101418"  # on a light division colour an organiser may choose
 DIM_TEXT = "#c8ccd0"
 NOTICE = "#ffd24d"
-ACCEPTABLE_BACKGROUND = "#0b6b2e"
-UNACCEPTABLE_BACKGROUND = "#b0121b"
+ACCEPTABLE_BACKGROUND = "#09602a"
+UNACCEPTABLE_BACKGROUND = "#a3111a"
 FAULT_BACKGROUND = "#6b4300"
 KEY_BACKGROUND = "#2a3038"
+DISABLED_TEXT = "#9aa1a9"
+DISABLED_BACKGROUND = "#1b1f24"
+# A finger needs about 44 px on a 7-inch 1024x600 screen; a taller screen of the same kind gets
+# the same share of its height, so every tap target is at least this tall and wide.
+MIN_TOUCH_TARGET_PX = 44
+TOUCH_REFERENCE_HEIGHT_PX = 600
+
+
+def touch_target_px(screen_height_px: int) -> int:
+    """The smallest side of a tap target on a screen this tall."""
+    return max(MIN_TOUCH_TARGET_PX, screen_height_px * MIN_TOUCH_TARGET_PX // TOUCH_REFERENCE_HEIGHT_PX)
+
+
+def _luminance(colour: str) -> float:
+    value = QColor(colour)
+    channels = []
+    for channel in (value.redF(), value.greenF(), value.blueF()):
+        linear = channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
+        channels.append(linear)
+    return 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
+
+
+def contrast_ratio(foreground: str, background: str) -> float:
+    """The WCAG 2 contrast ratio of two colours, from 1 (none) to 21 (black on white)."""
+    light, dark = sorted((_luminance(foreground), _luminance(background)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def text_on(background: str) -> str:
+    """Light or dark text, whichever reads better on ``background`` (a division's colour)."""
+    if contrast_ratio(TEXT, background) >= contrast_ratio(DARK_TEXT, background):
+        return TEXT
+    return DARK_TEXT
 
 
 def paint_background(widget: QWidget, colour: str) -> None:
@@ -112,6 +154,9 @@ class FitLabel(QLabel):
         super().__init__(text, parent)
         self._fill = fill
         self._reference = reference
+        self.colour = colour
+        self.background: str | None = None  # None: the parent's background shows through
+        self.max_px: int | None = None  # a cap shared by labels that must match (rows a pixel apart)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self.setMinimumSize(1, 1)
         self.setAlignment(align)
@@ -122,6 +167,18 @@ class FitLabel(QLabel):
         # Until its first resize event a label has no geometry of its own (the layout gives it one
         # when the screen is shown or grabbed): fitting text to the default size is wasted work.
         self._sized = False
+
+    def set_colour(self, colour: str, background: str | None = None) -> None:
+        """The text colour (and a background of its own, for a chosen line)."""
+        if (colour, background) == (self.colour, self.background):
+            return
+        self.colour, self.background = colour, background
+        self.setStyleSheet(f"color: {colour}; background: {background or 'transparent'}; border-radius: 6px;")
+
+    def set_max_px(self, max_px: int | None) -> None:
+        if max_px != self.max_px:
+            self.max_px = max_px
+            self._fit()
 
     def set_reference(self, reference: str | None) -> None:
         self._reference = reference
@@ -146,6 +203,8 @@ class FitLabel(QLabel):
         text = self._reference if self._reference is not None else self.text()
         lines = len(_lines(text))
         ceiling = int(rect.height() * self._fill / lines)
+        if self.max_px is not None:
+            ceiling = min(ceiling, self.max_px)
         size = largest_fitting_px(self.font(), text, rect.width(), rect.height(), ceiling)
         if self._reference is not None and not fits(
             self._font_at(size), self.text(), rect.width(), rect.height()

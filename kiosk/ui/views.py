@@ -47,6 +47,7 @@ __all__ = [
 ]
 
 KEYBOARD_ROWS = ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM")
+TOUCH_KEY_NAMES = (("press TAB", "tap JUDGE"), ("Esc", "CLEAR"))
 WORDS_PER_COLUMN = 4
 MIN_GRID_ROWS = 3
 CURSOR = "_"
@@ -108,6 +109,9 @@ class HeaderBar(QWidget):
         if colour != self._colour:
             self._colour = colour
             theme.paint_background(self, colour)
+            text = theme.text_on(colour)
+            self.division.set_colour(text)
+            self.station.set_colour(text)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
         margin = max(4, self.height() // 3)
@@ -124,7 +128,9 @@ class WordGrid(QWidget):
     the words are; one to four words stand in one column, five to eight in two.
     """
 
-    def __init__(self, *, show_counts: bool, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, *, show_counts: bool, number_colour: str = theme.DIM_TEXT, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self._show_counts = show_counts
@@ -137,7 +143,7 @@ class WordGrid(QWidget):
             number = FitLabel(
                 f"{index + 1}.",
                 fill=0.45,
-                colour=theme.DIM_TEXT,
+                colour=number_colour,
                 align=A.AlignRight | A.AlignVCenter,
                 reference="88.",  # never larger than the words beside it
             )
@@ -212,8 +218,9 @@ class KeyButton(QPushButton):
         if colour != self._colour:
             self._colour = colour
             self.setStyleSheet(
-                f"QPushButton {{ background: {colour}; color: {theme.TEXT}; border: 2px solid #59626e; "
-                "border-radius: 8px; } QPushButton:pressed { background: #59626e; }"
+                f"QPushButton {{ background: {colour}; color: {theme.text_on(colour)}; "
+                "border: 2px solid #59626e; border-radius: 8px; } "
+                "QPushButton:pressed { background: #59626e; }"
             )
 
     def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
@@ -307,7 +314,7 @@ class ReadyView(View):
         self.count_pad: KeyPad | None = None
         self.division_pad: KeyPad | None = None
         items: list[tuple[QWidget, int]] = [
-            (_spacer(), 3),
+            (_spacer(), 1 if touch else 3),
             (self.caption, 4),
             (self.lexicon, 15),
             (self.edition, 7),
@@ -321,17 +328,17 @@ class ReadyView(View):
             items.append((self.division_pad, 10))
         else:
             items.append((self.division, 7))
-        items += [(_spacer(), 3), (self.prompt, 16 if touch else 18)]
+        items += [(_spacer(), 1 if touch else 3), (self.prompt, 16 if touch else 18)]
         if touch:
             self.count_pad = KeyPad(
                 [[(str(n), Typed(str(n)), 2) for n in range(1, MAX_WORDS_PER_CHALLENGE + 1)]]
             )
             self.count_pad.tapped.connect(self.tapped)
-            items.append((self.count_pad, 16))
+            items.append((self.count_pad, 15))
         self.judge_button: KeyButton | None = None
         if touch:
             row, self.judge_button = judge_button_row(self.tapped)
-            items.append((row, 5))
+            items.append((row, 9))
         else:
             items.append((_spacer(), 4))
         _stack(self, items)
@@ -377,34 +384,42 @@ class EntryView(View):
         self.keyboard: TouchKeyboard | None = None
         items: list[tuple[QWidget, int]] = [
             (self.title, 9),
-            (self.grid, 44 if touch else 58),
+            (self.grid, 40 if touch else 58),
             (self.notice, 7),
-            (self.prompt, 13 if touch else 18),
+            (self.prompt, 12 if touch else 18),
         ]
         if touch:
             self.keyboard = TouchKeyboard()
             self.keyboard.tapped.connect(self.tapped)
-            items.append((self.keyboard, 40))
+            items += [(self.keyboard, 46), (_spacer(), 2)]  # the bottom row clear of the bezel
         _stack(self, items)
 
     def show_entry(self, state: SessionState) -> None:
         entered = state.entered
         expected = state.expected
-        judge_key = "JUDGE" if self._touch else "TAB"
-        if state.screen is Screen.ENTRY:
+        judge = "tap JUDGE" if self._touch else "press TAB"
+        if state.screen is Screen.ENTRY or state.current:
+            # the title does not flip to "All typed" while the last word is still being typed
             at = min(len(state.words), expected - 1)
             self.title.setText(f"CHALLENGER: type word {at + 1} of {expected}")
-            separators = "SPACE after each word" if self._touch else "Space, comma or Enter after each word"
-            clear = "CLEAR clears" if self._touch else "Esc clears"
-            self.prompt.setText(f"{separators}\nBackspace corrects \u00b7 {clear}")
             cursor_at: int | None = at
         else:
             self.title.setText(f"All {_plural(expected, 'word')} typed")
-            self.prompt.setText(
-                f"Both players: check the spelling.\nCHALLENGED PLAYER: press {judge_key} to judge."
-            )
-            cursor_at = len(state.words) if state.current else None
-        self.notice.setText(state.notice)
+            cursor_at = None
+        if state.screen is Screen.ENTRY:
+            if self._touch:
+                self.prompt.setText("SPACE after each word\nBACKSPACE corrects \u00b7 CLEAR clears")
+            else:
+                self.prompt.setText(
+                    "Space, comma or Enter after each word\nBackspace corrects \u00b7 Esc clears"
+                )
+        else:
+            self.prompt.setText(f"Both players: check the spelling.\nCHALLENGED PLAYER: {judge} to judge.")
+        notice = state.notice
+        if self._touch:  # the session names the keyboard's keys; a touch player has these instead
+            for keyboard, touch in TOUCH_KEY_NAMES:
+                notice = notice.replace(keyboard, touch)
+        self.notice.setText(notice)
         self.grid.show_words(entered, expected, state.max_length, cursor_at)
 
 
@@ -453,7 +468,7 @@ class VerdictView(View):
 
     tapped = Signal(object)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, *, touch: bool = False, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("verdict")
         self.icon = VerdictIcon()
@@ -466,7 +481,7 @@ class VerdictView(View):
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.icon, 2)
         row.addWidget(self.headline, 8)
-        self.grid = WordGrid(show_counts=False)
+        self.grid = WordGrid(show_counts=False, number_colour=theme.TEXT)  # dim text fails on red
         self.lexicon = FitLabel(fill=0.7)
         self.lexicon.setObjectName("verdict-lexicon")
         self.outcome = FitLabel(fill=0.75, bold=True)
@@ -475,7 +490,8 @@ class VerdictView(View):
         self.consequence.setObjectName("verdict-consequence")
         self.second_opinion = FitLabel(fill=0.65)
         self.second_opinion.setObjectName("verdict-second-opinion")
-        self.footer = FitLabel("The screen clears by itself, or press any key", fill=0.6)
+        clear = "tap the screen" if touch else "press any key"
+        self.footer = FitLabel(f"The screen clears by itself, or {clear}", fill=0.6)
         self.footer.setObjectName("verdict-footer")
         _stack(
             self,
@@ -535,7 +551,7 @@ def judge_button_row(tapped: SignalInstance) -> tuple[QWidget, KeyButton]:
     row = QWidget()
     row.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
     layout = QHBoxLayout(row)
-    layout.setContentsMargins(0, 0, 0, 4)
+    layout.setContentsMargins(0, 0, 0, 10)  # clear of the screen's bezel
     layout.addWidget(_spacer(), 88)
     layout.addWidget(button, 12)
     return row, button
@@ -562,7 +578,7 @@ class FaultView(View):
         self.judge_button: KeyButton | None = None
         if touch:
             row, self.judge_button = judge_button_row(self.tapped)
-            items += [(_spacer(), 24), (row, 6)]
+            items += [(_spacer(), 21), (row, 9)]
         else:
             items.append((_spacer(), 30))
         _stack(self, items)

@@ -135,7 +135,7 @@ class StationWindow(QWidget):
     @property
     def verdict(self) -> VerdictView:
         if self._verdict is None:
-            self._verdict = VerdictView()
+            self._verdict = VerdictView(touch=self.controller.config.touch)
             self._verdict.tapped.connect(self._on_tapped)
             self.stack.addWidget(self._verdict)
         return self._verdict

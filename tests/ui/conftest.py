@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -15,10 +15,12 @@ from pytestqt.qtbot import QtBot
 from kiosk.core.config import Division, StationConfig, Timings, load_divisions
 from kiosk.core.errors import StorageError
 from kiosk.core.record import ChallengeEntry
+from kiosk.storage import StationStorage, open_station_storage
 from kiosk.ui.controller import StationController
 from kiosk.ui.window import StationWindow
 from tests.conftest import PackFactory
 
+PIN = "4826"
 WORDS = ["CAT", "CATS", "DOG", "DOGS", "QI", "ZA", "MMMMMMMMMMMMMMM"]
 
 
@@ -104,3 +106,54 @@ def station(qtbot: QtBot, pack: Path, make_pack: PackFactory) -> StationFactory:
         return Rig(window, controller, memory)
 
     return factory
+
+
+@dataclass
+class JudgeRig:
+    window: StationWindow
+    controller: StationController
+    storage: StationStorage
+    clock: list[float]
+
+    def advance(self, seconds: float) -> None:
+        self.clock[0] += seconds
+        self.window.judge.tick()
+
+
+JudgeFactory = Callable[..., JudgeRig]
+
+
+@pytest.fixture
+def judge_station(qtbot: QtBot, pack: Path, tmp_path: Path) -> Iterator[JudgeFactory]:
+    """``judge_station(pin=..., touch=..., ...)``: a station whose storage is real, in tmp_path/data."""
+    opened: list[StationStorage] = []
+
+    def factory(
+        *,
+        pin: str | None = PIN,
+        log: MemoryLog | None = None,
+        divisions: tuple[Division, ...] | None = None,
+        size: tuple[int, int] = (1024, 600),
+        **changes: object,
+    ) -> JudgeRig:
+        data = tmp_path / "data"
+        storage = open_station_storage(data, forward_in_background=False)
+        opened.append(storage)
+        if pin is not None:
+            storage.judge_access.set_pin(pin)
+        config = StationConfig(divisions=divisions or (Division("Open", pack),), station_name="Station 7")
+        config = replace(config, **changes)  # type: ignore[arg-type]
+        chosen_log = storage.log if log is None else log
+        controller = StationController(config, load_divisions(config), lambda: chosen_log)
+        clock = [1000.0]
+        window = StationWindow(controller, lambda: storage, data, judge_clock=lambda: clock[0])
+        controller.setParent(window)
+        qtbot.addWidget(window)
+        window.setGeometry(QRect(0, 0, *size))
+        window.show()
+        qtbot.waitExposed(window)
+        return JudgeRig(window, controller, storage, clock)
+
+    yield factory
+    for storage in opened:
+        storage.close()

@@ -41,6 +41,8 @@ def test_eight_words_of_fifteen_letters_fit_on_entry_and_verdict(
     window = station(size=size).window
     assert assert_every_text_fits(window) > 3
     type_text(window, EIGHT_LONG)
+    assert window.entry.title.text() == "CHALLENGER: type word 8 of 8"  # still typing the last one
+    type_text(window, " ")
     assert window.entry.title.text() == "All 8 words typed"
     assert assert_every_text_fits(window) > 8 * 3
     tab(window)

@@ -3,80 +3,24 @@
 from __future__ import annotations
 
 import csv
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
-from kiosk.core.config import Division, JudgeSettings, StationConfig, load_divisions
+from kiosk.core.config import Division, JudgeSettings
 from kiosk.core.rules import ProfileKind
 from kiosk.core.session import Screen
-from kiosk.storage import StationStorage, open_station_storage
-from kiosk.ui.controller import StationController
 from kiosk.ui.judge import restore_settings
 from kiosk.ui.window import StationWindow
-from tests.ui.conftest import MemoryLog, press, tab, type_text
+from tests.ui.conftest import PIN, JudgeFactory, JudgeRig, MemoryLog, press, tab, type_text
 from tests.ui.test_fit import assert_every_text_fits
 
 Mod = Qt.KeyboardModifier
 K = Qt.Key
-PIN = "4826"
-
-
-@dataclass
-class JudgeRig:
-    window: StationWindow
-    controller: StationController
-    storage: StationStorage
-    clock: list[float]
-
-    def advance(self, seconds: float) -> None:
-        self.clock[0] += seconds
-        self.window.judge.tick()
-
-
-JudgeFactory = Callable[..., JudgeRig]
-
-
-@pytest.fixture
-def judge_station(qtbot: QtBot, pack: Path, tmp_path: Path) -> Iterator[JudgeFactory]:
-    """``judge_station(pin=..., touch=..., ...)``: a station whose storage is real, in tmp_path/data."""
-    opened: list[StationStorage] = []
-
-    def factory(
-        *,
-        pin: str | None = PIN,
-        log: MemoryLog | None = None,
-        divisions: tuple[Division, ...] | None = None,
-        size: tuple[int, int] = (1024, 600),
-        **changes: object,
-    ) -> JudgeRig:
-        data = tmp_path / "data"
-        storage = open_station_storage(data, forward_in_background=False)
-        opened.append(storage)
-        if pin is not None:
-            storage.judge_access.set_pin(pin)
-        config = StationConfig(divisions=divisions or (Division("Open", pack),), station_name="Station 7")
-        config = replace(config, **changes)  # type: ignore[arg-type]
-        chosen_log = storage.log if log is None else log
-        controller = StationController(config, load_divisions(config), lambda: chosen_log)
-        clock = [1000.0]
-        window = StationWindow(controller, lambda: storage, data, judge_clock=lambda: clock[0])
-        controller.setParent(window)
-        qtbot.addWidget(window)
-        window.setGeometry(QRect(0, 0, *size))
-        window.show()
-        qtbot.waitExposed(window)
-        return JudgeRig(window, controller, storage, clock)
-
-    yield factory
-    for storage in opened:
-        storage.close()
 
 
 def enter(window: StationWindow) -> None:
@@ -276,6 +220,7 @@ def test_export_writes_the_log_to_a_csv_in_the_data_dir(judge_station: JudgeFact
     assert export.written is not None
     assert export.written.parent == tmp_path / "data" / "exports"
     assert str(export.written) in export.text.text()
+    assert "Wrote 1 challenge to this station's data folder:" in export.text.text()
     rows = list(csv.DictReader(export.written.open(encoding="utf-8")))
     assert [(r["words"], r["verdict"]) for r in rows] == [("CAT CATX", "UNACCEPTABLE")]
     assert rows[0]["word_results"] == "CAT: acceptable; CATX: not in the lexicon"
@@ -377,3 +322,65 @@ def test_every_judge_screen_fits(judge_station: JudgeFactory, pack: Path, size: 
         press(window, K.Key_Escape)
     type_text(window, "8")
     assert_every_text_fits(window)
+
+
+def test_export_says_when_no_stick_is_found_and_finds_one_plugged_in_later(
+    judge_station: JudgeFactory, tmp_path: Path
+) -> None:
+    rig = judge_station()
+    window = rig.window
+    type_text(window, "1cat")
+    tab(window)
+    rig.controller.verdict_timer.timeout.emit()
+    media = tmp_path / "media"
+    mounted: list[Path] = []
+    export = window.judge.export
+    export.roots = (media,)
+    export.list_mounts = lambda: list(mounted)
+    unlock(rig)
+    type_text(window, "5")
+    text = export.text.text()
+    assert "No USB stick found. Plug one in: it appears here by itself." in text
+    assert f"mounts it under {media}" in text
+    assert "Save to this station's data folder:" in text
+    stick = media / "judge" / "STICK"
+    stick.mkdir(parents=True)
+    mounted.append(stick)
+    rig.advance(1.0)  # the page looks for sticks every second
+    assert "Save to the USB stick (1 of 1):" in export.text.text()
+    assert str(stick) in export.text.text()
+    enter(window)
+    assert export.written is not None
+    assert export.written.parent == stick
+    text = export.text.text()
+    assert "Wrote 1 challenge to the USB stick:" in text
+    assert str(export.written) in text
+    assert "you can take the stick out now" in text
+    assert [r["words"] for r in csv.DictReader(export.written.open(encoding="utf-8"))] == ["CAT"]
+    mounted.clear()
+    rig.advance(1.0)  # the stick is gone: the page says what it wrote until the judge moves on
+    assert "Wrote 1 challenge" in export.text.text()
+    press(window, K.Key_Right)
+    assert "No USB stick found" in export.text.text()
+    assert_every_text_fits(window)
+
+
+def test_the_recheck_keeps_one_type_size_for_rows_and_for_a_cards_words(judge_station: JudgeFactory) -> None:
+    rig = judge_station()
+    window = rig.window
+    mixed = "8cat " + " ".join(["WWWWWWWWWWWWWWW"] * 3) + " qi za dog dogs"
+    for words in ("1qi", "8" + " ".join(["WWWWWWWWWWWWWWW"] * 8), mixed):
+        type_text(window, words)
+        tab(window)
+        rig.controller.verdict_timer.timeout.emit()
+    unlock(rig)
+    type_text(window, "1")
+    recheck = window.judge.recheck
+    assert len({row.font().pixelSize() for row in recheck.rows if row.full_text}) == 1
+    assert recheck.rows[1].text().endswith("\u2026")  # eight long words: cut short here, whole below
+    shown_words = [label for label in recheck.words if label.text()]
+    assert [label.text()[2:] for label in shown_words][:2] == [
+        "CAT \u2014 acceptable",
+        "WWWWWWWWWWWWWWW \u2014 not in the lexicon",
+    ]
+    assert len({label.font().pixelSize() for label in shown_words}) == 1

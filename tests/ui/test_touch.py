@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QPushButton
 from pytestqt.qtbot import QtBot
 
 from kiosk.core.config import Division
+from kiosk.core.judge import JudgePage
+from kiosk.ui import theme
 from kiosk.ui.window import StationWindow
-from tests.ui.conftest import StationFactory
+from tests.ui.conftest import PIN, JudgeFactory, MemoryLog, StationFactory, press, tab, type_text
 
 
 def tap(qtbot: QtBot, window: StationWindow, *labels: str) -> None:
@@ -28,7 +32,11 @@ def test_a_play_is_judged_with_taps_alone(station: StationFactory, qtbot: QtBot)
     tap(qtbot, window, "2")
     tap(qtbot, window, "C", "A", "T", "SPACE", "Q", "I", "X", "BACKSPACE")
     assert [w.text() for w in window.entry.grid.words[:2]] == ["CAT", "QI_"]
-    assert "press JUDGE to judge" in window.entry.prompt.text()
+    assert "CHALLENGED PLAYER: tap JUDGE to judge." in window.entry.prompt.text()
+    tap(qtbot, window, "SPACE", "Z")  # one letter too many: the notice names the touch keys
+    assert window.entry.notice.text() == (
+        "All 2 words are typed: tap JUDGE to judge, or CLEAR to start again"
+    )
     tap(qtbot, window, "JUDGE")
     assert window.stack.currentWidget() is window.verdict
     assert window.verdict.headline.text() == "YES \u2014 the play is ACCEPTABLE"
@@ -59,3 +67,86 @@ def test_divisions_are_chosen_by_tapping(station: StationFactory, qtbot: QtBot, 
     assert rig.window.ready.division_pad is not None
     assert rig.window.ready.division_pad.keys["Schools"].text() == "\u2713 Schools"
     assert rig.window.ready.division_pad.keys["Open"].text() == "Open"
+
+
+def assert_big_enough_for_a_finger(window: StationWindow) -> int:
+    """Every visible button is at least a finger wide and tall, and its text is not cut short."""
+    target = theme.touch_target_px(window.height())
+    checked = 0
+    for button in window.findChildren(QPushButton):
+        if button.isVisible():
+            name = button.objectName() or button.text()
+            assert min(button.width(), button.height()) >= target, f"{name}: {button.size()} < {target} px"
+            full = getattr(button, "full_text", button.text())
+            assert button.text() == full or not full, f"{name} is cut short: {button.text()!r}"
+            checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("size", [(1024, 600), (1920, 1080)])
+def test_every_touch_target_takes_a_finger(
+    judge_station: JudgeFactory, pack: Path, size: tuple[int, int]
+) -> None:
+    divisions = (Division("Open", pack), Division("Schools", pack, youth_rules=True))
+    rig = judge_station(size=size, divisions=divisions, touch=True)
+    window = rig.window
+    assert theme.touch_target_px(600) == 44
+    assert assert_big_enough_for_a_finger(window) == 2 + 8 + 1  # divisions, counts, Judge
+    QTest.mouseClick(window.ready.count_pad.keys["2"], Qt.MouseButton.LeftButton)  # type: ignore[union-attr]
+    assert assert_big_enough_for_a_finger(window) == 26 + 4
+    QTest.mouseClick(window.entry.keyboard.keys["CLEAR"], Qt.MouseButton.LeftButton)  # type: ignore[union-attr]
+    assert window.stack.currentWidget() is window.ready
+    QTest.mouseClick(window.ready.judge_button, Qt.MouseButton.LeftButton)  # type: ignore[arg-type]
+    assert assert_big_enough_for_a_finger(window) == 13  # the PIN pad and Cancel
+    for digit in PIN + "\r":
+        press(window, Qt.Key.Key_Return if digit == "\r" else Qt.Key.Key_unknown, digit)
+    judge = window.judge
+    assert judge.current is judge.menu
+    assert assert_big_enough_for_a_finger(window) == 8
+    for page in judge.menu.buttons:
+        if page is JudgePage.BACK:
+            continue
+        QTest.mouseClick(judge.menu.buttons[page], Qt.MouseButton.LeftButton)
+        assert assert_big_enough_for_a_finger(window) >= 1, page
+        assert "Esc" not in judge.hint.text()
+        QTest.mouseClick(judge.back, Qt.MouseButton.LeftButton)  # the way back without a keyboard
+        assert judge.current is judge.menu
+
+
+def test_the_recheck_rows_and_filters_take_a_finger(judge_station: JudgeFactory) -> None:
+    rig = judge_station(touch=True)
+    window = rig.window
+    for words in ("1cat", "2qi za", "1dogs"):
+        type_text(window, words)
+        tab(window)
+        rig.controller.verdict_timer.timeout.emit()
+    QTest.mouseClick(window.ready.judge_button, Qt.MouseButton.LeftButton)  # type: ignore[arg-type]
+    for digit in PIN:
+        press(window, Qt.Key.Key_unknown, digit)
+    press(window, Qt.Key.Key_Return, "\r")
+    QTest.mouseClick(window.judge.menu.buttons[JudgePage.RECHECK], Qt.MouseButton.LeftButton)
+    recheck = window.judge.recheck
+    assert [row.isEnabled() for row in recheck.rows] == [True, True, True, False, False]
+    assert assert_big_enough_for_a_finger(window) == 1 + 4 + 5  # Menu, the filters, the rows
+    QTest.mouseClick(recheck.rows[2], Qt.MouseButton.LeftButton)
+    assert recheck.heading.text() == "Challenge 3 of 3: ACCEPTABLE"
+    assert recheck.words[0].text() == "\u2713 CAT \u2014 acceptable"
+
+
+def test_the_touch_verdict_says_tap_not_key(station: StationFactory, qtbot: QtBot) -> None:
+    rig = station(touch=True)
+    tap(qtbot, rig.window, "1", "C", "A", "T", "JUDGE")
+    assert rig.window.verdict.footer.text() == "The screen clears by itself, or tap the screen"
+    keyboard = station().window
+    type_text(keyboard, "1cat")
+    tab(keyboard)
+    assert keyboard.verdict.footer.text() == "The screen clears by itself, or press any key"
+
+
+def test_the_fault_screen_judge_button_takes_a_finger(station: StationFactory, qtbot: QtBot) -> None:
+    broken = MemoryLog()
+    broken.failing = True
+    rig = station(touch=True, log=broken)
+    tap(qtbot, rig.window, "1", "C", "A", "T", "JUDGE")
+    assert rig.window.stack.currentWidget() is rig.window.fault
+    assert assert_big_enough_for_a_finger(rig.window) == 1
