@@ -140,7 +140,27 @@ def main(out: Path) -> None:
             window.deleteLater()
             print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
     judge_shots(app, out, double)
+    not_ready_shots(app, out)
     app.processEvents()
+
+
+def not_ready_shots(app: QCoreApplication, out: Path) -> None:
+    """A kiosk session whose pack failed verification: no station, the reason for the judge."""
+    from kiosk.ui.notready import NotReadyWindow
+
+    problem = (
+        "/etc/challenge-kiosk/school.kxpack is damaged: its contents do not match their SHA-256 "
+        "checksum; rebuild it with lexicon-build, or copy it again from the organiser's original"
+    )
+    for width, height in SIZES:
+        window = NotReadyWindow(problem)
+        window.setGeometry(0, 0, width, height)
+        window.show()
+        app.processEvents()
+        path = out / f"26-station-not-ready-{width}x{height}.png"
+        window.grab().save(str(path))
+        window.deleteLater()
+        print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
 
 
 def seed(storage: StationStorage, divisions: tuple[LoadedDivision, ...]) -> None:

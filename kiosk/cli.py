@@ -38,7 +38,7 @@ EXIT_ERROR = 2
 _STATION = "station"
 # The options `kiosk station` takes (its own, and --config also before it), as click spells them.
 _VALUE_OPTIONS = {"--config": "config_path", "--data-dir": "data_dir"}
-_FLAG_OPTIONS = {"--touch": "touch", "--smoke": "smoke"}
+_FLAG_OPTIONS = {"--touch": "touch", "--smoke": "smoke", "--kiosk-session": "kiosk_session"}
 _WINDOWS_EXPANDED = "~$%*?["  # click expands these in arguments on Windows; leave such lines to it
 
 
@@ -57,6 +57,7 @@ class StationArguments:
     data_dir: Path | None = None
     touch: bool = False
     smoke: bool = False
+    kiosk_session: bool = False
 
 
 def _path_click_accepts(value: str, *, dir_okay: bool, file_okay: bool) -> bool:
@@ -125,6 +126,7 @@ def station_arguments(args: Sequence[str]) -> StationArguments | None:
         data_dir=Path(str(folder)) if folder is not None else None,
         touch=own.get("touch") is True,
         smoke=own.get("smoke") is True,
+        kiosk_session=own.get("kiosk_session") is True,
     )
 
 
@@ -137,7 +139,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         kiosk.main(args=None if argv is None else list(argv))
         return
     try:
-        start_station(arguments.config_path, arguments.data_dir, touch=arguments.touch, smoke=arguments.smoke)
+        start_station(
+            arguments.config_path,
+            arguments.data_dir,
+            touch=arguments.touch,
+            smoke=arguments.smoke,
+            kiosk_session=arguments.kiosk_session,
+        )
     except (EOFError, KeyboardInterrupt, OSError) as exc:
         _end_as_click_would(exc)
 
@@ -156,23 +164,41 @@ def _end_as_click_would(error: BaseException) -> NoReturn:
 
 
 def load_station_config(config_path: Path | None) -> StationConfig:
-    try:
-        if config_path is None:
-            return default_config(default_pack_path())
-        return load_config(config_path, default_pack=default_pack_path())
-    except KioskError as exc:
-        fail(str(exc))
+    if config_path is None:
+        return default_config(default_pack_path())
+    return load_config(config_path, default_pack=default_pack_path())
 
 
-def start_station(config_path: Path | None, data_dir: Path | None, *, touch: bool, smoke: bool) -> NoReturn:
-    """``kiosk station``: verify the config and every pack, then run the station until it is left."""
-    config = load_station_config(config_path)
-    if touch:
-        config = replace(config, touch=True)
+def not_ready(problem: KioskError, *, kiosk_session: bool, smoke: bool) -> NoReturn:
+    """The station cannot start: say why on standard error, and on screen in a kiosk session."""
+    if not kiosk_session:
+        fail(str(problem))
+    print(f"error: {problem}", file=sys.stderr, flush=True)
+    from kiosk.ui.notready import show_not_ready
+
+    sys.exit(show_not_ready(str(problem), smoke=smoke))
+
+
+def start_station(
+    config_path: Path | None,
+    data_dir: Path | None,
+    *,
+    touch: bool,
+    smoke: bool,
+    kiosk_session: bool = False,
+) -> NoReturn:
+    """``kiosk station``: verify the config and every pack, then run the station until it is left.
+
+    If either cannot be used, the station never opens: the error goes to standard error (exit
+    2) and, in a kiosk session, "Station not ready — call a judge" stays on screen with it.
+    """
     try:
+        config = load_station_config(config_path)
+        if touch:
+            config = replace(config, touch=True)
         divisions = load_divisions(config)
     except KioskError as exc:
-        fail(str(exc))
+        not_ready(exc, kiosk_session=kiosk_session, smoke=smoke)
     from kiosk.ui.app import run_station  # Qt is loaded only for the station itself
 
     folder = resolve_data_dir(data_dir if data_dir is not None else config.data_dir)

@@ -91,12 +91,21 @@ def kiosk(ctx: click.Context, config_path: Path | None) -> None:
 )
 @click.option("--touch", is_flag=True, help="Show the on-screen keyboard and the pointer.")
 @click.option("--smoke", is_flag=True, help="Exit once the ready screen is painted, printing the time taken.")
-def station(config_path: Path | None, data_dir: Path | None, touch: bool, smoke: bool) -> None:
+@click.option(
+    "--kiosk-session",
+    is_flag=True,
+    help="The machine's only program (the systemd units use it): if the station cannot start, "
+    "show 'Station not ready - call a judge' with the reason on screen instead of exiting.",
+)
+def station(
+    config_path: Path | None, data_dir: Path | None, touch: bool, smoke: bool, kiosk_session: bool
+) -> None:
     """Start the full-screen challenge station.
 
     A bad configuration or a pack that fails verification stops it with a message naming the
-    file (exit 2). Leaving the station: judge mode (Esc on the ready screen, or Ctrl+Alt+J;
-    then the judge PIN), then "Exit the station". Set the PIN first with 'kiosk set-pin'.
+    file (exit 2); with --kiosk-session the message also stays on screen for the judge.
+    Leaving the station: judge mode (Esc on the ready screen, or Ctrl+Alt+J; then the judge
+    PIN), then "Exit the station". Set the PIN first with 'kiosk set-pin'.
 
     \b
     Examples:
@@ -106,7 +115,7 @@ def station(config_path: Path | None, data_dir: Path | None, touch: bool, smoke:
     """
     if config_path is None:  # `kiosk --config FILE station` means the same as `kiosk station --config FILE`
         config_path = click.get_current_context().find_root().params.get("config_path")
-    start_station(config_path, data_dir, touch=touch, smoke=smoke)
+    start_station(config_path, data_dir, touch=touch, smoke=smoke, kiosk_session=kiosk_session)
 
 
 @kiosk.command()

@@ -73,3 +73,18 @@ def test_smoke_starts_the_station_and_exits_after_the_first_frame(tmp_path: Path
     assert result.returncode == 0, result.stderr
     assert "ready frame painted" in result.stdout
     assert (tmp_path / "data").is_dir()
+
+
+def test_in_a_kiosk_session_the_reason_stays_on_screen(tmp_path: Path) -> None:
+    config = tmp_path / "station.toml"
+    config.write_text('[[divisions]]\nname = "Open"\npack = "missing.kxpack"\n', encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-c", "from kiosk.cli import main; main()", "station", "--kiosk-session", "--smoke",
+         "--config", str(config)],
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen", "KIOSK_DATA_DIR": str(tmp_path / "data")},
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert "not-ready frame painted" in result.stdout
+    assert f"{tmp_path / 'missing.kxpack'} does not exist" in result.stderr
+    assert "ready frame painted" not in result.stdout.replace("not-ready frame painted", "")
