@@ -65,6 +65,7 @@ __all__ = [
     "load_config",
     "load_divisions",
     "parse_config",
+    "youth_list_problem",
 ]
 
 DEFAULT_STATION_NAME = "Challenge station"
@@ -303,6 +304,18 @@ class LoadedDivision:
     second_opinion: MarisaLexicon | None = None
 
 
+def youth_list_problem(config: StationConfig, division: Division, lexicon: MarisaLexicon) -> str | None:
+    """Why this division cannot judge with this pack (youth rules and no youth list), or None."""
+    if not division.youth_rules or lexicon.has_youth_list:
+        return None
+    where = config.source if config.source is not None else "the station configuration"
+    return (
+        f"{where}: division {division.name!r} applies youth rules, but its pack "
+        f"{division.pack} has no youth exclusion list; build one with "
+        "'lexicon-build build --youth-exclusions FILE' or set youth_rules = false"
+    )
+
+
 def load_divisions(config: StationConfig) -> tuple[LoadedDivision, ...]:
     """Load and verify every pack the configuration names; raise PackError or ConfigError.
 
@@ -321,13 +334,9 @@ def load_divisions(config: StationConfig) -> tuple[LoadedDivision, ...]:
     loaded = []
     for division in config.divisions:
         lexicon = load(division.pack)
-        if division.youth_rules and not lexicon.has_youth_list:
-            where = config.source if config.source is not None else "the station configuration"
-            raise ConfigError(
-                f"{where}: division {division.name!r} applies youth rules, but its pack "
-                f"{division.pack} has no youth exclusion list; build one with "
-                "'lexicon-build build --youth-exclusions FILE' or set youth_rules = false"
-            )
+        problem = youth_list_problem(config, division, lexicon)
+        if problem is not None:
+            raise ConfigError(problem)
         second = None if division.second_opinion_pack is None else load(division.second_opinion_pack)
         loaded.append(LoadedDivision(division=division, lexicon=lexicon, second_opinion=second))
     return tuple(loaded)

@@ -1,0 +1,261 @@
+"""Reloading packs in a running station: every pack verified, or none of them swapped in.
+
+Organisers replace pack files during an event (a corrected edition, a newly signed pack). A judge
+asks the station to read them again; ``reload_divisions`` checks every file exactly as start-up
+does (``load_lexicon`` with the configured trusted keys, then the youth list of a division with
+youth rules) and returns a new set of divisions only if *all* of them load. One bad file and the
+result carries no divisions, only the problems: the station keeps judging with the packs it had,
+never with a damaged one and never with none. The caller (the station controller) decides when
+to swap the new set in; the configuration itself (divisions, trusted keys) is not read again.
+
+``check_on_disk`` and ``pack_lines`` are for the judge's Packs page: for each pack in use, whether
+it is still the file on disk or an older copy kept in memory, and why the file on disk is not used.
+"""
+
+from __future__ import annotations
+
+import enum
+import textwrap
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from kiosk.core.config import LoadedDivision, StationConfig, youth_list_problem
+from kiosk.core.errors import KioskError, PackError
+from kiosk.core.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.pack import PackContents, read_pack
+from kiosk.core.trust import PackTrust, TrustedKey, check_pack_signature
+
+__all__ = [
+    "DiskState",
+    "OnDisk",
+    "ReloadResult",
+    "check_on_disk",
+    "pack_lines",
+    "reload_divisions",
+    "same_pack",
+]
+
+LINE_CHARS = 96  # a problem is wrapped by words at this width, then the page fits it to the screen
+SET_HASH_HEX_SHOWN = 16
+
+
+@dataclass(frozen=True)
+class ReloadResult:
+    """What a reload found: the new divisions (None when refused), the problems, what changed."""
+
+    divisions: tuple[LoadedDivision, ...] | None
+    problems: tuple[str, ...] = ()
+    """One per file or division that failed, naming the file and what to do."""
+    changes: tuple[str, ...] = ()
+    """One per pack whose words or signature changed: ``NWL2023 2023-03 → NWL2023 2023-09, 196,601 words``."""
+
+    @property
+    def accepted(self) -> bool:
+        return self.divisions is not None
+
+    @property
+    def summary(self) -> str:
+        """One line for the judge."""
+        if not self.accepted:
+            return "Not reloaded: the station keeps judging with the packs it had"
+        if not self.changes:
+            return "Reloaded: every pack verified again; no words changed"
+        if len(self.changes) == 1:
+            return f"Reloaded: {self.changes[0]}"
+        return f"Reloaded: {len(self.changes)} packs changed"
+
+
+def _identity(contents: PackContents, trust: PackTrust) -> tuple[object, ...]:
+    signature = contents.signature
+    block = None if signature is None else (signature.public_key, signature.signature)
+    return (contents.content_sha256, block, trust)
+
+
+def same_pack(a: MarisaLexicon, b: MarisaLexicon) -> bool:
+    """The same bytes: equal content digest, and the same signature block (or none) and trust."""
+    return _identity(a.contents, a.trust) == _identity(b.contents, b.trust)
+
+
+def _paths(config: StationConfig) -> list[Path]:
+    paths: list[Path] = []
+    for division in config.divisions:
+        for path in (division.pack, division.second_opinion_pack):
+            if path is not None and path not in paths:
+                paths.append(path)
+    return paths
+
+
+def _in_use(divisions: Iterable[LoadedDivision]) -> dict[Path, MarisaLexicon]:
+    found: dict[Path, MarisaLexicon] = {}
+    for loaded in divisions:
+        for path, lexicon in (
+            (loaded.division.pack, loaded.lexicon),
+            (loaded.division.second_opinion_pack, loaded.second_opinion),
+        ):
+            if path is not None and lexicon is not None:
+                found.setdefault(path, lexicon)
+    return found
+
+
+def _change(before: MarisaLexicon, after: MarisaLexicon) -> str | None:
+    old, new = before.info, after.info
+    if old.set_hash != new.set_hash:
+        title = new.title if new.title != old.title else f"{new.title} (other words)"
+        return f"{old.title} \u2192 {title}, {new.word_count:,} words"
+    if before.trust.label != after.trust.label:
+        return f"{new.title}: the same words, now {after.trust.label}"
+    return None
+
+
+def reload_divisions(config: StationConfig, current: Sequence[LoadedDivision]) -> ReloadResult:
+    """Read every pack ``config`` names again, verified as at start-up; all of them or nothing.
+
+    A file identical to the one in use keeps the lexicon already in memory. Every file is read
+    even after one fails, so that the judge learns of every problem at once.
+    """
+    in_use = _in_use(current)
+    loaded: dict[Path, MarisaLexicon] = {}
+    problems: list[str] = []
+    for path in _paths(config):
+        try:
+            fresh = load_lexicon(path, trusted_keys=config.trusted_keys)
+        except KioskError as exc:  # PackError, or a ConfigError from a trusted key
+            problems.append(str(exc))
+            continue
+        old = in_use.get(path)
+        loaded[path] = old if old is not None and same_pack(old, fresh) else fresh
+    for division in config.divisions:
+        lexicon = loaded.get(division.pack)
+        problem = None if lexicon is None else youth_list_problem(config, division, lexicon)
+        if problem is not None:
+            problems.append(problem)
+    if problems:
+        return ReloadResult(divisions=None, problems=tuple(problems))
+    divisions = tuple(
+        LoadedDivision(
+            division=division,
+            lexicon=loaded[division.pack],
+            second_opinion=None if (second := division.second_opinion_pack) is None else loaded[second],
+        )
+        for division in config.divisions
+    )
+    changes: list[str] = []
+    for path, lexicon in loaded.items():
+        old = in_use.get(path)
+        change = None if old is None else _change(old, lexicon)
+        if change is not None and change not in changes:
+            changes.append(change)
+    return ReloadResult(divisions=divisions, changes=tuple(changes))
+
+
+class DiskState(enum.Enum):
+    IN_USE = "in use"  # the file on disk is the pack the station judges with
+    CHANGED = "changed"  # a different pack that verifies: a reload would check it and use it
+    REFUSED = "refused"  # the file on disk cannot be used: missing, damaged, wrong version or signer
+
+
+@dataclass(frozen=True)
+class OnDisk:
+    """The file on disk now, compared with the copy of it the station judges with."""
+
+    state: DiskState
+    detail: str = ""
+    """For CHANGED the pack's name and edition; for REFUSED the problem, naming the file."""
+
+
+def check_on_disk(lexicon: MarisaLexicon, trusted_keys: Iterable[TrustedKey] = ()) -> OnDisk:
+    """Read the file a lexicon came from and say whether it is still that pack.
+
+    The digest and the signature are checked (no trie is parsed); the youth-list rule of a
+    division is the reload's to check.
+    """
+    path = lexicon.contents.path
+    if path is None:
+        return OnDisk(DiskState.IN_USE)
+    try:
+        contents = read_pack(path)
+        trust = check_pack_signature(contents, trusted_keys)
+    except PackError as exc:
+        return OnDisk(DiskState.REFUSED, str(exc))
+    if _identity(contents, trust) == _identity(lexicon.contents, lexicon.trust):
+        return OnDisk(DiskState.IN_USE)
+    return OnDisk(DiskState.CHANGED, contents.info.title)
+
+
+def _count(count: int, noun: str) -> str:
+    return f"1 {noun}" if count == 1 else f"{count:,} {noun}s"
+
+
+def _wrapped(text: str, first: str, rest: str) -> list[str]:
+    return textwrap.wrap(
+        text, LINE_CHARS, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False
+    )
+
+
+def pack_lines(
+    divisions: Sequence[LoadedDivision],
+    on_disk: Mapping[Path, OnDisk],
+    *,
+    verified: str,
+    result: ReloadResult | None = None,
+    waiting: bool = False,
+) -> list[str]:
+    """The Packs page: the outcome of the last reload, then each pack in use and its file.
+
+    ``verified`` says when the packs in use were verified ("at start-up"); ``waiting`` that a
+    reloaded set is verified and waits for the ready screen to be swapped in.
+    """
+    lines: list[str] = []
+    shown: set[str] = set()
+    if result is not None and not result.accepted:
+        lines.append("Not reloaded \u2014 the station keeps judging with the packs below. Refused:")
+        for problem in result.problems:
+            lines += _wrapped(problem, "  \u2717 ", "     ")
+            shown.add(problem)
+    elif result is not None:
+        lines += [f"Reloaded: {change}" for change in result.changes] or [
+            "Reloaded: every pack verified again; no words changed"
+        ]
+        if waiting:
+            lines.append("The reloaded packs are used from the ready screen, once this challenge ends.")
+    lines.append("")
+    seen: dict[str, list[str]] = {}
+    lexicons: list[tuple[Path, MarisaLexicon]] = []
+    for loaded in divisions:
+        for path, lexicon, role in (
+            (loaded.division.pack, loaded.lexicon, ""),
+            (loaded.division.second_opinion_pack, loaded.second_opinion, " (second opinion)"),
+        ):
+            if path is None or lexicon is None:
+                continue
+            key = f"{path}\n{lexicon.info.set_hash}"
+            if key not in seen:
+                seen[key] = []
+                lexicons.append((path, lexicon))
+            seen[key].append(loaded.division.name + role)
+    for path, lexicon in lexicons:
+        info = lexicon.info
+        youth = f", youth list {_count(info.youth_exclusion_count, 'word')}" if lexicon.has_youth_list else ""
+        digest = (info.set_hash.partition(":")[2] or info.set_hash)[:SET_HASH_HEX_SHOWN]
+        set_hash = " ".join(digest[i : i + 4] for i in range(0, len(digest), 4))
+        users = ", ".join(seen[f"{path}\n{info.set_hash}"])
+        lines += [
+            f"{info.name} \u2014 edition {info.edition}: {users}",
+            f"    {_count(info.word_count, 'word')} (up to {info.max_length} letters){youth}",
+            f"    set {set_hash} \u2026 \u00b7 verified {verified} \u00b7 {lexicon.trust.label}",
+        ]
+        disk = on_disk.get(path)
+        if disk is None:
+            continue
+        if disk.state is DiskState.IN_USE:
+            lines.append(f"    the file on disk now: {path.name}")
+        elif disk.state is DiskState.CHANGED:
+            lines.append(f"    an older copy kept in memory: {path.name} on disk is now {disk.detail}")
+        elif disk.detail in shown:
+            lines.append(f"    an older copy kept in memory: {path.name} on disk is refused (above)")
+        else:
+            lines.append(f"    an older copy kept in memory: {path.name} on disk is refused:")
+            lines += _wrapped(disk.detail, "      ", "      ")
+            shown.add(disk.detail)
+    return lines
