@@ -52,14 +52,17 @@ def test_a_pack_corrupted_on_disk_is_refused_and_the_old_lexicon_judges_as_befor
 
     result = reload_divisions(config, current)
 
-    assert not result.accepted and result.divisions is None
+    assert not result.accepted
+    assert result.divisions is None
     assert len(result.problems) == 1
     assert str(station_pack) in result.problems[0]
-    assert "damaged" in result.problems[0] and "copy it again" in result.problems[0]
+    assert "damaged" in result.problems[0]
+    assert "copy it again" in result.problems[0]
     assert result.summary == "Not reloaded: the station keeps judging with the packs it had"
     assert [verdict(w, current[0]) for w in ("CAT", "ZAS", "CATS DOGS", "ZZZ")] == before
     disk = check_on_disk(current[0].lexicon)
-    assert disk.state is DiskState.REFUSED and "damaged" in disk.detail
+    assert disk.state is DiskState.REFUSED
+    assert "damaged" in disk.detail
 
 
 def test_a_new_edition_on_disk_is_swapped_in_and_judges_its_new_words(
@@ -73,7 +76,8 @@ def test_a_new_edition_on_disk_is_swapped_in_and_judges_its_new_words(
 
     result = reload_divisions(config, current)
 
-    assert result.accepted and result.divisions is not None
+    assert result.accepted
+    assert result.divisions is not None
     assert verdict("ZAS QIS", result.divisions[0]) is Verdict.ACCEPTABLE
     assert verdict("ZAS", current[0]) is Verdict.UNACCEPTABLE  # the old set is untouched
     assert result.changes == ("Club 2025 \u2192 Club 2026, 8 words",)
@@ -102,10 +106,12 @@ def test_an_unsigned_pack_under_trusted_keys_is_refused(
     result = reload_divisions(config, current)
 
     assert not result.accepted
-    assert str(station_pack) in result.problems[0] and "unsigned" in result.problems[0]
+    assert str(station_pack) in result.problems[0]
+    assert "unsigned" in result.problems[0]
     assert verdict("ZAS", current[0]) is Verdict.UNACCEPTABLE
     disk = check_on_disk(current[0].lexicon, config.trusted_keys)
-    assert disk.state is DiskState.REFUSED and "unsigned" in disk.detail
+    assert disk.state is DiskState.REFUSED
+    assert "unsigned" in disk.detail
 
 
 def test_a_newly_signed_pack_with_the_same_words_says_who_signed_it(
@@ -156,8 +162,10 @@ def test_one_bad_pack_keeps_every_division_on_its_old_pack_and_every_problem_is_
 
     assert result.divisions is None
     assert len(result.problems) == 2
-    assert str(third) in result.problems[0] and "does not exist" in result.problems[0]
-    assert str(other) in result.problems[1] and "truncated" in result.problems[1]
+    assert str(third) in result.problems[0]
+    assert "does not exist" in result.problems[0]
+    assert str(other) in result.problems[1]
+    assert "truncated" in result.problems[1]
 
 
 def test_the_packs_page_lines_say_which_file_is_in_use_and_why_the_disk_is_not(
@@ -178,7 +186,8 @@ def test_the_packs_page_lines_say_which_file_is_in_use_and_why_the_disk_is_not(
 
     assert lines[0].startswith("Not reloaded")
     assert f"\u2717 {station_pack}" in text
-    assert " ".join(text.split()).count("is not a lexicon pack") == 1  # the refusal once, pointed to from the pack
+    # the refusal once, pointed to from the pack
+    assert " ".join(text.split()).count("is not a lexicon pack") == 1
     assert "Club \u2014 edition 2025: Open" in text
     assert "6 words (up to 15 letters), youth list 1 word" in text
     assert "an older copy kept in memory: club.kxpack on disk is refused (above)" in text

@@ -4,6 +4,10 @@ The flow itself is ``kiosk.core.session``; this class only carries out its effec
 recorded in the log *before* the verdict is shown: if the log fails, the station shows a fault
 and keeps the challenge in memory for the judge. The log is opened lazily (its import may cost
 more than Qt's), after the first frame and before the first verdict.
+
+Judge mode may reload the packs from disk (``reload_packs``): a set that verified whole waits
+here until the station is on the ready screen, and is then swapped in for every division at once,
+never under a player's entry or verdict.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from kiosk.core.record import ChallengeEntry, ChallengeLog
+    from kiosk.core.reload import ReloadResult
     from kiosk.core.settings import StationChoice
 
 __all__ = ["LogFactory", "StationController"]
@@ -62,6 +67,7 @@ class StationController(QObject):
     judge_mode_requested = Signal()
     challenge_recorded = Signal(object)  # ChallengeEntry
     challenge_unrecorded = Signal(object)  # ChallengeEntry kept in memory after a log failure
+    packs_swapped = Signal(object)  # the tuple of LoadedDivision now in use
 
     def __init__(
         self,
@@ -84,6 +90,8 @@ class StationController(QObject):
         self._clock = clock
         self.unrecorded: list[ChallengeEntry] = []
         self.second_opinion: Verdict | None = None
+        self.pending_divisions: tuple[LoadedDivision, ...] | None = None  # reloaded, not yet in use
+        self.packs_verified_at: datetime | None = None  # by the last reload; None: at start-up
         self._state = start(tuple(d.lexicon.info.max_length for d in self.divisions))
         timings = config.timings
         self.lockout_timer = self._timer(timings.key_lockout_ms, LockoutEnded())
@@ -136,6 +144,30 @@ class StationController(QObject):
             self._state = replace(state, division=division)
             self.state_changed.emit(self._state)
 
+    def reload_packs(self) -> ReloadResult:
+        """For judge mode: read every pack again; swap them in on the ready screen if all verify.
+
+        A refused reload changes nothing the station judges with (and drops a swap still waiting).
+        """
+        from kiosk.core.reload import reload_divisions
+
+        result = reload_divisions(self.config, self.divisions)
+        self.pending_divisions = result.divisions
+        self._swap_if_ready()
+        return result
+
+    def _swap_if_ready(self) -> None:
+        pending = self.pending_divisions
+        if pending is None or self._state.screen is not Screen.READY:
+            return
+        self.pending_divisions = None
+        self.divisions = pending
+        self.packs_verified_at = self._clock()
+        max_lengths = tuple(d.lexicon.info.max_length for d in pending)
+        self._state = replace(self._state, max_lengths=max_lengths)
+        self.state_changed.emit(self._state)
+        self.packs_swapped.emit(pending)
+
     def open_log(self) -> ChallengeLog:
         """Open the log if it is not open yet; raise StorageError if it cannot be opened."""
         if self._log is None:
@@ -173,6 +205,7 @@ class StationController(QObject):
                 self.judge_mode_requested.emit()
                 if self._judge_handler is not None:
                     self._judge_handler()
+        self._swap_if_ready()
 
     def _run_timers(self, before: SessionState, after: SessionState) -> None:
         if after.screen is Screen.VERDICT:

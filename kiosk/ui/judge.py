@@ -46,6 +46,7 @@ from kiosk.core.recheck import (
     periods,
     recheck_card,
 )
+from kiosk.core.reload import OnDisk, ReloadResult, check_on_disk, pack_lines
 from kiosk.core.session import Screen
 from kiosk.core.settings import (
     Field,
@@ -574,30 +575,55 @@ class TextPage(Page):
 
 
 class PacksPage(TextPage):
+    """The packs in use, whether each is still the file on disk, and Reload packs.
+
+    A reload verifies every file as start-up does and swaps them in only if all of them load (on
+    the ready screen: see ``StationController.reload_packs``); otherwise the station keeps the
+    packs it had and this page says which file failed and why.
+    """
+
+    hint = "R: reload the packs from disk \u00b7 Esc: back to the menu"
+    touch_hint = "Reload packs checks the files on disk again \u00b7 \u25c0 Menu: back to the menu"
+
+    def __init__(self, mode: JudgeView) -> None:
+        super().__init__(mode, [(mode.keyed("Reload packs", "R"), self.reload)])
+        self.reload_button = self.commands[0]
+        self.reload_button.setObjectName("packs-reload")
+        self.result: ReloadResult | None = None
+
     def refresh(self) -> None:
-        lines: list[str] = []
-        seen: dict[str, list[str]] = {}
-        lexicons = []
-        for loaded in self.mode.controller.divisions:
-            for lexicon, role in ((loaded.lexicon, ""), (loaded.second_opinion, " (second opinion)")):
-                if lexicon is None:
-                    continue
-                key = lexicon.info.set_hash
-                if key not in seen:
-                    seen[key] = []
-                    lexicons.append(lexicon)
-                seen[key].append(loaded.division.name + role)
-        for lexicon in lexicons:
-            info = lexicon.info
-            youth = f", youth list {info.youth_exclusion_count:,} words" if lexicon.has_youth_list else ""
-            digest = info.set_hash.partition(":")[2] or info.set_hash
-            set_hash = " ".join(digest[i : i + 4] for i in range(0, 16, 4))
-            lines += [
-                f"{info.name} \u2014 edition {info.edition}: {', '.join(seen[info.set_hash])}",
-                f"    {info.word_count:,} words (up to {info.max_length} letters){youth}",
-                f"    set {set_hash} \u2026 \u00b7 verified at start-up \u00b7 {lexicon.trust.label}",
-            ]
-        self.show_lines(lines)
+        self.result = None
+        self.notice.setText("")
+        self.show_packs()
+
+    def show_packs(self) -> None:
+        controller = self.mode.controller
+        on_disk: dict[Path, OnDisk] = {}
+        for loaded in controller.divisions:
+            for path, lexicon in (
+                (loaded.division.pack, loaded.lexicon),
+                (loaded.division.second_opinion_pack, loaded.second_opinion),
+            ):
+                if path is not None and lexicon is not None and path not in on_disk:
+                    on_disk[path] = check_on_disk(lexicon, controller.config.trusted_keys)
+        when = controller.packs_verified_at
+        verified = "at start-up" if when is None else f"by the reload at {when.astimezone():%H:%M}"
+        waiting = controller.pending_divisions is not None
+        self.show_lines(
+            pack_lines(controller.divisions, on_disk, verified=verified, result=self.result, waiting=waiting)
+        )
+
+    def reload(self) -> None:
+        self.result = self.mode.controller.reload_packs()
+        self.notice.set_colour(GOOD if self.result.accepted else theme.NOTICE)
+        self.notice.setText(self.result.summary)
+        self.show_packs()
+
+    def key(self, key: int, text: str) -> bool:
+        if text.lower() == "r":
+            self.reload()
+            return True
+        return False
 
 
 class CountsPage(TextPage):

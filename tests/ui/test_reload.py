@@ -1,0 +1,154 @@
+"""Reload packs from judge mode: refused whole or swapped whole, and only on the ready screen."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from kiosk.core.adjudication import Verdict
+from kiosk.core.judge import JudgePage
+from kiosk.core.session import Screen
+from kiosk.storage import LogQuery
+from tests.conftest import PackFactory
+from tests.ui.conftest import WORDS, JudgeFactory, JudgeRig, MemoryLog, press, tab, type_text
+from tests.ui.test_fit import assert_every_text_fits
+from tests.ui.test_judge import unlock
+
+K = Qt.Key
+NEW_WORDS = [*WORDS, "ZAS", "QIS"]
+
+
+def judge(rig: JudgeRig, words: str) -> Verdict:
+    """Type a play on the station, judge it, and return to the ready screen."""
+    type_text(rig.window, f"{len(words.split())}{words}")
+    tab(rig.window)
+    ruling = rig.controller.state.ruling
+    assert ruling is not None
+    rig.controller.verdict_timer.timeout.emit()
+    assert rig.controller.state.screen is Screen.READY
+    return ruling.verdict
+
+
+def new_edition(make_pack: PackFactory, target: Path) -> None:
+    shutil.copyfile(make_pack(NEW_WORDS, youth=["DOGS"], name="Club list", edition="2027"), target)
+
+
+def test_a_refused_reload_by_keyboard_names_the_file_and_keeps_judging_with_the_old_pack(
+    judge_station: JudgeFactory, pack: Path
+) -> None:
+    rig = judge_station()
+    window = rig.window
+    old_hash = rig.controller.division.lexicon.info.set_hash
+    unlock(rig)
+    type_text(window, "2")
+    page = window.judge.packs
+    assert "the file on disk now: " + pack.name in page.text.text()
+    data = bytearray(pack.read_bytes())
+    data[len(data) // 2] ^= 0x40
+    pack.write_bytes(bytes(data))
+
+    type_text(window, "r")
+
+    assert page.notice.text() == "Not reloaded: the station keeps judging with the packs it had"
+    text = " ".join(page.text.text().split())
+    assert f"\u2717 {pack}" in text
+    assert "is damaged: its contents do not match their SHA-256 checksum" in text
+    assert "Club list \u2014 edition 2026: Open" in text
+    assert f"an older copy kept in memory: {pack.name} on disk is refused (above)" in text
+    assert_every_text_fits(window)
+    press(window, K.Key_Escape)
+    press(window, K.Key_Escape)
+    assert not window.judging
+    assert judge(rig, "CAT DOGS") is Verdict.ACCEPTABLE
+    assert judge(rig, "ZAS") is Verdict.UNACCEPTABLE
+    assert {e.ruling.set_hash for e in rig.storage.log.query(LogQuery())} == {old_hash}
+    assert window.ready.edition.text().startswith("edition 2026")
+
+
+def test_a_touch_judge_reloads_a_new_edition_and_the_station_judges_its_new_words(
+    judge_station: JudgeFactory, pack: Path, make_pack: PackFactory
+) -> None:
+    rig = judge_station(touch=True)
+    window = rig.window
+    assert judge(rig, "ZAS") is Verdict.UNACCEPTABLE
+    window.open_judge_mode()
+    window.judge.unlocked()
+    QTest.mouseClick(window.judge.menu.buttons[JudgePage.PACKS], Qt.MouseButton.LeftButton)
+    page = window.judge.packs
+    assert page.reload_button.text() == "Reload packs"
+    new_edition(make_pack, pack)
+    assert f"the file on disk now: {pack.name}" in page.text.text()  # the disk is read on opening
+    QTest.mouseClick(window.judge.back, Qt.MouseButton.LeftButton)
+    QTest.mouseClick(window.judge.menu.buttons[JudgePage.PACKS], Qt.MouseButton.LeftButton)
+    assert f"an older copy kept in memory: {pack.name} on disk is now Club list 2027" in page.text.text()
+
+    QTest.mouseClick(page.reload_button, Qt.MouseButton.LeftButton)
+
+    assert page.notice.text() == "Reloaded: Club list 2026 \u2192 Club list 2027, 9 words"
+    assert f"the file on disk now: {pack.name}" in page.text.text()
+    assert "verified by the reload at" in page.text.text()
+    assert_every_text_fits(window)
+    QTest.mouseClick(window.judge.back, Qt.MouseButton.LeftButton)
+    QTest.mouseClick(window.judge.menu.buttons[JudgePage.BACK], Qt.MouseButton.LeftButton)
+    assert window.ready.edition.text().startswith("edition 2027")
+    assert judge(rig, "ZAS QIS") is Verdict.ACCEPTABLE
+    entries = rig.storage.log.query(LogQuery())
+    assert [(e.ruling.pack_edition, e.ruling.verdict) for e in reversed(entries)] == [
+        ("2026", Verdict.UNACCEPTABLE),
+        ("2027", Verdict.ACCEPTABLE),
+    ]
+
+
+def test_a_reload_waits_for_the_ready_screen_and_never_swaps_under_a_players_entry(
+    judge_station: JudgeFactory, pack: Path, make_pack: PackFactory
+) -> None:
+    rig = judge_station()
+    controller = rig.controller
+    old = controller.divisions
+    type_text(rig.window, "2za")
+    assert controller.state.screen is Screen.ENTRY
+    new_edition(make_pack, pack)
+
+    result = controller.reload_packs()  # as if a reload came in while a player types
+
+    assert result.accepted
+    assert controller.divisions is old
+    assert controller.pending_divisions is not None
+    type_text(rig.window, " zas")
+    tab(rig.window)
+    ruling = controller.state.ruling
+    assert ruling is not None
+    assert (ruling.pack_edition, ruling.verdict) == ("2026", Verdict.UNACCEPTABLE)  # judged with the old
+    assert controller.divisions is old  # not under the verdict either
+    controller.verdict_timer.timeout.emit()
+    assert controller.state.screen is Screen.READY
+    assert controller.divisions is not old
+    assert controller.pending_divisions is None
+    assert controller.division.lexicon.info.edition == "2027"
+    assert rig.window.ready.edition.text().startswith("edition 2027")
+
+
+def test_a_reload_from_a_station_fault_waits_until_the_fault_is_cleared(
+    judge_station: JudgeFactory, pack: Path, make_pack: PackFactory
+) -> None:
+    broken = MemoryLog()
+    broken.failing = True
+    rig = judge_station(log=broken)
+    type_text(rig.window, "1cat")
+    tab(rig.window)
+    assert rig.controller.state.screen is Screen.FAULT
+    unlock(rig)
+    type_text(rig.window, "2")
+    new_edition(make_pack, pack)
+    type_text(rig.window, "r")
+    page = rig.window.judge.packs
+    assert "used from the ready screen" in page.text.text()
+    assert "Club list \u2014 edition 2026" in page.text.text()  # still the one in use
+    assert rig.controller.division.lexicon.info.edition == "2026"
+    press(rig.window, K.Key_Escape)
+    type_text(rig.window, "7")  # back to the station: clears the fault
+    assert rig.controller.state.screen is Screen.READY
+    assert rig.controller.division.lexicon.info.edition == "2027"
