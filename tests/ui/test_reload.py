@@ -15,7 +15,7 @@ from kiosk.storage import LogQuery
 from tests.conftest import PackFactory
 from tests.ui.conftest import WORDS, JudgeFactory, JudgeRig, MemoryLog, press, tab, type_text
 from tests.ui.test_fit import assert_every_text_fits
-from tests.ui.test_judge import unlock
+from tests.ui.test_judge import screen, unlock
 
 K = Qt.Key
 NEW_WORDS = [*WORDS, "ZAS", "QIS"]
@@ -28,7 +28,7 @@ def judge(rig: JudgeRig, words: str) -> Verdict:
     ruling = rig.controller.state.ruling
     assert ruling is not None
     rig.controller.verdict_timer.timeout.emit()
-    assert rig.controller.state.screen is Screen.READY
+    assert screen(rig) is Screen.READY
     return ruling.verdict
 
 
@@ -109,7 +109,7 @@ def test_a_reload_waits_for_the_ready_screen_and_never_swaps_under_a_players_ent
     controller = rig.controller
     old = controller.divisions
     type_text(rig.window, "2za")
-    assert controller.state.screen is Screen.ENTRY
+    assert screen(rig) is Screen.ENTRY
     new_edition(make_pack, pack)
 
     result = controller.reload_packs()  # as if a reload came in while a player types
@@ -124,7 +124,7 @@ def test_a_reload_waits_for_the_ready_screen_and_never_swaps_under_a_players_ent
     assert (ruling.pack_edition, ruling.verdict) == ("2026", Verdict.UNACCEPTABLE)  # judged with the old
     assert controller.divisions is old  # not under the verdict either
     controller.verdict_timer.timeout.emit()
-    assert controller.state.screen is Screen.READY
+    assert screen(rig) is Screen.READY
     assert controller.divisions is not old
     assert controller.pending_divisions is None
     assert controller.division.lexicon.info.edition == "2027"
@@ -139,7 +139,7 @@ def test_a_reload_from_a_station_fault_waits_until_the_fault_is_cleared(
     rig = judge_station(log=broken)
     type_text(rig.window, "1cat")
     tab(rig.window)
-    assert rig.controller.state.screen is Screen.FAULT
+    assert screen(rig) is Screen.FAULT
     unlock(rig)
     type_text(rig.window, "2")
     new_edition(make_pack, pack)
@@ -150,5 +150,5 @@ def test_a_reload_from_a_station_fault_waits_until_the_fault_is_cleared(
     assert rig.controller.division.lexicon.info.edition == "2026"
     press(rig.window, K.Key_Escape)
     type_text(rig.window, "7")  # back to the station: clears the fault
-    assert rig.controller.state.screen is Screen.READY
+    assert screen(rig) is Screen.READY
     assert rig.controller.division.lexicon.info.edition == "2027"
