@@ -9,6 +9,7 @@ judge screens run over real storage in a temporary data directory (PIN 4826).
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 import uuid
@@ -141,6 +142,7 @@ def main(out: Path) -> None:
             print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
     judge_shots(app, out, double)
     not_ready_shots(app, out)
+    reload_shots(app, out, pack)
     app.processEvents()
 
 
@@ -161,6 +163,45 @@ def not_ready_shots(app: QCoreApplication, out: Path) -> None:
         window.grab().save(str(path))
         window.deleteLater()
         print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+
+
+def reload_shots(app: QCoreApplication, out: Path, pack: Path) -> None:
+    """Reload packs refused: the schools pack was truncated on disk after the station started."""
+    folder = Path(tempfile.gettempdir()) / "event-packs"  # a fixed path: the shot shows it
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    try:
+        open_pack = folder / "open.kxpack"
+        school_pack = folder / "school.kxpack"
+        for target in (open_pack, school_pack):
+            shutil.copyfile(pack, target)
+        config = StationConfig(
+            divisions=(
+                Division("Open", open_pack),
+                Division("Schools", school_pack, youth_rules=True, colour="#7a3db8"),
+            ),
+            station_name="Station 2",
+        )
+        divisions = load_divisions(config)
+        school_pack.write_bytes(school_pack.read_bytes()[:-4096])  # a copy cut short
+        with tempfile.TemporaryDirectory() as data_folder:
+            data = Path(data_folder)
+            with open_station_storage(data, forward_in_background=False) as storage:
+                storage.judge_access.set_pin(PIN)
+                for width, height in SIZES:
+                    controller = StationController(config, divisions, lambda: storage.log)
+                    window = StationWindow(controller, lambda: storage, data)
+                    window.setGeometry(QRect(0, 0, width, height))
+                    window.show()
+                    drive(window, ESCAPE + PIN + ENTER + "2r")
+                    app.processEvents()
+                    path = out / f"27-judge-packs-reload-refused-{width}x{height}.png"
+                    window.grab().save(str(path))
+                    window.judge.ticker.stop()
+                    window.deleteLater()
+                    print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def seed(storage: StationStorage, divisions: tuple[LoadedDivision, ...]) -> None:

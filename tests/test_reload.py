@@ -184,15 +184,15 @@ def test_the_packs_page_lines_say_which_file_is_in_use_and_why_the_disk_is_not(
     lines = pack_lines(current, on_disk, verified="at start-up", result=result)
     text = "\n".join(lines)
 
-    assert lines[0].startswith("Not reloaded")
+    assert lines[0] == "Refused by the reload (no pack was changed):"
     assert f"\u2717 {station_pack}" in text
     # the refusal once, pointed to from the pack
     assert " ".join(text.split()).count("is not a lexicon pack") == 1
     assert "Club \u2014 edition 2025: Open" in text
     assert "6 words (up to 15 letters), youth list 1 word" in text
-    assert "an older copy kept in memory: club.kxpack on disk is refused (above)" in text
+    assert "in use: an older copy kept in memory; club.kxpack on disk is refused (above)" in text
     assert "Other \u2014 edition 1: Lite" in text
-    assert "the file on disk now: other.kxpack" in text
+    assert "in use: the file on disk now (other.kxpack)" in text
     assert "verified at start-up \u00b7 unsigned" in text
 
 

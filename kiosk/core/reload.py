@@ -209,7 +209,7 @@ def pack_lines(
     lines: list[str] = []
     shown: set[str] = set()
     if result is not None and not result.accepted:
-        lines.append("Not reloaded \u2014 the station keeps judging with the packs below. Refused:")
+        lines.append("Refused by the reload (no pack was changed):")
         for problem in result.problems:
             lines += _wrapped(problem, "  \u2717 ", "     ")
             shown.add(problem)
@@ -219,7 +219,6 @@ def pack_lines(
         ]
         if waiting:
             lines.append("The reloaded packs are used from the ready screen, once this challenge ends.")
-    lines.append("")
     seen: dict[str, list[str]] = {}
     lexicons: list[tuple[Path, MarisaLexicon]] = []
     for loaded in divisions:
@@ -235,6 +234,8 @@ def pack_lines(
                 lexicons.append((path, lexicon))
             seen[key].append(loaded.division.name + role)
     for path, lexicon in lexicons:
+        if lines:
+            lines.append("")
         info = lexicon.info
         youth = f", youth list {_count(info.youth_exclusion_count, 'word')}" if lexicon.has_youth_list else ""
         digest = (info.set_hash.partition(":")[2] or info.set_hash)[:SET_HASH_HEX_SHOWN]
@@ -248,14 +249,15 @@ def pack_lines(
         disk = on_disk.get(path)
         if disk is None:
             continue
+        older = f"    in use: an older copy kept in memory; {path.name} on disk"
         if disk.state is DiskState.IN_USE:
-            lines.append(f"    the file on disk now: {path.name}")
+            lines.append(f"    in use: the file on disk now ({path.name})")
         elif disk.state is DiskState.CHANGED:
-            lines.append(f"    an older copy kept in memory: {path.name} on disk is now {disk.detail}")
+            lines.append(f"{older} is now {disk.detail}")
         elif disk.detail in shown:
-            lines.append(f"    an older copy kept in memory: {path.name} on disk is refused (above)")
+            lines.append(f"{older} is refused (above)")
         else:
-            lines.append(f"    an older copy kept in memory: {path.name} on disk is refused:")
+            lines.append(f"{older} is refused:")
             lines += _wrapped(disk.detail, "      ", "      ")
             shown.add(disk.detail)
     return lines

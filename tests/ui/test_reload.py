@@ -45,7 +45,7 @@ def test_a_refused_reload_by_keyboard_names_the_file_and_keeps_judging_with_the_
     unlock(rig)
     type_text(window, "2")
     page = window.judge.packs
-    assert "the file on disk now: " + pack.name in page.text.text()
+    assert f"in use: the file on disk now ({pack.name})" in page.text.text()
     data = bytearray(pack.read_bytes())
     data[len(data) // 2] ^= 0x40
     pack.write_bytes(bytes(data))
@@ -57,7 +57,7 @@ def test_a_refused_reload_by_keyboard_names_the_file_and_keeps_judging_with_the_
     assert f"\u2717 {pack}" in text
     assert "is damaged: its contents do not match their SHA-256 checksum" in text
     assert "Club list \u2014 edition 2026: Open" in text
-    assert f"an older copy kept in memory: {pack.name} on disk is refused (above)" in text
+    assert f"in use: an older copy kept in memory; {pack.name} on disk is refused (above)" in text
     assert_every_text_fits(window)
     press(window, K.Key_Escape)
     press(window, K.Key_Escape)
@@ -80,15 +80,16 @@ def test_a_touch_judge_reloads_a_new_edition_and_the_station_judges_its_new_word
     page = window.judge.packs
     assert page.reload_button.text() == "Reload packs"
     new_edition(make_pack, pack)
-    assert f"the file on disk now: {pack.name}" in page.text.text()  # the disk is read on opening
+    assert f"in use: the file on disk now ({pack.name})" in page.text.text()  # the disk is read on opening
     QTest.mouseClick(window.judge.back, Qt.MouseButton.LeftButton)
     QTest.mouseClick(window.judge.menu.buttons[JudgePage.PACKS], Qt.MouseButton.LeftButton)
-    assert f"an older copy kept in memory: {pack.name} on disk is now Club list 2027" in page.text.text()
+    older = f"in use: an older copy kept in memory; {pack.name} on disk is now Club list 2027"
+    assert older in page.text.text()
 
     QTest.mouseClick(page.reload_button, Qt.MouseButton.LeftButton)
 
     assert page.notice.text() == "Reloaded: Club list 2026 \u2192 Club list 2027, 9 words"
-    assert f"the file on disk now: {pack.name}" in page.text.text()
+    assert f"in use: the file on disk now ({pack.name})" in page.text.text()
     assert "verified by the reload at" in page.text.text()
     assert_every_text_fits(window)
     QTest.mouseClick(window.judge.back, Qt.MouseButton.LeftButton)
