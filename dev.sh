@@ -53,7 +53,7 @@ case "$cmd" in
       say "no screen here (neither DISPLAY nor WAYLAND_DISPLAY is set)."
       say "on a desktop, run this from a terminal inside the session; on a headless machine try:"
       say "  xvfb-run -s '-screen 0 1920x1080x24' ./dev.sh kiosk"
-      say "or rule from the command line: .venv/bin/kiosk check QI ZA"
+      say "or rule from the command line: .venv/bin/kiosk check CAT DOGS"
       exit 1
     fi
     exec "$VENV/bin/kiosk" "$@"

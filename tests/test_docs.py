@@ -1,7 +1,8 @@
 """Every command shown in the README and the guides is run for real.
 
 Each ```sh block of a page runs line by line, in order, in one folder holding the files of
-``docs/examples`` (with ``.venv`` and ``data`` pointing at the real ones). A trailing
+``docs/examples`` (with ``.venv``, ``data`` and ``docs`` pointing at the real ones, so a command
+may name ``docs/examples/FILE`` as a reader in the repository's root would). A trailing
 ``# (exit N)`` says which exit code a line must give (0 otherwise), and ``# prints WORD`` what it
 must print. A ```text block right after a
 paragraph ending in "prints" must equal what the command before it printed. A block preceded by
@@ -60,6 +61,7 @@ def test_documented_commands_work_as_shown(page: Path, tmp_path: Path) -> None:
     venv = Path(sys.executable).parent.parent
     (tmp_path / ".venv").symlink_to(venv)
     (tmp_path / "data").symlink_to(REPO_ROOT / "data")
+    (tmp_path / "docs").symlink_to(REPO_ROOT / "docs")
     env = {**os.environ, "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}", "COLUMNS": "100"}
     env["KIOSK_DATA_DIR"] = str(tmp_path / "station-data")
     page_steps = steps(page)

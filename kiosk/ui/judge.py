@@ -128,8 +128,9 @@ class FitButton(QPushButton):
         self.fit_font()
 
     def fit_font(self) -> None:
-        """The largest font that fits; a one-line text that would be smaller than a third of the
-        button's height is cut short with an ellipsis instead (the recheck shows it whole below)."""
+        """The largest font that fits; a lone one-line text that would be smaller than a third of the
+        button's height is cut short with an ellipsis instead (the recheck shows it whole below).
+        Buttons sized as a set (``reference``, the menu) shrink together and are never cut short."""
         text = self.full_text
         width, height = self.width() - (36 if self._left else 16), self.height() - 8
         if width <= 8 or height <= 4:
@@ -148,7 +149,7 @@ class FitButton(QPushButton):
             ceiling = theme.largest_fitting_px(font, self.reference, width, height, ceiling)
         size = theme.largest_fitting_px(font, text, width, height, ceiling)
         readable = max(theme.MIN_FONT_PX, self.height() // 3)
-        if lines == 1 and size < readable:
+        if lines == 1 and size < readable and self.reference is None:  # a set (the menu) shrinks whole
             size = readable
             font.setPixelSize(size)
             text = QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, width)

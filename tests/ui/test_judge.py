@@ -306,7 +306,7 @@ def test_a_fault_is_cleared_from_judge_mode(judge_station: JudgeFactory) -> None
     assert rig.window.stack.currentWidget() is rig.window.ready
 
 
-@pytest.mark.parametrize("size", [(1024, 600), (1920, 1080), (3840, 2160)])
+@pytest.mark.parametrize("size", [(1024, 600), (1280, 800), (1366, 768), (1920, 1080), (3840, 2160)])
 def test_every_judge_screen_fits(judge_station: JudgeFactory, pack: Path, size: tuple[int, int]) -> None:
     divisions = (Division("Open", pack), Division("Schools", pack, youth_rules=True))
     rig = judge_station(size=size, divisions=divisions)
@@ -316,6 +316,8 @@ def test_every_judge_screen_fits(judge_station: JudgeFactory, pack: Path, size: 
     rig.controller.verdict_timer.timeout.emit()
     unlock(rig)
     assert_every_text_fits(window)
+    for button in window.judge.menu.buttons.values():
+        assert button.text() == button.full_text  # a menu choice is never cut short
     for key in "123456":
         type_text(window, key)
         assert_every_text_fits(window)
