@@ -88,3 +88,11 @@ def test_in_a_kiosk_session_the_reason_stays_on_screen(tmp_path: Path) -> None:
     assert "not-ready frame painted" in result.stdout
     assert f"{tmp_path / 'missing.kxpack'} does not exist" in result.stderr
     assert "ready frame painted" not in result.stdout.replace("not-ready frame painted", "")
+
+
+def test_a_pack_error_names_the_config_file_and_the_division(tmp_path: Path) -> None:
+    config = tmp_path / "station.toml"
+    config.write_text('[[divisions]]\nname = "Schools"\npack = "gone.kxpack"\n', encoding="utf-8")
+    code, output = run("station", "--config", str(config))
+    assert code == 2
+    assert f"{config}: division 'Schools', pack: {tmp_path / 'gone.kxpack'} does not exist" in output

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from kiosk.core.errors import ConfigError
+from kiosk.core.errors import ConfigError, PackError
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
 from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
 from kiosk.core.trust import TrustedKey, trusted_keys_from_config
@@ -326,17 +326,27 @@ def load_divisions(config: StationConfig) -> tuple[LoadedDivision, ...]:
     """
     cache: dict[Path, MarisaLexicon] = {}
 
-    def load(path: Path) -> MarisaLexicon:
+    def load(path: Path, division: Division, role: str) -> MarisaLexicon:
         if path not in cache:
-            cache[path] = load_lexicon(path, trusted_keys=config.trusted_keys)
+            try:
+                cache[path] = load_lexicon(path, trusted_keys=config.trusted_keys)
+            except PackError as exc:
+                if config.source is None:
+                    raise
+                # The director reads which config line to look at, then what is wrong with the file.
+                raise type(exc)(f"{config.source}: division {division.name!r}, {role}: {exc}") from exc
         return cache[path]
 
     loaded = []
     for division in config.divisions:
-        lexicon = load(division.pack)
+        lexicon = load(division.pack, division, "pack")
         problem = youth_list_problem(config, division, lexicon)
         if problem is not None:
             raise ConfigError(problem)
-        second = None if division.second_opinion_pack is None else load(division.second_opinion_pack)
+        second = (
+            None
+            if division.second_opinion_pack is None
+            else load(division.second_opinion_pack, division, "second_opinion_pack")
+        )
         loaded.append(LoadedDivision(division=division, lexicon=lexicon, second_opinion=second))
     return tuple(loaded)
