@@ -19,11 +19,18 @@ from kiosk.core.pack import MAGIC, PackInfo
 from lexicon_build.builder import build_pack, write_atomically
 from lexicon_build.reader import ListFormat, read_word_list
 from lexicon_build.recipe import Recipe, SourceSpec, load_recipe
-from lexicon_build.signing import generate_key_pair, load_private_key, load_trusted_keys, sign_pack
+from lexicon_build.signing import (
+    generate_key_pair,
+    load_private_key,
+    load_trusted_keys,
+    private_key_is_encrypted,
+    sign_pack,
+)
 
 __all__ = ["main"]
 
 EXIT_PROBLEM = 1
+MIN_PASSPHRASE_CHARS = 8
 
 
 def fail(message: str) -> NoReturn:
@@ -249,18 +256,31 @@ def diff(old: Path, new: Path, added_file: Path | None, removed_file: Path | Non
 @click.argument("key_file", metavar="KEY", type=file_path)
 @click.option("--name", required=True, help="The organiser's name, shown on stations for its signatures.")
 @click.option("--force", is_flag=True, help="Replace KEY and its .pub file if they exist.")
-def keygen(key_file: Path, name: str, force: bool) -> None:
+@click.option(
+    "--passphrase",
+    "ask_passphrase",
+    is_flag=True,
+    help="Protect KEY with a passphrase (asked twice, not shown); sign then asks for it.",
+)
+def keygen(key_file: Path, name: str, force: bool, ask_passphrase: bool) -> None:
     """Make an Ed25519 key pair for signing packs: KEY (private, 0600) and KEY's .pub file.
 
     Keep KEY on the organiser's machine, never on a station. The .pub file is a [[trusted_keys]]
     table: paste it into each station's configuration so that it accepts only packs you signed.
 
     \b
-    Example:
+    Examples:
       lexicon-build keygen naspa.key --name "NASPA"    # writes naspa.key and naspa.pub
+      lexicon-build keygen naspa.key --name "NASPA" --passphrase
     """
+    passphrase = None
+    if ask_passphrase:
+        text = click.prompt("Passphrase for the new key", hide_input=True, confirmation_prompt=True, err=True)
+        if len(text) < MIN_PASSPHRASE_CHARS:
+            fail(f"the passphrase is too short: use at least {MIN_PASSPHRASE_CHARS} characters")
+        passphrase = text.encode("utf-8")
     try:
-        pair = generate_key_pair(key_file, name, overwrite=force)
+        pair = generate_key_pair(key_file, name, overwrite=force, passphrase=passphrase)
     except KioskError as exc:
         fail(str(exc))
     click.echo(f"wrote {pair.private_path} (private key: keep it secret, never copy it to a station)")
@@ -284,8 +304,11 @@ def sign(pack: Path, key_file: Path, output: Path | None) -> None:
       lexicon-build sign nwl2023.kxpack --key naspa.key
       lexicon-build sign nwl2023.kxpack --key naspa.key -o nwl2023-signed.kxpack
     """
+    passphrase = None
+    if private_key_is_encrypted(key_file):
+        passphrase = click.prompt(f"Passphrase for {key_file}", hide_input=True, err=True).encode("utf-8")
     try:
-        private_key = load_private_key(key_file)
+        private_key = load_private_key(key_file, passphrase)
         data = pack.read_bytes()
         signed = sign_pack(data, private_key, pack)
         target = output if output is not None else pack

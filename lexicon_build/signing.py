@@ -77,8 +77,14 @@ def _write_new(path: Path, data: bytes, mode: int, overwrite: bool) -> None:
     write_atomically(path, data, mode=mode)
 
 
-def generate_key_pair(private_path: Path, name: str, *, overwrite: bool = False) -> KeyPair:
-    """Make an Ed25519 key pair: the private key file (0600) and the .pub file beside it."""
+def generate_key_pair(
+    private_path: Path, name: str, *, overwrite: bool = False, passphrase: bytes | None = None
+) -> KeyPair:
+    """Make an Ed25519 key pair: the private key file (0600) and the .pub file beside it.
+
+    With a passphrase the private key is encrypted (PKCS#8, the best scheme ``cryptography``
+    offers): a copied key file alone cannot sign packs.
+    """
     if not name.strip():
         raise SourceError("a key needs a --name: the organiser's name that stations show for its signatures")
     public_path = public_key_path(private_path)
@@ -86,9 +92,12 @@ def generate_key_pair(private_path: Path, name: str, *, overwrite: bool = False)
         if path.exists() and not overwrite:
             raise SourceError(f"{path} already exists; choose another name, or pass --force to replace it")
     private_key = Ed25519PrivateKey.generate()
-    pem = private_key.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    encryption: serialization.KeySerializationEncryption = (
+        serialization.NoEncryption()
+        if passphrase is None
+        else serialization.BestAvailableEncryption(passphrase)
     )
+    pem = private_key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, encryption)
     raw_public = private_key.public_key().public_bytes(
         serialization.Encoding.Raw, serialization.PublicFormat.Raw
     )
@@ -98,18 +107,35 @@ def generate_key_pair(private_path: Path, name: str, *, overwrite: bool = False)
     return KeyPair(private_path=private_path, public_path=public_path, trusted_key=trusted)
 
 
-def load_private_key(path: Path) -> Ed25519PrivateKey:
-    """Read a private key file written by keygen (any unencrypted PEM Ed25519 key will do)."""
+def private_key_is_encrypted(path: Path) -> bool:
+    """Whether the key file needs a passphrase (so the CLI asks for one only then)."""
+    try:
+        return b"-----BEGIN ENCRYPTED PRIVATE KEY-----" in path.read_bytes()
+    except OSError:
+        return False
+
+
+def load_private_key(path: Path, passphrase: bytes | None = None) -> Ed25519PrivateKey:
+    """Read a private key file written by keygen (any PEM Ed25519 key will do)."""
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise SourceError(f"{path}: cannot be read ({exc.strerror})") from exc
+    encrypted = b"-----BEGIN ENCRYPTED PRIVATE KEY-----" in data
+    if encrypted and passphrase is None:
+        raise SourceError(f"{path} is protected by a passphrase; give it to sign")
     if b"PRIVATE KEY" not in data:
         hint = " (that is the public key: sign with the private one)" if b"trusted_keys" in data else ""
         raise SourceError(f"{path} is not a private key file{hint}; make one with 'lexicon-build keygen'")
     try:
-        key = serialization.load_pem_private_key(data, password=None)
-    except (ValueError, TypeError) as exc:
+        key = serialization.load_pem_private_key(data, password=passphrase if encrypted else None)
+    except ValueError as exc:
+        if encrypted:
+            raise SourceError(f"{path}: wrong passphrase; nothing was signed") from exc
+        raise SourceError(
+            f"{path}: cannot read the private key ({exc}); make one with 'lexicon-build keygen'"
+        ) from exc
+    except TypeError as exc:
         raise SourceError(
             f"{path}: cannot read the private key ({exc}); make one with 'lexicon-build keygen'"
         ) from exc

@@ -297,3 +297,45 @@ def test_verify_refuses_a_trust_value_that_is_no_key(make_pack: PackFactory, val
     result = CliRunner().invoke(main, ["verify", str(make_pack(WORDS)), "--trust", value])
     assert result.exit_code == 1
     assert "is not a public key" in result.output
+
+
+def test_a_passphrase_protected_key_signs_only_with_its_passphrase(
+    make_pack: PackFactory, tmp_path: Path
+) -> None:
+    runner = CliRunner()
+    key = tmp_path / "director.key"
+    made = runner.invoke(
+        main,
+        ["keygen", str(key), "--name", "Director", "--passphrase"],
+        input="correct horse\ncorrect horse\n",
+    )
+    assert made.exit_code == 0, made.output
+    assert b"-----BEGIN ENCRYPTED PRIVATE KEY-----" in key.read_bytes()
+    with pytest.raises(SourceError, match="protected by a passphrase"):
+        load_private_key(key)
+    pack = make_pack(["CAT", "DOG"])
+    wrong = runner.invoke(main, ["sign", str(pack), "--key", str(key)], input="wrong horse\n")
+    assert wrong.exit_code == 1
+    assert "wrong passphrase; nothing was signed" in wrong.output
+    assert load_lexicon(pack).trust.status is SignatureStatus.UNSIGNED
+    right = runner.invoke(main, ["sign", str(pack), "--key", str(key)], input="correct horse\n")
+    assert right.exit_code == 0, right.output
+    trusted = trusted_keys_from_config(
+        tomllib.loads(key.with_suffix(".pub").read_text())["trusted_keys"], "pub"
+    )
+    assert load_lexicon(pack, trusted_keys=trusted).trust.label == "signed by Director"
+
+
+def test_keygen_refuses_a_short_or_mismatched_passphrase(tmp_path: Path) -> None:
+    runner = CliRunner()
+    short = runner.invoke(
+        main, ["keygen", str(tmp_path / "a.key"), "--name", "A", "--passphrase"], input="abc\nabc\n"
+    )
+    assert short.exit_code == 1
+    assert "at least 8 characters" in short.output
+    assert not (tmp_path / "a.key").exists()
+    mismatch = runner.invoke(
+        main, ["keygen", str(tmp_path / "b.key"), "--name", "B", "--passphrase"], input="abcdefgh\nabcdefgX\n"
+    )
+    assert mismatch.exit_code != 0
+    assert not (tmp_path / "b.key").exists()
