@@ -1,0 +1,71 @@
+"""``kiosk check --batch``'s fast path rules exactly as ``adjudicate`` does, line for line."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kiosk.core.adjudication import adjudicate
+from kiosk.core.batch import batch_rulings
+from kiosk.core.errors import InputError
+from kiosk.core.lexicon import MarisaLexicon, load_lexicon
+from lexicon_build.builder import build_pack
+from lexicon_build.recipe import Recipe, SourceSpec
+from tests.conftest import write_list
+
+WORDS = ["CAT", "CATS", "DOG", "DOGS", "QI", "ZA", "OXYPHENBUTAZONE"]
+
+
+@pytest.fixture(scope="module")
+def lexicon(tmp_path_factory: pytest.TempPathFactory) -> MarisaLexicon:
+    folder = tmp_path_factory.mktemp("batch")
+    recipe = Recipe(
+        name="Batch",
+        sources=(SourceSpec(path=write_list(folder / "w.txt", WORDS)),),
+        youth_exclusions=SourceSpec(path=write_list(folder / "y.txt", ["DOGS"])),
+    )
+    return load_lexicon(build_pack(recipe).data)
+
+
+def expected(line: str, lexicon: MarisaLexicon, youth: bool) -> str:
+    try:
+        return adjudicate(line.strip(" ,\t\r\n"), lexicon, youth=youth).verdict.value
+    except InputError as exc:
+        return f"INVALID: {exc}"
+
+
+pieces = st.sampled_from(
+    [*WORDS, "cat", "Dogs", "qI", "ZZ", "X", "", "OXYPHENBUTAZONES", "caf\u00e9", "c4t", "\uff31\uff29"]
+)
+separators = st.sampled_from([" ", ",", ", ", "\t", "  ", ",,", " \t,"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lines=st.lists(
+        st.tuples(st.lists(pieces, min_size=0, max_size=10), separators, separators).map(
+            lambda t: t[1] + t[2].join(t[0]) + t[1]
+        ),
+        min_size=1,
+        max_size=20,
+    ),
+    youth=st.booleans(),
+)
+def test_every_line_gets_what_adjudicate_gives(lines: list[str], youth: bool, lexicon: MarisaLexicon) -> None:
+    assert list(batch_rulings(lines, lexicon, youth=youth)) == [
+        expected(line, lexicon, youth) for line in lines
+    ]
+
+
+def test_one_output_line_per_input_line_and_a_bad_line_never_stops_the_run(lexicon: MarisaLexicon) -> None:
+    lines = ["cat dog\n", "\n", "caf\u00e9\n", "dogs\n", "x\n", "qi za\n"]
+    assert list(batch_rulings(lines, lexicon, youth=True)) == [
+        "ACCEPTABLE",
+        "INVALID: no words were entered; type the challenged words",
+        "INVALID: '\u00e9' (U+00E9 LATIN SMALL LETTER E WITH ACUTE) at position 4 of 'caf\u00e9' "
+        "is not a letter A-Z",
+        "UNACCEPTABLE",
+        "INVALID: 'X' has 1 letter; a word has at least 2 letters",
+        "ACCEPTABLE",
+    ]
