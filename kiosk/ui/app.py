@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLockFile, Qt, QTimer
-from PySide6.QtGui import QCursor, QGuiApplication
+from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QApplication
 
 from kiosk.core.config import LoadedDivision, StationConfig
 from kiosk.core.errors import KioskError
 from kiosk.ui.controller import StationController
+from kiosk.ui.screen import fill_screen
 from kiosk.ui.window import StationWindow
 
 if TYPE_CHECKING:
@@ -96,8 +97,6 @@ def run_station(
         return EXIT_ERROR
     controller = StationController(config, divisions, lambda: storage().log)
     window = StationWindow(controller, storage, data_dir)
-    screens = QGuiApplication.screens()
-    screen = screens[config.screen] if config.screen < len(screens) else QGuiApplication.primaryScreen()
     if not config.touch:
         QApplication.setOverrideCursor(QCursor(Qt.CursorShape.BlankCursor))
 
@@ -123,7 +122,7 @@ def run_station(
         lambda: QTimer.singleShot(0, after_first_frame), Qt.ConnectionType.QueuedConnection
     )
     window.left.connect(lambda: app.exit(0))
-    window.fill_screen(screen.geometry())
+    fill_screen(window, config.screen)
     code = app.exec()
     lock.unlock()
     return EXIT_OK if code == 0 else code

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import textwrap
 
-from PySide6.QtCore import QRect, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QCursor, QGuiApplication, QKeyEvent, QPaintEvent, QResizeEvent
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QCursor, QKeyEvent, QPaintEvent
 from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
 
 from kiosk.ui import theme
+from kiosk.ui.screen import fill_screen
 from kiosk.ui.theme import FitLabel
+from kiosk.ui.views import View
 
 __all__ = ["LEAVE_CHORD", "NotReadyWindow", "show_not_ready"]
 
@@ -27,11 +29,10 @@ _LEAVE_MODIFIERS = (
     Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ShiftModifier
 )
 EXIT_ERROR = 2
-SIDE_MARGIN_PERCENT = 5
 PROBLEM_LINE_CHARS = 64  # the judge's message wrapped by words, then fitted to the screen
 
 
-class NotReadyWindow(QWidget):
+class NotReadyWindow(View):
     """Full screen, frameless, refuses to close; shows the problem for the judge."""
 
     first_frame_painted = Signal()
@@ -47,24 +48,12 @@ class NotReadyWindow(QWidget):
         self.players = FitLabel("This station cannot judge challenges right now.", fill=0.8)
         self.problem = FitLabel(textwrap.fill(f"For the judge: {problem}", PROBLEM_LINE_CHARS), fill=0.9)
         self.how = FitLabel(f"Fix the file, then press {LEAVE_CHORD} to restart the station.", fill=0.8)
-        layout = self._layout = QVBoxLayout(self)
+        layout = QVBoxLayout(self)  # View keeps its side margins
         for widget, stretch in ((QWidget(), 10), (self.headline, 22), (self.players, 12)):
             layout.addWidget(widget, stretch)
         for widget, stretch in ((self.problem, 30), (self.how, 10), (QWidget(), 8)):
             layout.addWidget(widget, stretch)
         self._painted = False
-
-    def fill_screen(self, geometry: QRect) -> None:
-        """Without a window manager ``showFullScreen`` does not resize: set the geometry first."""
-        self.setGeometry(geometry)
-        self.showFullScreen()
-        self.activateWindow()
-        self.setFocus()
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
-        margin = self.width() * SIDE_MARGIN_PERCENT // 100
-        self._layout.setContentsMargins(margin, 0, margin, 0)
-        super().resizeEvent(event)
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)
         super().paintEvent(event)
@@ -86,14 +75,12 @@ def show_not_ready(problem: str, *, screen_index: int = 0, smoke: bool = False) 
     app = QApplication.instance() or QApplication(["kiosk"])
     assert isinstance(app, QApplication)
     window = NotReadyWindow(problem)
-    screens = QGuiApplication.screens()
-    screen = screens[screen_index] if screen_index < len(screens) else QGuiApplication.primaryScreen()
     QApplication.setOverrideCursor(QCursor(Qt.CursorShape.BlankCursor))
     if smoke:
         window.first_frame_painted.connect(
             lambda: (print("not-ready frame painted", flush=True), QTimer.singleShot(0, lambda: app.exit(0)))
         )
     window.left.connect(lambda: app.exit(0))  # quit() would ask the window, which refuses to close
-    window.fill_screen(screen.geometry())
+    fill_screen(window, screen_index)
     app.exec()
     return EXIT_ERROR

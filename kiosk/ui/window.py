@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QRect, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent, QKeyEvent, QPaintEvent
 from PySide6.QtWidgets import QStackedWidget, QVBoxLayout, QWidget
 
@@ -244,13 +244,6 @@ class StationWindow(QWidget):
     def _on_judge_finished(self) -> None:
         self.judging = False
         self.show_state(self.controller.state)
-
-    def fill_screen(self, geometry: QRect) -> None:
-        """Without a window manager ``showFullScreen`` does not resize: set the geometry first."""
-        self.setGeometry(geometry)
-        self.showFullScreen()
-        self.activateWindow()
-        self.setFocus()
 
     # -- input -----------------------------------------------------------------------------------
 
