@@ -240,3 +240,30 @@ def test_kiosk_help_says_where_the_guides_are() -> None:
     named = re.search(r"Guides: (\S+install\.md)", result.stdout.replace("\n", " "))
     assert named is not None, printed(result)
     assert Path(named.group(1)) == REPO_ROOT / "docs" / "install.md"
+
+
+def hide_library(tmp_path: Path, soname: str) -> str:
+    """A folder for LD_LIBRARY_PATH whose ``soname`` is an empty file: the loader stops there, as
+    it would on a machine without that library, whatever this one has installed."""
+    folder = tmp_path / "hidden-libraries"
+    folder.mkdir(exist_ok=True)
+    (folder / soname).write_bytes(b"")
+    return str(folder)
+
+
+def test_a_screen_plugin_that_cannot_load_names_its_library_and_what_to_install(tmp_path: Path) -> None:
+    """Qt alone says "Reinstalling the application may fix this problem" and aborts."""
+    env = no_screen_env(tmp_path)
+    env |= {"QT_QPA_PLATFORM": "wayland", "LD_LIBRARY_PATH": hide_library(tmp_path, "libwayland-cursor.so.0")}
+    result = run([str(KIOSK), "station", "--smoke"], env)
+    assert result.returncode != 0, printed(result)
+    said = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert len(said) == 1, printed(result)
+    assert said[0].startswith(
+        "error: the station cannot open its screen: Qt's wayland plugin cannot load ("
+    ), said
+    assert "libwayland-cursor.so.0" in said[0], said
+    guide = REPO_ROOT / "docs" / "install.md"
+    assert said[0].endswith(f"install the packages of {guide} (section 3), then start the station again."), (
+        said
+    )

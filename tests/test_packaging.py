@@ -90,6 +90,14 @@ def test_frozen_station_starts_offscreen_to_its_ready_frame(bundle: Path, tmp_pa
     assert plugins_outside_the_sessions(result.stderr, plugins) == [], printed(result)
 
 
+def test_the_frozen_station_can_ask_a_desktop_not_to_blank_the_screen(bundle: Path) -> None:
+    """inhibit_screensaver needs QtDBus; without it in the bundle it silently did nothing."""
+    from kiosk.ui import app
+
+    assert "PySide6.QtDBus" in Path(app.__file__).read_text(encoding="utf-8")
+    assert list((bundle / "_internal" / "PySide6").glob("QtDBus.*so")), "the bundle has no PySide6.QtDBus"
+
+
 def test_frozen_lexicon_build_builds_and_verifies_a_pack(bundle: Path, tmp_path: Path) -> None:
     source = write_list(tmp_path / "club.txt", ["cat", "dogs", "qi"])
     pack = tmp_path / "club.kxpack"
@@ -279,3 +287,25 @@ def test_the_frozen_station_config_check_needs_no_screen(bundle: Path, tmp_path:
     for command in advice:
         followed = go("bash", "-c", command)
         assert followed.returncode == 0, f"advice `{command}` failed" + printed(followed)
+
+
+def test_the_frozen_station_names_the_library_its_screen_plugin_lacks(bundle: Path, tmp_path: Path) -> None:
+    """On a station without libwayland-cursor0 the cage unit restarted a black screen every 2 s,
+    and the journal said only "Reinstalling the application may fix this problem"."""
+    hidden = tmp_path / "hidden-libraries"
+    hidden.mkdir()
+    (hidden / "libwayland-cursor.so.0").write_bytes(b"")  # the loader stops here, as if it were missing
+    env = {
+        "QT_QPA_PLATFORM": "wayland",
+        "LD_LIBRARY_PATH": str(hidden),
+        "KIOSK_DATA_DIR": str(tmp_path / "data"),
+    }
+    result = run(bundle / "kiosk", "station", "--smoke", env=env)
+    assert result.returncode != 0, printed(result)
+    said = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert len(said) == 1, printed(result)
+    assert "Qt's wayland plugin cannot load" in said[0], printed(result)
+    assert "libwayland-cursor.so.0" in said[0], printed(result)
+    assert f"install the packages of {bundle.resolve() / 'docs' / 'install.md'} (section 3)" in said[0], (
+        printed(result)
+    )
