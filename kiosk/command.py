@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
@@ -31,7 +31,23 @@ if TYPE_CHECKING:
 
 __all__ = ["kiosk", "parse_since"]
 
-BATCH_CHUNK_LINES = 65536
+BATCH_BLOCK_CHARS = 1 << 20
+
+
+def read_lines(stream: TextIO) -> Iterator[list[str]]:
+    """A text stream's lines, without their line ends, a block at a time.
+
+    Read in blocks rather than line by line: click's standard input is a TextIOWrapper subclass
+    written in Python, whose iteration calls its ``readline`` once per line (0.27 s for 279,000
+    lines against 0.03 s for a block read). The stream's own newline handling still applies.
+    """
+    rest = ""
+    while block := stream.read(BATCH_BLOCK_CHARS):
+        lines = (rest + block).split("\n")
+        rest = lines.pop()
+        yield lines
+    if rest:
+        yield [rest]
 
 
 def open_lexicon(pack: Path | None) -> MarisaLexicon:
@@ -164,14 +180,13 @@ def check(
         )
     if batch is not None:
         out = sys.stdout
-        chunk: list[str] = []
-        for line_ruling in batch_rulings(batch, lexicon, youth=youth, max_words=max_words):
-            chunk.append(line_ruling)
-            if len(chunk) >= BATCH_CHUNK_LINES:
-                out.write("\n".join(chunk) + "\n")
-                chunk.clear()
-        if chunk:
-            out.write("\n".join(chunk) + "\n")
+        for lines in read_lines(batch):
+            out.write(
+                "".join(
+                    f"{ruling}\n"
+                    for ruling in batch_rulings(lines, lexicon, youth=youth, max_words=max_words)
+                )
+            )
         out.flush()
         return
     try:
