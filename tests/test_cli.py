@@ -271,3 +271,21 @@ def test_every_command_has_help_with_an_example(runner: CliRunner, cli: object, 
     result = runner.invoke(cli, [*command, "--help"])  # type: ignore[arg-type]
     assert result.exit_code == 0
     assert "Example" in result.stdout
+
+
+def test_a_build_loads_no_cryptography(tmp_path: Path) -> None:
+    """What the build budget (bench/bench_tournament.py) depends on: only the commands that sign or
+    check signatures load lexicon_build.signing, and cryptography with it."""
+    probe = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: print(sorted(m for m in sys.modules if m.startswith('cryptography'))))\n"
+        "from lexicon_build.cli import main\n"
+        "main()\n"
+    )
+    source = write_list(tmp_path / "words.txt", ["cat", "dogs"])
+    build = ["build", "--name", "Club", "--source", str(source), "-o", str(tmp_path / "club.kxpack")]
+    result = subprocess.run(
+        [sys.executable, "-c", probe, *build], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "[]"
