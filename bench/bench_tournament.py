@@ -9,7 +9,9 @@ baseline measured in the same run, interleaved so that both see the same machine
 * pack size beside Zyzzyva's forward word graph (``.dwg``) of the same words and ``gzip -9`` of the
   list (target: at most 0.9 x the graph, and below gzip);
 * build time beside a bare ``marisa_trie.Trie(words)`` of the same words (target: at most 3 x,
-  and under 1 s);
+  and under 1 s): timed alone, the first in a fresh process as a build makes it (the target); the
+  same words as a set (what the issue's own figure of 0.24-0.27 s matches); and the best of
+  builds repeated in one warm process;
 * ``kiosk check --batch -`` in words per second, start-up and pack load included (target: at least
   500,000): every word of the list, one per line (a director checking a new pack against its list),
   and challenge slips of 1 to 8 words, phonies and mistyped lines included;
@@ -137,7 +139,36 @@ def interleaved(runs: int, *actions: Callable[[], float]) -> list[list[float]]:
     return times
 
 
-def bare_marisa(words: list[str]) -> Callable[[], float]:
+BARE_MARISA = """
+import sys, time, marisa_trie
+words = open(sys.argv[1], encoding="utf-8-sig").read().upper().split()
+if sys.argv[2] == "set":
+    words = set(words)
+started = time.perf_counter()
+marisa_trie.Trie(words)
+print(time.perf_counter() - started)
+"""
+
+
+def bare_marisa(list_path: Path, how: str) -> Callable[[], float]:
+    """The time of ``marisa_trie.Trie(words)`` alone, the first in a fresh process as in a build;
+    ``how`` is "list" (the words as the file lists them) or "set" (the same words as a set)."""
+
+    def run() -> float:
+        done = subprocess.run(
+            [sys.executable, "-c", BARE_MARISA, str(list_path), how],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return float(done.stdout)
+
+    return run
+
+
+def warm_marisa(words: list[str]) -> Callable[[], float]:
+    """``marisa_trie.Trie(words)`` in this process, again and again: its heap is warm (best case)."""
+
     def run() -> float:
         started = time.perf_counter()
         marisa_trie.Trie(words)
@@ -151,7 +182,13 @@ def size_and_build(list_path: Path, words: list[str], folder: Path, runs: int) -
     pack = folder / "tournament.kxpack"
     build = [str(bin_dir / "lexicon-build"), "build", "--name", "Bench", "--source", str(list_path)]
     build += ["-o", str(pack)]
-    build_s, marisa_s = interleaved(runs, lambda: timed(build), bare_marisa(words))
+    build_s, marisa_s, set_s, warm_s = interleaved(
+        runs,
+        lambda: timed(build),
+        bare_marisa(list_path, "list"),
+        bare_marisa(list_path, "set"),
+        warm_marisa(words),
+    )
     pack_bytes = pack.stat().st_size
     graph_bytes = dwg_bytes(sorted(words))
     gzip_bytes = len(gzip.compress(list_path.read_bytes(), compresslevel=9, mtime=0))
@@ -162,11 +199,15 @@ def size_and_build(list_path: Path, words: list[str], folder: Path, runs: int) -
     print(
         f"  bare marisa   {marisa_bytes:9,d} B   pack {pack_bytes / marisa_bytes:.3f} x   (its default trie)"
     )
-    build_m, marisa_m = statistics.median(build_s), statistics.median(marisa_s)
-    print(f"build, median of {runs} (min-max):")
-    print(f"  lexicon-build build, whole process  {median_ms(build_s)}   (target < 1000 ms)")
-    print(f"  bare marisa_trie.Trie(words)        {median_ms(marisa_s)}")
-    print(f"  ratio                               {build_m / marisa_m:6.2f} x   (target <= 3 x)")
+    build_m = statistics.median(build_s)
+    print(f"build, median of {runs} (min-max), each beside the build:")
+    print(f"  lexicon-build build, whole process          {median_ms(build_s)}   (target < 1000 ms)")
+    for label, spent, note in [
+        ("bare marisa_trie.Trie(words), fresh process", marisa_s, "(target <= 3 x)"),
+        ("the same, as a set                         ", set_s, "(the issue's bare 0.24-0.27 s was this)"),
+        ("the same, repeated in one warm process     ", warm_s, "(marisa's best case)"),
+    ]:
+        print(f"  {label}  {median_ms(spent)}   build {build_m / statistics.median(spent):4.2f} x  {note}")
     return pack
 
 
