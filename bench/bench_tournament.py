@@ -293,14 +293,23 @@ def station(pack: Path, folder: Path, runs: int) -> None:
     kiosk_args = [sys.executable, "-c", "from kiosk.cli import main; main()", "--config", str(config)]
     smoke = [*kiosk_args, "station", "--smoke", "--data-dir", str(data)]
     bare = [sys.executable, "-c", BARE_WINDOW]
-    bare_s, station_s = interleaved(
-        runs, lambda: first_frame_seconds(bare, env), lambda: first_frame_seconds(smoke, env)
+    # the same bare window, once it has touched Qt's namespace of enums (alignment, keys...), as
+    # any real Qt interface does: PySide6 makes ~150 Python enum classes of it then
+    with_enums = [sys.executable, "-c", "from PySide6.QtCore import Qt\n" + BARE_WINDOW]
+    bare_s, enums_s, station_s = interleaved(
+        runs,
+        lambda: first_frame_seconds(bare, env),
+        lambda: first_frame_seconds(with_enums, env),
+        lambda: first_frame_seconds(smoke, env),
     )
-    ratio = statistics.median(station_s) / statistics.median(bare_s)
+    bare_m = statistics.median(bare_s)
     print(f"station start-up to the ready frame, tournament pack, median of {runs} (min-max):")
-    print(f"  bare PySide6 window  {median_ms(bare_s)}")
-    print(f"  kiosk station        {median_ms(station_s)}")
-    print(f"  ratio                {ratio:6.2f} x   (target <= 1.3 x)")
+    for label, spent, note in [
+        ("bare PySide6 window             ", bare_s, ""),
+        ("the same, with Qt's enums loaded", enums_s, ""),
+        ("kiosk station                   ", station_s, "(target <= 1.3 x)"),
+    ]:
+        print(f"  {label} {median_ms(spent)}   {statistics.median(spent) / bare_m:4.2f} x   {note}")
     bare_painted = folder / "bare-painted"
     bare_rss = resident_mib(
         [sys.executable, "-c", BARE_WINDOW.replace("app.exit(0)", f"open({str(bare_painted)!r}, 'w')")],
