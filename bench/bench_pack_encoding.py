@@ -55,6 +55,7 @@ def codecs() -> list[Codec]:
         for level in (1, 4, 6, 9)
         for strategy, label in ((zlib.Z_DEFAULT_STRATEGY, "default"), (zlib.Z_FILTERED, "filtered"))
     ]
+    found += [zlib_codec(6, zlib.Z_HUFFMAN_ONLY, "Huffman only"), zlib_codec(6, zlib.Z_RLE, "RLE")]
     found += [
         ("bz2 9", lambda d: bz2.compress(d, 9), bz2.decompress),
         ("lzma 0", lambda d: lzma.compress(d, preset=0), lzma.decompress),

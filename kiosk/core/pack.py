@@ -24,8 +24,8 @@ it matches. Whoever can recompute the digest can write any bytes; against that, 
 signatures (``kiosk.core.trust``).
 
 Sections are compressed (format 2): marisa's own settings shrink its trie by ~1.5 % at best, zlib
-by ~23 %, which takes a Collins-sized pack from 0.90 x Zyzzyva's word graph of the same words to
-~0.70 x, for ~4 ms of unpacking at load (``bench/bench_pack_encoding.py`` measures every option).
+by ~25 %, which takes a Collins-sized pack from 0.90 x Zyzzyva's word graph of the same words to
+~0.68 x, for ~4 ms of unpacking at load (``bench/bench_pack_encoding.py`` measures every option).
 Only verified bytes are unpacked, never to more than the size the manifest gives (itself at most
 ``MAX_SECTION_BYTES``), so a forged manifest cannot make the station exhaust its memory; zlib's own
 check (Adler-32) then stands before marisa as a second, weaker, barrier.
@@ -80,12 +80,13 @@ MAX_PLAUSIBLE_FORMAT_VERSION = 1000
 # A header whose magic differs from MAGIC in at most this many bytes is a damaged pack.
 MAGIC_DAMAGE_BYTES = 2
 SECTION_ENCODING = "zlib"
-# zlib level 1: a Collins-sized trie to 0.77 x in 18 ms; level 4 (filtered) reaches 0.74 x in 31 ms,
-# level 9 0.74 x in 140 ms; unpacking takes ~4 ms at any level (bench/bench_pack_encoding.py). The
-# size target is met either way by far, the build time one only just: hence the fastest level.
-# A level is part of the format in effect: the same zlib at the same level writes the same bytes.
-ZLIB_LEVEL = 1
-ZLIB_STRATEGY = zlib.Z_DEFAULT_STRATEGY
+# zlib with Huffman coding alone: a marisa trie is mostly bit vectors, in which deflate finds few
+# repeated strings to point back to, so leaving that search out costs nothing in size and halves
+# the time: a Collins-sized trie to 0.75 x in 10 ms, where level 1 gives 0.77 x in 18 ms and
+# level 9 0.74 x in 140 ms; unpacking takes ~4 ms whichever (bench/bench_pack_encoding.py). The
+# level does not matter with this strategy. The same zlib always writes the same bytes.
+ZLIB_LEVEL = 6
+ZLIB_STRATEGY = zlib.Z_HUFFMAN_ONLY
 ZLIB_WINDOW_BITS = 15
 ZLIB_MEMORY_LEVEL = 8
 # A Collins trie unpacks to ~0.75 MB; a section claiming more than this is a forged manifest.
