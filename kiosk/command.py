@@ -14,7 +14,7 @@ import os
 import re
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
@@ -36,7 +36,28 @@ if TYPE_CHECKING:
 
 __all__ = ["kiosk", "parse_since"]
 
-BATCH_CHUNK_LINES = 65536
+BATCH_BLOCK_CHARS = 1 << 20
+
+
+def read_lines(stream: TextIO) -> Iterator[list[str]]:
+    """A text stream's lines, without their line ends, a block at a time.
+
+    Read in blocks rather than line by line: click's standard input is a TextIOWrapper subclass
+    written in Python, whose iteration calls its ``readline`` once per line (0.27 s for 279,000
+    lines against 0.03 s for a block read). The stream's own newline handling still applies.
+    """
+    rest: list[str] = []  # the line not yet ended, in pieces: one very long line is not copied over and over
+    while block := stream.read(BATCH_BLOCK_CHARS):
+        lines = block.split("\n")
+        if len(lines) == 1:
+            rest.append(block)
+            continue
+        lines[0] = "".join(rest) + lines[0]
+        rest = [lines.pop()]
+        yield lines
+    last = "".join(rest)
+    if last:
+        yield [last]
 
 
 def open_lexicon(pack: Path | None) -> MarisaLexicon:
@@ -271,14 +292,13 @@ def check(
         )
     if batch is not None:
         out = sys.stdout
-        chunk: list[str] = []
-        for line_ruling in batch_rulings(batch, lexicon, youth=youth, max_words=max_words):
-            chunk.append(line_ruling)
-            if len(chunk) >= BATCH_CHUNK_LINES:
-                out.write("\n".join(chunk) + "\n")
-                chunk.clear()
-        if chunk:
-            out.write("\n".join(chunk) + "\n")
+        for lines in read_lines(batch):
+            out.write(
+                "".join(
+                    f"{ruling}\n"
+                    for ruling in batch_rulings(lines, lexicon, youth=youth, max_words=max_words)
+                )
+            )
         out.flush()
         return
     try:

@@ -2,6 +2,8 @@
 
 A thin click layer over ``lexicon_build.builder`` and ``kiosk.core.pack``; exit code 0 on
 success, 1 when a check finds a problem (verify, a build refused for bad lines), 2 on usage errors.
+The commands that sign or check signatures import ``lexicon_build.signing`` (and cryptography)
+themselves, so that a build does not load it (``bench/bench_tournament.py``).
 """
 
 from __future__ import annotations
@@ -19,13 +21,6 @@ from kiosk.core.pack import MAGIC, PackInfo
 from lexicon_build.builder import build_pack, write_atomically
 from lexicon_build.reader import ListFormat, read_word_list
 from lexicon_build.recipe import Recipe, SourceSpec, load_recipe
-from lexicon_build.signing import (
-    generate_key_pair,
-    load_private_key,
-    load_trusted_keys,
-    private_key_is_encrypted,
-    sign_pack,
-)
 
 __all__ = ["main"]
 
@@ -190,6 +185,8 @@ def verify(pack: Path, trust: tuple[str, ...]) -> None:
       lexicon-build verify club.kxpack
       lexicon-build verify club.kxpack --trust organiser.pub
     """
+    from lexicon_build.signing import load_trusted_keys  # cryptography: ~17 ms that build does not pay
+
     try:
         lexicon = load_lexicon(pack, trusted_keys=load_trusted_keys(trust))
     except KioskError as exc:
@@ -273,6 +270,8 @@ def keygen(key_file: Path, name: str, force: bool, ask_passphrase: bool) -> None
       lexicon-build keygen naspa.key --name "NASPA"    # writes naspa.key and naspa.pub
       lexicon-build keygen naspa.key --name "NASPA" --passphrase
     """
+    from lexicon_build.signing import generate_key_pair
+
     passphrase = None
     if ask_passphrase:
         text = click.prompt("Passphrase for the new key", hide_input=True, confirmation_prompt=True, err=True)
@@ -304,6 +303,8 @@ def sign(pack: Path, key_file: Path, output: Path | None) -> None:
       lexicon-build sign nwl2023.kxpack --key naspa.key
       lexicon-build sign nwl2023.kxpack --key naspa.key -o nwl2023-signed.kxpack
     """
+    from lexicon_build.signing import load_private_key, private_key_is_encrypted, sign_pack
+
     passphrase = None
     if private_key_is_encrypted(key_file):
         passphrase = click.prompt(f"Passphrase for {key_file}", hide_input=True, err=True).encode("utf-8")
