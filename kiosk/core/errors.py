@@ -11,7 +11,9 @@ happened, to which file or word, and what to do about it::
     ├── PackError             a lexicon pack cannot be used; the station keeps its last good one
     │   ├── PackCorruptError        damaged, truncated, appended to, or not a pack at all
     │   ├── PackVersionError        a format or normaliser version this build does not read
-    │   └── PackSignatureError      unsigned, unknown signer or a signature that does not verify
+    │   ├── PackSignatureError      unsigned, unknown signer or a signature that does not verify
+    │   └── PackEditionError        a word set that is not the edition a division or recipe expects
+    ├── EditionTableError     a table of known editions that cannot be read, or contradicts another
     ├── SourceError           an organiser's word-list file or recipe cannot be read
     ├── ConfigError           a station configuration file is wrong
     ├── PinError              a judge PIN that cannot be set, or a stored PIN hash that cannot be read
@@ -22,10 +24,12 @@ from __future__ import annotations
 
 __all__ = [
     "ConfigError",
+    "EditionTableError",
     "InputError",
     "InvalidCharacterError",
     "KioskError",
     "PackCorruptError",
+    "PackEditionError",
     "PackError",
     "PackSignatureError",
     "PackVersionError",
@@ -71,6 +75,14 @@ class PackVersionError(PackError):
 
 class PackSignatureError(PackError):
     """The pack's signature is missing, unknown or wrong for the trusted keys configured."""
+
+
+class PackEditionError(PackError):
+    """The pack verifies, but its word set is not the edition a division or a recipe expects."""
+
+
+class EditionTableError(KioskError):
+    """A table of known editions (built-in or an organiser's) is malformed or contradicts another."""
 
 
 class SourceError(KioskError):

@@ -22,6 +22,7 @@ from kiosk.core.errors import InvalidCharacterError, WordCountError, WordLengthE
 
 __all__ = [
     "BOARD_MAX_LETTERS",
+    "MAX_WORD_LETTERS",
     "MIN_WORD_LETTERS",
     "NORMALISER_VERSION",
     "SEPARATORS",
@@ -35,6 +36,7 @@ __all__ = [
 NORMALISER_VERSION = 1
 MIN_WORD_LETTERS = 2
 BOARD_MAX_LETTERS = 15
+MAX_WORD_LETTERS = 64  # the longest a pack may allow (a recipe's max_length), board or not
 SEPARATORS = " ,\t\r\n"
 
 _FULLWIDTH_FOLD = {
