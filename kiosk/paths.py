@@ -1,4 +1,4 @@
-"""Where the station finds its files: the embedded default pack and its data directory.
+"""Where the station finds its files: the embedded default pack, the known editions, its data.
 
 Nothing is resolved at import time; ``main()`` calls these with the flag it was given.
 """
@@ -13,14 +13,19 @@ __all__ = [
     "DATA_DIR_ENV",
     "DEFAULT_PACK_ENV",
     "DEFAULT_PACK_NAME",
+    "KNOWN_EDITIONS_NAME",
     "data_dir",
     "default_pack_path",
     "guide_dir",
+    "known_editions_path",
+    "walk_cache_dir",
 ]
 
 DEFAULT_PACK_NAME = "enable-demo.kxpack"
 DEFAULT_PACK_ENV = "KIOSK_DEFAULT_PACK"
 DATA_DIR_ENV = "KIOSK_DATA_DIR"
+KNOWN_EDITIONS_NAME = "known-lexicons.tsv"
+WALK_CACHE_FOLDER = "verified-packs"
 APP_NAME = "challenge-kiosk"
 
 
@@ -38,6 +43,19 @@ def default_pack_path() -> Path:
     if override:
         return Path(override)
     return _bundle_root() / "data" / DEFAULT_PACK_NAME
+
+
+def known_editions_path() -> Path:
+    """The built-in table of known editions (facts about published word sets, no words)."""
+    return _bundle_root() / "data" / KNOWN_EDITIONS_NAME
+
+
+def walk_cache_dir(data: Path) -> Path:
+    """Where the verification walk's outcomes are remembered (``kiosk.core.walk.WalkCache``): a
+    folder of the data directory. The station can write there (``kiosk station --check`` proves
+    it), finding it costs nothing at start-up, and lexicon-build run by the same user with the
+    same data directory shares it; losing it costs one walk per pack at the next start."""
+    return data / WALK_CACHE_FOLDER
 
 
 def guide_dir() -> Path:

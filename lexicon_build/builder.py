@@ -16,12 +16,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import marisa_trie
-
 from kiosk import __version__
-from kiosk.core.errors import SourceError
-from kiosk.core.lexicon import WORDS_SECTION, YOUTH_SECTION, load_lexicon
-from kiosk.core.pack import PackInfo, SourceInfo, encode_pack, sorted_words_hash, word_set_hash
+from kiosk.core.edition import (
+    BUILT_IN_SOURCE,
+    EditionTable,
+    Expectation,
+    PackRecognition,
+    WordSetFacts,
+    recognise_pack,
+)
+from kiosk.core.errors import PackEditionError, SourceError
+from kiosk.core.lexicon import WORDS_SECTION, YOUTH_SECTION, MarisaLexicon
+from kiosk.core.pack import PackInfo, SourceInfo, encode_pack, parse_pack, sorted_words_hash
+from kiosk.core.trust import check_pack_signature
+from kiosk.core.walk import make_trie, walk_here
 from lexicon_build.reader import Rejection, WordList, read_word_list
 from lexicon_build.recipe import Recipe, SourceSpec
 
@@ -52,6 +60,7 @@ class BuildResult:
     data: bytes
     info: PackInfo
     report: BuildReport
+    recognition: PackRecognition
 
 
 def _read(
@@ -85,13 +94,25 @@ def _union(lists: list[list[str]]) -> list[str]:
     return list(dict.fromkeys(itertools.chain.from_iterable(lists)))
 
 
+def _facts(words: list[str]) -> WordSetFacts:
+    return WordSetFacts.of(sorted_words_hash(words), len(words), Counter(map(len, words)))
+
+
 def build_pack(
     recipe: Recipe,
     *,
+    editions: EditionTable | None = None,
     skip_invalid: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> BuildResult:
-    """Build a pack in memory. Raise SourceError listing every refused line unless skipping."""
+    """Build a pack in memory. Raise SourceError listing every refused line unless skipping.
+
+    ``editions`` are the known editions to recognise the set by (the built-in table and any the
+    organiser added); lines an organiser added that describe this pack's sets travel in its
+    manifest, for stations to believe once it is signed by a key they trust. With ``expect`` in the
+    recipe, a set that is not that edition raises PackEditionError, saying how it differs.
+    """
+    table = editions if editions is not None else EditionTable()
     report = BuildReport()
     kept_lists: list[list[str]] = []
     sources: list[SourceInfo] = []
@@ -149,9 +170,26 @@ def build_pack(
         )
     youth_words.intersection_update(words)
     ordered = sorted(words)
-    sections = {WORDS_SECTION: marisa_trie.Trie(ordered).tobytes()}
+    full = _facts(ordered)
+    school = None
+    sections = {WORDS_SECTION: make_trie(ordered)}
     if recipe.youth_exclusions is not None:
-        sections[YOUTH_SECTION] = marisa_trie.Trie(youth_words).tobytes()
+        sections[YOUTH_SECTION] = make_trie(sorted(youth_words))
+        school = _facts([w for w in ordered if w not in youth_words])
+    sets = [full] if school is None else [full, school]
+    if recipe.expect is not None:
+        wanted = Expectation.parse(recipe.expect, table, where="the recipe")
+        if not wanted.met_by(sets):
+            raise PackEditionError(
+                f"the recipe expects {wanted.label}, but these sources are not that word set: "
+                f"{wanted.shortfall(sets)}. Check that the sources are the whole published list, "
+                "or change expect"
+            )
+    carried = tuple(
+        edition
+        for facts in sets
+        if (edition := table.recognise(facts).edition) is not None and edition.source != BUILT_IN_SOURCE
+    )
     info = PackInfo(
         name=recipe.name,
         edition=recipe.edition,
@@ -161,17 +199,23 @@ def build_pack(
         counts_by_length=dict(sorted(Counter(map(len, ordered)).items())),
         youth_exclusion_count=len(youth_words),
         set_hash=sorted_words_hash(ordered),
-        youth_set_hash=None if recipe.youth_exclusions is None else word_set_hash(youth_words),
+        youth_set_hash=None if recipe.youth_exclusions is None else sorted_words_hash(sorted(youth_words)),
+        school_set_hash=None if school is None else school.set_hash,
+        school_counts_by_length=None if school is None else dict(school.counts_by_length),
+        known_editions=carried,
         sources=tuple(sources),
         builder_version=__version__,
     )
     data = encode_pack(info, sections)
-    lexicon = load_lexicon(data)  # read back with the station's own loader before anyone gets it
+    # Read back as a station reads it (the walk in this process: these tries were made here).
+    contents = parse_pack(data)
+    lexicon = MarisaLexicon.from_contents(contents, check_pack_signature(contents), walk_here(contents))
     if lexicon.info != info or any(
         w not in lexicon for w in recipe.additions if len(w) <= recipe.max_length and w not in recipe.removals
     ):
         raise SourceError("internal error: the pack did not read back as written; please report it")
-    return BuildResult(data=data, info=info, report=report)
+    recognition = recognise_pack(table, full, school, title=info.title)
+    return BuildResult(data=data, info=info, report=report, recognition=recognition)
 
 
 def write_atomically(path: Path, data: bytes, *, mode: int | None = None) -> None:

@@ -8,6 +8,7 @@ Example (the 2014 school championship: OSPD4, plus words of 9+ letters from MW11
     max_length = 15                   # optional; 15 is the board
     additions = ["QAJAQ"]             # optional words added after the sources
     removals = []                     # optional words taken out after the sources
+    known_editions = ["editions.tsv"] # optional: tables of editions to recognise, beside the built-in one
 
     [[sources]]
     path = "ospd4.txt"                # relative to the recipe file
@@ -18,6 +19,10 @@ Example (the 2014 school championship: OSPD4, plus words of 9+ letters from MW11
 
     [youth_exclusions]                # optional: words a youth division must not accept
     path = "youth.txt"
+
+A recipe whose sources must be a published edition as it is says so: ``expect = "CSW21"`` (a known
+edition's name, or ``"sha256:"`` and the digest of the set); the build then fails, saying how the
+set differs by length, unless the set (or, with a youth list, the set with it applied) is that one.
 """
 
 from __future__ import annotations
@@ -29,7 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.core.errors import InputError, SourceError
-from kiosk.core.normalise import BOARD_MAX_LETTERS, MIN_WORD_LETTERS, normalise_word
+from kiosk.core.normalise import BOARD_MAX_LETTERS, MAX_WORD_LETTERS, MIN_WORD_LETTERS, normalise_word
+from kiosk.core.pack import MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, text_problem
 from lexicon_build.reader import ListFormat
 
 __all__ = ["Recipe", "SourceSpec", "load_recipe"]
@@ -53,14 +59,26 @@ class Recipe:
     youth_exclusions: SourceSpec | None = None
     additions: tuple[str, ...] = field(default=())
     removals: tuple[str, ...] = field(default=())
+    expect: str | None = None
+    known_editions: tuple[Path, ...] = field(default=())
 
     def __post_init__(self) -> None:
         if not self.name.strip():
             raise SourceError('a pack needs a name (--name, or name = "..." in the recipe)')
         if not self.sources:
             raise SourceError("a pack needs at least one source word list")
-        if not MIN_WORD_LETTERS <= self.max_length <= 64:
-            raise SourceError(f"max_length must be between {MIN_WORD_LETTERS} and 64, not {self.max_length}")
+        for label, text, most in (
+            ("name", self.name, MAX_NAME_CHARS),
+            ("edition", self.edition, MAX_NAME_CHARS),
+            ("description", self.description, MAX_DESCRIPTION_CHARS),
+        ):
+            problem = text_problem(text, most)
+            if problem is not None:
+                raise SourceError(f"the pack's {label} cannot be shown on a station: {problem}")
+        if not MIN_WORD_LETTERS <= self.max_length <= MAX_WORD_LETTERS:
+            raise SourceError(
+                f"max_length must be between {MIN_WORD_LETTERS} and {MAX_WORD_LETTERS}, not {self.max_length}"
+            )
 
 
 _TOP_KEYS = {
@@ -72,6 +90,8 @@ _TOP_KEYS = {
     "removals",
     "sources",
     "youth_exclusions",
+    "expect",
+    "known_editions",
 }
 _SOURCE_KEYS = {"path", "format", "min_length", "max_length"}
 
@@ -115,7 +135,9 @@ def _words(values: Any, where: str) -> tuple[str, ...]:
     words = []
     for index, value in enumerate(_expect(values, list, where)):
         try:
-            words.append(normalise_word(_expect(value, str, f"{where}[{index}]"), max_length=64))
+            words.append(
+                normalise_word(_expect(value, str, f"{where}[{index}]"), max_length=MAX_WORD_LETTERS)
+            )
         except InputError as exc:
             raise SourceError(f"{where}[{index}]: {exc}") from exc
     return tuple(words)
@@ -129,6 +151,8 @@ def recipe_from_mapping(data: Mapping[str, Any], base: Path, where: str) -> Reci
         )
     sources = _expect(data.get("sources", []), list, f"{where}: sources")
     youth = data.get("youth_exclusions")
+    expect = data.get("expect")
+    tables = _expect(data.get("known_editions", []), list, f"{where}: known_editions")
     return Recipe(
         name=_expect(data.get("name", ""), str, f"{where}: name"),
         edition=_expect(data.get("edition", ""), str, f"{where}: edition"),
@@ -138,6 +162,10 @@ def recipe_from_mapping(data: Mapping[str, Any], base: Path, where: str) -> Reci
         youth_exclusions=None if youth is None else _source(youth, base, f"{where}: youth_exclusions"),
         additions=_words(data.get("additions", []), f"{where}: additions"),
         removals=_words(data.get("removals", []), f"{where}: removals"),
+        expect=None if expect is None else _expect(expect, str, f"{where}: expect"),
+        known_editions=tuple(
+            base / _expect(table, str, f"{where}: known_editions[{i}]") for i, table in enumerate(tables)
+        ),
     )
 
 

@@ -21,9 +21,9 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from kiosk.core.errors import ConfigError, SourceError
-from kiosk.core.lexicon import MarisaLexicon
 from kiosk.core.pack import PUBLIC_KEY_BYTES, SIGNATURE_BLOCK_BYTES, encode_signature_block, parse_pack
-from kiosk.core.trust import TrustedKey, key_fingerprint, trusted_keys_from_config
+from kiosk.core.trust import TrustedKey, check_pack_signature, key_fingerprint, trusted_keys_from_config
+from kiosk.core.walk import PackWalker
 from lexicon_build.builder import write_atomically
 
 __all__ = [
@@ -146,13 +146,17 @@ def load_private_key(path: Path, passphrase: bytes | None = None) -> Ed25519Priv
     return key
 
 
-def sign_pack(data: bytes, private_key: Ed25519PrivateKey, path: Path | None = None) -> bytes:
+def sign_pack(
+    data: bytes, private_key: Ed25519PrivateKey, path: Path | None = None, *, walker: PackWalker | None = None
+) -> bytes:
     """Return the pack's bytes signed with ``private_key``, replacing any signature it had.
 
-    The pack is checked whole first (digest, manifest, tries): a damaged pack is never signed.
+    The pack is checked whole first (digest, manifest, any old signature, and its tries walked in a
+    child process): a damaged or forged pack is never signed.
     """
     contents = parse_pack(data, path)
-    MarisaLexicon.from_contents(contents)  # every trie parses, and any old signature verifies
+    check_pack_signature(contents)
+    (walker if walker is not None else PackWalker()).verify(contents)
     unsigned = data[: len(data) - SIGNATURE_BLOCK_BYTES] if contents.signature is not None else data
     public = private_key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     return unsigned + encode_signature_block(public, private_key.sign(unsigned))

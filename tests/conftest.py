@@ -26,6 +26,19 @@ def write_list(path: Path, words: Iterable[str]) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def walk_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One data directory for the whole run: its verified-packs cache spares identical packs a walk."""
+    return tmp_path_factory.mktemp("kiosk-data")
+
+
+@pytest.fixture(autouse=True)
+def _data_dir_of_the_run(monkeypatch: pytest.MonkeyPatch, walk_data_dir: Path) -> None:
+    """Commands run by tests (kiosk check, lexicon-build verify) keep what they write out of the
+    user's own data directory; a test that names another (--data-dir, its own variable) wins."""
+    monkeypatch.setenv("KIOSK_DATA_DIR", str(walk_data_dir))
+
+
 @pytest.fixture
 def make_pack(tmp_path: Path) -> PackFactory:
     """Build a real pack file from word lists: ``make_pack(["CAT", "DOG"], youth=["DOG"])``."""

@@ -145,10 +145,13 @@ def test_swapped_sections_are_refused(pack: Path) -> None:
 def test_swapped_sections_of_equal_length_with_a_fresh_checksum_are_refused(make_pack: PackFactory) -> None:
     path = make_pack(WORDS, youth=WORDS)  # the youth trie is the word trie, byte for byte
     contents = read_pack(path)
-    info = dataclasses.replace(contents.info, youth_exclusion_count=1)
+    # a manifest that adds up (one exclusion, the school set one word short) over the same tries
+    info = dataclasses.replace(
+        contents.info, youth_exclusion_count=1, school_counts_by_length={2: 2, 3: 4, 4: 1}
+    )
     words = contents.sections[WORDS_SECTION]
     rewrite(path, encode_pack(info, {WORDS_SECTION: words, YOUTH_SECTION: words}))
-    refused(path, PackCorruptError, "youth exclusions but its manifest says 1")
+    refused(path, PackCorruptError, "the youth exclusion trie holds 8 words", "the manifest says 1 words")
 
 
 @pytest.mark.parametrize(
@@ -224,12 +227,20 @@ def test_a_manifest_claiming_another_format_is_refused(pack: Path) -> None:
 def test_a_manifest_with_the_wrong_word_count_is_refused(pack: Path) -> None:
     contents = read_pack(pack)
     info = dataclasses.replace(contents.info, word_count=contents.info.word_count + 1)
-    refused(rewrite(pack, encode_pack(info, contents.sections)), PackCorruptError, "manifest says")
+    refused(
+        rewrite(pack, encode_pack(info, contents.sections)), PackCorruptError, "adds up to 8 words, not 9"
+    )
 
 
 def test_a_manifest_that_forgets_the_youth_list_is_refused(pack: Path) -> None:
     contents = read_pack(pack)
-    info = dataclasses.replace(contents.info, youth_set_hash=None)
+    info = dataclasses.replace(
+        contents.info,
+        youth_set_hash=None,
+        youth_exclusion_count=0,
+        school_set_hash=None,
+        school_counts_by_length=None,
+    )
     refused(rewrite(pack, encode_pack(info, contents.sections)), PackCorruptError, "youth exclusion list")
 
 
@@ -324,6 +335,9 @@ def test_a_section_that_unpacks_to_far_more_than_its_size_is_stopped_at_its_size
     """A forged pack whose 'words' section is 64 KiB of zlib that would unpack to 256 MiB."""
     bomb = zlib.compress(bytes(256 << 20), 9)
     manifest = manifest_of((DATA_DIR / "enable-demo.kxpack").read_bytes())
+    manifest["pack"].update(
+        youth_set_hash=None, youth_exclusion_count=0, school_set_hash=None, school_counts_by_length=None
+    )
     manifest["sections"] = [
         {"name": WORDS_SECTION, "offset": 0, "length": len(bomb), "encoding": "zlib", "size": 4096}
     ]

@@ -1,4 +1,12 @@
-"""Lexicons: what a ruling asks of a word list, and the marisa-trie lexicon loaded from a pack."""
+"""Lexicons: what a ruling asks of a word list, and the marisa-trie lexicon loaded from a pack.
+
+Loading a pack is one road (``load_lexicon``), each step trusting only what the one before proved:
+the header and digest (``kiosk.core.pack.open_pack``), the signature against the trusted keys
+before anything it covers is parsed (``kiosk.core.trust``), the manifest with every field checked
+(``unseal``), then the verification walk of the tries in a child process (``kiosk.core.walk``).
+Only then does marisa parse a trie in this process: ``MarisaLexicon.from_contents`` takes the
+walk's findings and refuses anything they do not vouch for.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +17,17 @@ from typing import Protocol
 
 import marisa_trie
 
-from kiosk.core.errors import PackCorruptError
-from kiosk.core.pack import PackContents, PackInfo, parse_pack, read_pack
+from kiosk.core.pack import (
+    WORDS_SECTION,
+    YOUTH_SECTION,
+    PackContents,
+    PackInfo,
+    open_pack,
+    read_sealed,
+    unseal,
+)
 from kiosk.core.trust import PackTrust, TrustedKey, check_pack_signature
+from kiosk.core.walk import PackWalker, WalkedTries, check_walk
 
 __all__ = [
     "WORDS_SECTION",
@@ -20,9 +36,6 @@ __all__ = [
     "MarisaLexicon",
     "load_lexicon",
 ]
-
-WORDS_SECTION = "words"
-YOUTH_SECTION = "youth"
 
 
 class Lexicon(Protocol):
@@ -44,6 +57,7 @@ class MarisaLexicon:
     words: marisa_trie.Trie
     youth: marisa_trie.Trie
     trust: PackTrust
+    walked: WalkedTries
 
     @property
     def info(self) -> PackInfo:
@@ -60,44 +74,35 @@ class MarisaLexicon:
         return word in self.youth
 
     @classmethod
-    def from_contents(cls, contents: PackContents, trust: PackTrust | None = None) -> MarisaLexicon:
-        """Parse the tries of a pack whose digest was already checked by ``parse_pack``.
+    def from_contents(cls, contents: PackContents, trust: PackTrust, walked: WalkedTries) -> MarisaLexicon:
+        """Parse the tries of a pack that the verification walk has vouched for.
 
-        ``trust`` is the result of ``check_pack_signature``; without it the signature (if any) is
-        checked here with no trusted keys, so that a bad signature is refused all the same.
+        ``trust`` is the result of ``check_pack_signature``; ``walked`` what the walk found in
+        these very tries, which must be what the manifest says (PackCorruptError otherwise).
         """
-        if trust is None:
-            trust = check_pack_signature(contents)
-        where = str(contents.path) if contents.path is not None else "the pack"
-        if WORDS_SECTION not in contents.sections:
-            raise PackCorruptError(f"{where} has no word list section; rebuild it")
-        if (YOUTH_SECTION in contents.sections) != (contents.info.youth_set_hash is not None):
-            raise PackCorruptError(
-                f"{where} has a manifest that does not match its sections (youth exclusion list); rebuild it"
-            )
+        check_walk(contents, walked)
         words = marisa_trie.Trie().frombytes(contents.sections[WORDS_SECTION])
         youth_bytes = contents.sections.get(YOUTH_SECTION)
         youth = marisa_trie.Trie() if youth_bytes is None else marisa_trie.Trie().frombytes(youth_bytes)
-        if len(words) != contents.info.word_count:
-            raise PackCorruptError(
-                f"{where} holds {len(words)} words but its manifest says "
-                f"{contents.info.word_count}; rebuild it"
-            )
-        if len(youth) != contents.info.youth_exclusion_count:
-            raise PackCorruptError(
-                f"{where} holds {len(youth)} youth exclusions but its manifest says "
-                f"{contents.info.youth_exclusion_count}; rebuild it"
-            )
-        return cls(contents=contents, words=words, youth=youth, trust=trust)
+        return cls(contents=contents, words=words, youth=youth, trust=trust, walked=walked)
 
 
-def load_lexicon(source: Path | bytes, *, trusted_keys: Iterable[TrustedKey] = ()) -> MarisaLexicon:
-    """Load a pack from a file or bytes, verifying it whole before marisa parses a byte.
+def load_lexicon(
+    source: Path | bytes,
+    *,
+    trusted_keys: Iterable[TrustedKey] = (),
+    walker: PackWalker | None = None,
+) -> MarisaLexicon:
+    """Load a pack from a file or bytes, verified whole before marisa parses a byte here.
 
     The digest, then the signature, are checked first. With ``trusted_keys`` (a station's
-    ``[[trusted_keys]]``), a pack not signed by one of them raises PackSignatureError; without,
-    any good signature or none is accepted. ``lexicon.trust.label`` says which, for the screen.
+    ``[[trusted_keys]]``), a pack not signed by one of them raises PackSignatureError before its
+    manifest is parsed; without, any good signature or none is accepted. ``lexicon.trust.label``
+    says which, for the screen. ``walker`` walks the tries in a child process (by default with no
+    cache: the station passes one that remembers, ``kiosk.paths.cache_dir``).
     """
-    contents = read_pack(source) if isinstance(source, Path) else parse_pack(source)
-    trust = check_pack_signature(contents, trusted_keys)
-    return MarisaLexicon.from_contents(contents, trust)
+    sealed = read_sealed(source) if isinstance(source, Path) else open_pack(source)
+    trust = check_pack_signature(sealed, trusted_keys)
+    contents = unseal(sealed)
+    walked = (walker if walker is not None else PackWalker()).verify(contents)
+    return MarisaLexicon.from_contents(contents, trust, walked)

@@ -7,7 +7,7 @@ until the SHA-256 of its content matches the digest stored after it. Layout (lit
     0       8     MAGIC  b"KXLEXPK\\n"
     8       4     FORMAT_VERSION (uint32)
     12      8     content length C: bytes 0..C are covered by the digest (uint64)
-    20      4     manifest length M (uint32)
+    20      4     manifest length M (uint32), at most MAX_MANIFEST_BYTES
     24      M     manifest: canonical JSON (sorted keys, UTF-8)
     24+M    ...   sections, back to back, in the order the manifest lists them, each stored as
                   a zlib stream (the manifest gives its stored length and its unpacked size)
@@ -18,24 +18,38 @@ until the SHA-256 of its content matches the digest stored after it. Layout (lit
 A file is exactly C+32 bytes, or exactly C+136 with a signature block; anything missing, altered
 or appended is refused. The same manifest and sections always give the same bytes.
 
-The digest is the only thing standing between a damaged file and marisa, which crashes the process
-on corrupt trie bytes: keep every check that needs no parsing before it, and parse nothing before
-it matches. Whoever can recompute the digest can write any bytes; against that, a station relies on
-signatures (``kiosk.core.trust``).
+Reading is in three steps, each trusting nothing the step before did not prove:
 
-Sections are compressed (format 2): marisa's own settings shrink its trie by ~1.5 % at best, zlib
-by ~25 %, which takes a Collins-sized pack from 0.90 x Zyzzyva's word graph of the same words to
-~0.68 x, for ~4 ms of unpacking at load (``bench/bench_pack_encoding.py`` measures every option).
-Only verified bytes are unpacked, never to more than the size the manifest gives (itself at most
-``MAX_SECTION_BYTES``), so a forged manifest cannot make the station exhaust its memory; zlib's own
-check (Adler-32) then stands before marisa as a second, weaker, barrier.
+1. ``open_pack`` / ``read_sealed``: the header, bounded before anything is read whole (a file over
+   ``MAX_PACK_BYTES``, or a manifest over ``MAX_MANIFEST_BYTES``, is refused from its first 24
+   bytes), the length, the digest and the signature block. Nothing is parsed: a ``SealedPack``.
+2. ``kiosk.core.trust.check_pack_signature``: the signature against the station's trusted keys,
+   so that a station with ``[[trusted_keys]]`` parses nothing a stranger wrote.
+3. ``unseal``: the manifest, every field checked for type, range and consistency before it is
+   used (``MANIFEST_FIELDS``), then the sections unpacked, never beyond their stated size.
+
+The digest proves no accident; whoever recomputes it can write any bytes, and a trie whose digest
+was recomputed after an edit can crash marisa. So the tries are not parsed here at all: the
+verification walk (``kiosk.core.walk``) parses them in a process of its own, proves them to be the
+tries the builder makes from the words they hold, and recomputes the word set's digest.
+
+Format 3 (this one) made the manifest strict (unknown keys refused), added the digest and counts
+of the set a youth division rules with (``school_set_hash``) and the known-edition lines a signed
+pack may carry; format 2 stored sections as zlib streams. Sections are compressed: marisa's own
+settings shrink its trie by ~1.5 % at best, zlib by ~25 %, which takes a Collins-sized pack from
+0.90 x Zyzzyva's word graph of the same words to ~0.68 x, for ~4 ms of unpacking at load
+(``bench/bench_pack_encoding.py`` measures every option); zlib's own check (Adler-32) then stands
+before marisa as a further, weaker, barrier.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
+import re
 import struct
+import unicodedata
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -43,43 +57,58 @@ from pathlib import Path
 from typing import Any
 
 from kiosk import __version__
-from kiosk.core.errors import PackCorruptError, PackVersionError
-from kiosk.core.normalise import NORMALISER_VERSION
+from kiosk.core.edition import KnownEdition, WordSetFacts, edition_from_fields
+from kiosk.core.errors import EditionTableError, PackCorruptError, PackVersionError
+from kiosk.core.normalise import MAX_WORD_LETTERS, MIN_WORD_LETTERS, NORMALISER_VERSION
 
 __all__ = [
     "DIGEST_BYTES",
     "FORMAT_VERSION",
     "MAGIC",
+    "MAX_MANIFEST_BYTES",
+    "MAX_PACK_BYTES",
+    "MAX_PACK_WORDS",
     "PUBLIC_KEY_BYTES",
     "SIGNATURE_BLOCK_BYTES",
     "SIGNATURE_BYTES",
     "SIGNATURE_MAGIC",
+    "WORDS_SECTION",
+    "YOUTH_SECTION",
     "PackContents",
     "PackInfo",
+    "SealedPack",
     "SignatureBlock",
     "SourceInfo",
     "encode_pack",
     "encode_signature_block",
+    "open_pack",
     "parse_pack",
     "read_pack",
+    "read_sealed",
     "sorted_words_hash",
+    "text_problem",
+    "unseal",
     "word_set_hash",
 ]
 
 MAGIC = b"KXLEXPK\n"
-FORMAT_VERSION = 2  # 2: sections stored as zlib streams
+FORMAT_VERSION = 3  # 3: strict manifest, school set, edition lines; 2: sections stored as zlib streams
 SIGNATURE_MAGIC = b"KXSIG01\n"
 DIGEST_BYTES = 32
 PUBLIC_KEY_BYTES = 32
 SIGNATURE_BYTES = 64
 SIGNATURE_BLOCK_BYTES = len(SIGNATURE_MAGIC) + PUBLIC_KEY_BYTES + SIGNATURE_BYTES
 _HEADER = struct.Struct("<8sIQI")
+HEADER_BYTES = _HEADER.size
+# A Collins pack's manifest is ~1.5 kB; the bound is what the reader may hold before the digest.
 MAX_MANIFEST_BYTES = 1 << 20
 # A version field above this is a damaged header, not a pack from the future.
 MAX_PLAUSIBLE_FORMAT_VERSION = 1000
 # A header whose magic differs from MAGIC in at most this many bytes is a damaged pack.
 MAGIC_DAMAGE_BYTES = 2
 SECTION_ENCODING = "zlib"
+WORDS_SECTION = "words"
+YOUTH_SECTION = "youth"
 # zlib with Huffman coding alone: a marisa trie is mostly bit vectors, in which deflate finds few
 # repeated strings to point back to, so leaving that search out costs nothing in size and halves
 # the time: a Collins-sized trie to 0.75 x in 10 ms, where level 1 gives 0.77 x in 18 ms and
@@ -91,6 +120,33 @@ ZLIB_WINDOW_BITS = 15
 ZLIB_MEMORY_LEVEL = 8
 # A Collins trie unpacks to ~0.75 MB; a section claiming more than this is a forged manifest.
 MAX_SECTION_BYTES = 64 << 20
+# The most a pack file can be: a manifest and two sections at their largest (zlib never stores more
+# than a few bytes per 16 kB above the unpacked size), with room to spare. A Collins pack is 0.6 MB.
+MAX_PACK_BYTES = MAX_MANIFEST_BYTES + 3 * MAX_SECTION_BYTES
+MAX_PACK_WORDS = 10_000_000  # ten times the largest word list anyone publishes
+MAX_NAME_CHARS = 100
+MAX_DESCRIPTION_CHARS = 1000
+MAX_FILE_NAME_CHARS = 255
+MAX_VERSION_CHARS = 40
+MAX_SOURCES = 64
+MAX_EDITION_LINES = 2  # the full set and the school set: a pack vouches for its own sets only
+_SET_HASH = re.compile(r"sha256:[0-9a-f]{64}")
+_HEX_DIGEST = re.compile(r"[0-9a-f]{64}")
+_LENGTH_KEY = re.compile(r"[1-9][0-9]{0,2}")
+# Characters a name shown on a station must not hold: control, format (zero-width, bidi overrides),
+# surrogate, private-use and unassigned code points, and line or paragraph separators.
+_UNSHOWABLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+SOURCE_ROLES = ("source", "youth_exclusions")
+
+
+def text_problem(text: str, max_chars: int) -> str | None:
+    """Why ``text`` cannot be a name on a station (too long, or an invisible or control character)."""
+    if len(text) > max_chars:
+        return f"it is {len(text)} characters long; at most {max_chars}"
+    for char in text:
+        if unicodedata.category(char) in _UNSHOWABLE_CATEGORIES:
+            return f"it holds the character U+{ord(char):04X}, which a screen cannot show"
+    return None
 
 
 def word_set_hash(words: Iterable[str]) -> str:
@@ -99,8 +155,12 @@ def word_set_hash(words: Iterable[str]) -> str:
 
 
 def sorted_words_hash(sorted_words: Sequence[str]) -> str:
-    """``word_set_hash`` of words already sorted, each once: SHA-256 of every word and a newline."""
-    digest = hashlib.sha256("\n".join(sorted_words).encode("ascii"))
+    """``word_set_hash`` of words already sorted, each once: SHA-256 of every word and a line feed.
+
+    The definition of ``kiosk.core.edition``: ``LC_ALL=C sort -u list.txt | sha256sum``. Python
+    sorts strings by code point, which for UTF-8 is the order of their bytes.
+    """
+    digest = hashlib.sha256("\n".join(sorted_words).encode("utf-8"))
     if sorted_words:
         digest.update(b"\n")
     return "sha256:" + digest.hexdigest()
@@ -120,7 +180,15 @@ class SourceInfo:
 
 @dataclass(frozen=True)
 class PackInfo:
-    """The manifest: everything a judge or an organiser needs to know about a pack."""
+    """The manifest: everything a judge or an organiser needs to know about a pack.
+
+    ``set_hash`` is the digest of the pack's words (``kiosk.core.edition``); with a youth list,
+    ``youth_set_hash`` is the digest of the exclusions and ``school_set_hash`` (with
+    ``school_counts_by_length``) the digest of the words a division with youth rules accepts: the
+    set minus the exclusions (NWL2023 with its exclusions is NSWL2023). ``known_editions`` are
+    lines the builder was given for these sets; a station believes them only from a pack signed by
+    a key it trusts.
+    """
 
     name: str
     edition: str
@@ -133,6 +201,9 @@ class PackInfo:
     youth_set_hash: str | None
     sources: tuple[SourceInfo, ...]
     builder_version: str
+    school_set_hash: str | None = None
+    school_counts_by_length: Mapping[int, int] | None = None
+    known_editions: tuple[KnownEdition, ...] = ()
     format_version: int = FORMAT_VERSION
     normaliser_version: int = NORMALISER_VERSION
 
@@ -141,17 +212,39 @@ class PackInfo:
         """Name and edition as shown to people, e.g. ``NWL2023 2023-03``."""
         return f"{self.name} {self.edition}" if self.edition else self.name
 
+    @property
+    def word_set(self) -> WordSetFacts:
+        """The pack's words as a set to recognise."""
+        return WordSetFacts.of(self.set_hash, self.word_count, self.counts_by_length)
+
+    @property
+    def school_word_set(self) -> WordSetFacts | None:
+        """The words a division with youth rules accepts, or None without a youth list."""
+        if self.school_set_hash is None or self.school_counts_by_length is None:
+            return None
+        return WordSetFacts.of(
+            self.school_set_hash, self.word_count - self.youth_exclusion_count, self.school_counts_by_length
+        )
+
     def to_json(self) -> dict[str, Any]:
+        def counts(mapping: Mapping[int, int]) -> dict[str, int]:
+            return {str(k): v for k, v in sorted(mapping.items())}
+
         return {
             "name": self.name,
             "edition": self.edition,
             "description": self.description,
             "max_length": self.max_length,
             "word_count": self.word_count,
-            "counts_by_length": {str(k): v for k, v in sorted(self.counts_by_length.items())},
+            "counts_by_length": counts(self.counts_by_length),
             "youth_exclusion_count": self.youth_exclusion_count,
             "set_hash": self.set_hash,
             "youth_set_hash": self.youth_set_hash,
+            "school_set_hash": self.school_set_hash,
+            "school_counts_by_length": None
+            if self.school_counts_by_length is None
+            else counts(self.school_counts_by_length),
+            "known_editions": [line.to_json() for line in self.known_editions],
             "sources": [
                 {
                     "file": s.file,
@@ -169,37 +262,264 @@ class PackInfo:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> PackInfo:
-        return cls(
-            name=str(data["name"]),
-            edition=str(data["edition"]),
-            description=str(data["description"]),
-            max_length=int(data["max_length"]),
-            word_count=int(data["word_count"]),
-            counts_by_length={int(k): int(v) for k, v in data["counts_by_length"].items()},
-            youth_exclusion_count=int(data["youth_exclusion_count"]),
-            set_hash=str(data["set_hash"]),
-            youth_set_hash=None if data["youth_set_hash"] is None else str(data["youth_set_hash"]),
-            sources=tuple(
-                SourceInfo(
-                    file=str(s["file"]),
-                    sha256=str(s["sha256"]),
-                    role=str(s["role"]),
-                    min_length=s["min_length"],
-                    max_length=s["max_length"],
-                    words=int(s["words"]),
+    def from_json(cls, data: object) -> PackInfo:
+        """The manifest's ``pack`` object, every field checked; ValueError says which is wrong."""
+        return _pack_info(data)
+
+
+# --- checking a manifest: every field's type, range and consistency, before any is used ---------
+
+
+class _Manifest:
+    """Typed reads of one JSON object, each raising ValueError that names the field."""
+
+    def __init__(
+        self, value: object, where: str, required: frozenset[str], optional: frozenset[str] = frozenset()
+    ):
+        if not isinstance(value, dict):
+            raise ValueError(f"{where} is not an object")
+        unknown = sorted(set(value) - required - optional)
+        missing = sorted(required - set(value))
+        if unknown:
+            raise ValueError(f"{where} has the unknown field {unknown[0][:40]!r}")
+        if missing:
+            raise ValueError(f"{where} lacks the field {missing[0]!r}")
+        self.value: dict[str, object] = value
+        self.where = where
+
+    def _name(self, key: str) -> str:
+        return f"{self.where}.{key}"
+
+    def integer(self, key: str, low: int, high: int) -> int:
+        value = self.value[key]
+        if type(value) is not int or not low <= value <= high:
+            raise ValueError(f"{self._name(key)} is {_shown(value)}, not a whole number from {low} to {high}")
+        return value
+
+    def optional_integer(self, key: str, low: int, high: int) -> int | None:
+        return None if self.value.get(key) is None else self.integer(key, low, high)
+
+    def text(self, key: str, max_chars: int, *, empty: bool = True) -> str:
+        value = self.value[key]
+        if not isinstance(value, str) or (not empty and not value.strip()):
+            raise ValueError(
+                f"{self._name(key)} is {_shown(value)}, not {'a' if empty else 'a non-empty'} text"
+            )
+        problem = text_problem(value, max_chars)
+        if problem is not None:
+            raise ValueError(f"{self._name(key)} cannot be shown: {problem}")
+        return value
+
+    def pattern(self, key: str, regex: re.Pattern[str], what: str) -> str:
+        value = self.value[key]
+        if not isinstance(value, str) or regex.fullmatch(value) is None:
+            raise ValueError(f"{self._name(key)} is {_shown(value)}, not {what}")
+        return value
+
+    def optional_pattern(self, key: str, regex: re.Pattern[str], what: str) -> str | None:
+        return None if self.value.get(key) is None else self.pattern(key, regex, what)
+
+    def counts(self, key: str, max_length: int, total: int) -> dict[int, int]:
+        value = self.value[key]
+        if not isinstance(value, dict):
+            raise ValueError(f"{self._name(key)} is {_shown(value)}, not an object of counts")
+        counts: dict[int, int] = {}
+        for length_text, count in value.items():
+            if _LENGTH_KEY.fullmatch(length_text) is None or not (
+                MIN_WORD_LETTERS <= int(length_text) <= max_length
+            ):
+                raise ValueError(
+                    f"{self._name(key)} counts words of length {length_text[:10]!r}; lengths go from "
+                    f"{MIN_WORD_LETTERS} to the pack's max_length {max_length}"
                 )
-                for s in data["sources"]
-            ),
-            builder_version=str(data["builder_version"]),
-            format_version=int(data["format_version"]),
-            normaliser_version=int(data["normaliser_version"]),
+            if type(count) is not int or not 1 <= count <= MAX_PACK_WORDS:
+                raise ValueError(f"{self._name(key)}[{length_text}] is {_shown(count)}, not a count of words")
+            counts[int(length_text)] = count
+        if sum(counts.values()) != total:
+            raise ValueError(f"{self._name(key)} adds up to {sum(counts.values())} words, not {total}")
+        return dict(sorted(counts.items()))
+
+    def items(self, key: str, most: int) -> list[object]:
+        value = self.value[key]
+        if not isinstance(value, list) or len(value) > most:
+            raise ValueError(f"{self._name(key)} is not a list of at most {most} entries")
+        return value
+
+
+def _shown(value: object) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+_PACK_FIELDS = frozenset(
+    {
+        "name",
+        "edition",
+        "description",
+        "max_length",
+        "word_count",
+        "counts_by_length",
+        "youth_exclusion_count",
+        "set_hash",
+        "youth_set_hash",
+        "school_set_hash",
+        "school_counts_by_length",
+        "known_editions",
+        "sources",
+        "builder_version",
+        "format_version",
+        "normaliser_version",
+    }
+)
+_SOURCE_FIELDS = frozenset({"file", "sha256", "role", "min_length", "max_length", "words"})
+_EDITION_FIELDS = frozenset({"name", "words", "sha256", "counts_by_length"})
+_SECTION_FIELDS = frozenset({"name", "offset", "length", "encoding", "size"})
+MANIFEST_FIELDS = {"pack": _PACK_FIELDS, "sources[]": _SOURCE_FIELDS, "sections[]": _SECTION_FIELDS}
+_SET_HASH_WHAT = "'sha256:' and 64 hex digits"
+
+
+def _source(value: object, where: str) -> SourceInfo:
+    entry = _Manifest(value, where, _SOURCE_FIELDS)
+    role = entry.text("role", 40)
+    if role not in SOURCE_ROLES:
+        raise ValueError(f"{where}.role is {_shown(role)}, not one of {', '.join(SOURCE_ROLES)}")
+    return SourceInfo(
+        file=entry.text("file", MAX_FILE_NAME_CHARS),
+        sha256=entry.pattern("sha256", _HEX_DIGEST, "64 hex digits"),
+        role=role,
+        min_length=entry.optional_integer("min_length", 0, MAX_WORD_LETTERS),
+        max_length=entry.optional_integer("max_length", 0, MAX_WORD_LETTERS),
+        words=entry.integer("words", 0, MAX_PACK_WORDS),
+    )
+
+
+def _edition_line(value: object, where: str, sets: Sequence[WordSetFacts], max_length: int) -> KnownEdition:
+    entry = _Manifest(value, where, _EDITION_FIELDS)
+    words = entry.integer("words", 1, MAX_PACK_WORDS)
+    counts = entry.counts("counts_by_length", max_length, words)
+    try:
+        line = edition_from_fields(
+            entry.text("name", 40),
+            words,
+            entry.pattern("sha256", _HEX_DIGEST, "64 hex digits"),
+            counts,
+            "the pack",
+            where,
         )
+    except EditionTableError as exc:
+        raise ValueError(str(exc)) from exc
+    described = WordSetFacts.of("sha256:" + line.sha256, line.words, dict(line.counts_by_length))
+    if described not in sets:
+        raise ValueError(f"{where} ({line.name}) does not describe this pack's word set")
+    return line
+
+
+def _pack_info(data: object) -> PackInfo:
+    pack = _Manifest(data, "pack", _PACK_FIELDS)
+    max_length = pack.integer("max_length", MIN_WORD_LETTERS, MAX_WORD_LETTERS)
+    word_count = pack.integer("word_count", 1, MAX_PACK_WORDS)
+    youth_count = pack.integer("youth_exclusion_count", 0, word_count)
+    set_hash = pack.pattern("set_hash", _SET_HASH, _SET_HASH_WHAT)
+    counts = pack.counts("counts_by_length", max_length, word_count)
+    youth_hash = pack.optional_pattern("youth_set_hash", _SET_HASH, _SET_HASH_WHAT)
+    school_hash = pack.optional_pattern("school_set_hash", _SET_HASH, _SET_HASH_WHAT)
+    has_youth = youth_hash is not None
+    if (school_hash is not None) != has_youth or (
+        pack.value["school_counts_by_length"] is not None
+    ) != has_youth:
+        raise ValueError(
+            "pack.school_set_hash and school_counts_by_length are given if and only if a youth list is"
+        )
+    if not has_youth and youth_count:
+        raise ValueError(f"pack.youth_exclusion_count is {youth_count} but the pack has no youth list")
+    school_counts = (
+        None
+        if not has_youth
+        else pack.counts("school_counts_by_length", max_length, word_count - youth_count)
+    )
+    if school_counts is not None and any(count > counts.get(n, 0) for n, count in school_counts.items()):
+        raise ValueError("pack.school_counts_by_length counts more words of a length than the pack holds")
+    sets = [WordSetFacts.of(set_hash, word_count, counts)]
+    if school_hash is not None and school_counts is not None:
+        sets.append(WordSetFacts.of(school_hash, word_count - youth_count, school_counts))
+    lines = tuple(
+        _edition_line(value, f"pack.known_editions[{i}]", sets, max_length)
+        for i, value in enumerate(pack.items("known_editions", MAX_EDITION_LINES))
+    )
+    if len({line.sha256 for line in lines}) != len(lines):
+        raise ValueError("pack.known_editions names one word set twice")
+    return PackInfo(
+        name=pack.text("name", MAX_NAME_CHARS, empty=False),
+        edition=pack.text("edition", MAX_NAME_CHARS),
+        description=pack.text("description", MAX_DESCRIPTION_CHARS),
+        max_length=max_length,
+        word_count=word_count,
+        counts_by_length=counts,
+        youth_exclusion_count=youth_count,
+        set_hash=set_hash,
+        youth_set_hash=youth_hash,
+        school_set_hash=school_hash,
+        school_counts_by_length=school_counts,
+        known_editions=lines,
+        sources=tuple(
+            _source(value, f"pack.sources[{i}]") for i, value in enumerate(pack.items("sources", MAX_SOURCES))
+        ),
+        builder_version=pack.text("builder_version", MAX_VERSION_CHARS),
+        format_version=pack.integer("format_version", 1, MAX_PLAUSIBLE_FORMAT_VERSION),
+        normaliser_version=pack.integer("normaliser_version", 1, MAX_PLAUSIBLE_FORMAT_VERSION),
+    )
+
+
+@dataclass(frozen=True)
+class _Section:
+    name: str
+    start: int
+    end: int
+    size: int
+
+
+def _sections(value: object, manifest_end: int, content_length: int, has_youth: bool) -> list[_Section]:
+    if not isinstance(value, list) or not 1 <= len(value) <= 2:
+        raise ValueError("sections is not a list of one or two sections")
+    sections: list[_Section] = []
+    cursor = manifest_end
+    for index, item in enumerate(value):
+        entry = _Manifest(item, f"sections[{index}]", _SECTION_FIELDS)
+        name = entry.text("name", 40)
+        if name not in (WORDS_SECTION, YOUTH_SECTION) or any(s.name == name for s in sections):
+            raise ValueError(
+                f"sections[{index}] is named {_shown(name)}: a pack has one 'words' and one 'youth'"
+            )
+        if entry.value["encoding"] != SECTION_ENCODING:
+            raise ValueError(
+                f"section encoding {_shown(entry.value['encoding'])} is not {SECTION_ENCODING!r}"
+            )
+        size = entry.value["size"]
+        if type(size) is not int or not 0 <= size <= MAX_SECTION_BYTES:
+            raise ValueError(
+                f"section size {_shown(size)} is not a number of bytes up to {MAX_SECTION_BYTES}"
+            )
+        start = manifest_end + entry.integer("offset", 0, MAX_PACK_BYTES)
+        end = start + entry.integer("length", 1, MAX_PACK_BYTES)
+        if start != cursor or end > content_length:
+            raise ValueError("sections do not tile the pack")
+        sections.append(_Section(name, start, end, size))
+        cursor = end
+    if cursor != content_length:
+        raise ValueError("bytes after the last section")
+    names = [s.name for s in sections]
+    if names[0] != WORDS_SECTION or (YOUTH_SECTION in names) != has_youth:
+        raise ValueError(
+            "the sections are not the word list"
+            + (" and the youth exclusion list" if has_youth else "")
+            + " the manifest describes (youth exclusion list)"
+        )
+    return sections
 
 
 @dataclass(frozen=True)
 class SignatureBlock:
-    """The raw signature block; checking it against trusted keys is the lexicon layer's job."""
+    """The raw signature block; checking it against trusted keys is the trust module's job."""
 
     public_key: bytes
     signature: bytes
@@ -207,8 +527,24 @@ class SignatureBlock:
 
 
 @dataclass(frozen=True)
+class SealedPack:
+    """A pack whose header, length and digest are checked, and nothing parsed: what a signature
+    check needs (``kiosk.core.trust``), before ``unseal`` reads what the signature covers."""
+
+    path: Path | None
+    data: bytes = field(repr=False)
+    content_length: int
+    manifest_length: int
+    content_sha256: str
+    signature: SignatureBlock | None
+
+
+@dataclass(frozen=True)
 class PackContents:
-    """A pack whose digest has been checked: the manifest and the sections' bytes, unpacked."""
+    """A pack whose digest has been checked: the manifest and the sections' bytes, unpacked.
+
+    The tries in ``sections`` are not proven sane: only the verification walk does that.
+    """
 
     path: Path | None
     info: PackInfo
@@ -287,18 +623,48 @@ def _digest_matches(data: bytes, content_length: int) -> bool:
     return digest == data[content_length : content_length + DIGEST_BYTES]
 
 
-def parse_pack(data: bytes, path: Path | None = None) -> PackContents:
-    """Check a pack's bytes and return its manifest and sections; raise PackError if unusable."""
+_REBUILD = "rebuild it with lexicon-build, or copy it again from the organiser's original"
+
+
+def _this_builder() -> str:
+    return f"lexicon-build {__version__} (the builder that ships with this station)"
+
+
+def _check_bounds(head: bytes, size: int, where: str) -> None:
+    """What the first bytes and the size alone prove wrong, before a file is read whole."""
+    if size > MAX_PACK_BYTES:
+        if not head.startswith(MAGIC):
+            raise PackCorruptError(
+                f"{where} is not a lexicon pack (it does not start like one); build a pack from a word "
+                "list with 'lexicon-build build'"
+            )
+        raise PackCorruptError(
+            f"{where} is damaged or forged: it is {size:,} bytes, more than any pack can be (at most "
+            f"{MAX_PACK_BYTES:,}); {_REBUILD}"
+        )
+    if len(head) < _HEADER.size or head[: len(MAGIC)] != MAGIC:
+        return  # the checks on the whole bytes say what it is
+    _, format_version, _, manifest_length = _HEADER.unpack_from(head)
+    if format_version != FORMAT_VERSION:
+        return
+    if manifest_length > MAX_MANIFEST_BYTES:
+        raise PackCorruptError(
+            f"{where} is damaged or forged: its header gives a manifest of {manifest_length:,} bytes, "
+            f"and a pack's manifest is at most {MAX_MANIFEST_BYTES:,}; {_REBUILD}"
+        )
+
+
+def open_pack(data: bytes, path: Path | None = None) -> SealedPack:
+    """Check a pack's header, length, digest and signature block; parse nothing; raise PackError."""
     where = _describe(path)
-    rebuild = "rebuild it with lexicon-build, or copy it again from the organiser's original"
-    this_builder = f"lexicon-build {__version__} (the builder that ships with this station)"
+    _check_bounds(data[: _HEADER.size], len(data), where)
     head = data[: len(MAGIC)]
     matching = sum(a == b for a, b in zip(head, MAGIC, strict=False))
     if len(head) == len(MAGIC) and head != MAGIC and matching >= len(MAGIC) - MAGIC_DAMAGE_BYTES:
-        raise PackCorruptError(f"{where} is damaged: its first bytes were altered; {rebuild}")
+        raise PackCorruptError(f"{where} is damaged: its first bytes were altered; {_REBUILD}")
     if data and len(data) < _HEADER.size + DIGEST_BYTES and MAGIC.startswith(head):
         raise PackCorruptError(
-            f"{where} is damaged: it is only {len(data)} bytes, truncated inside its header; {rebuild}"
+            f"{where} is damaged: it is only {len(data)} bytes, truncated inside its header; {_REBUILD}"
         )
     if head != MAGIC:
         if not data:
@@ -314,10 +680,10 @@ def parse_pack(data: bytes, path: Path | None = None) -> PackContents:
     if format_version == 0 or format_version > MAX_PLAUSIBLE_FORMAT_VERSION:
         raise PackCorruptError(
             f"{where} is damaged: its header gives pack format {format_version}, which no builder "
-            f"writes; {rebuild}"
+            f"writes; {_REBUILD}"
         )
     expected_sizes = (content_length + DIGEST_BYTES, content_length + DIGEST_BYTES + SIGNATURE_BLOCK_BYTES)
-    damaged_checksum = f"{where} is damaged: its contents do not match their SHA-256 checksum; {rebuild}"
+    damaged_checksum = f"{where} is damaged: its contents do not match their SHA-256 checksum; {_REBUILD}"
     if format_version != FORMAT_VERSION:
         # One bit away from ours, laid out like ours, and a checksum that fails: a flipped bit.
         one_bit_off = (format_version ^ FORMAT_VERSION).bit_count() == 1
@@ -327,14 +693,14 @@ def parse_pack(data: bytes, path: Path | None = None) -> PackContents:
         raise PackVersionError(
             f"{where} uses pack format {format_version}, "
             + ("newer than" if newer else "older than")
-            + f" the format {FORMAT_VERSION} this station reads; rebuild the pack with {this_builder}"
+            + f" the format {FORMAT_VERSION} this station reads; rebuild the pack with {_this_builder()}"
             + (", or update the station software" if newer else "")
         )
     if len(data) not in expected_sizes:
         state = "truncated" if len(data) < expected_sizes[0] else "longer than its builder wrote it"
         raise PackCorruptError(
             f"{where} is damaged: it is {len(data)} bytes, {state} (expected {expected_sizes[0]} "
-            f"bytes, or {expected_sizes[1]} when signed); {rebuild}"
+            f"bytes, or {expected_sizes[1]} when signed); {_REBUILD}"
         )
     content = memoryview(data)[:content_length]
     digest = hashlib.sha256(content).digest()
@@ -346,7 +712,7 @@ def parse_pack(data: bytes, path: Path | None = None) -> PackContents:
         if block[: len(SIGNATURE_MAGIC)] != SIGNATURE_MAGIC:
             raise PackCorruptError(
                 f"{where} is damaged: it has {SIGNATURE_BLOCK_BYTES} bytes after its checksum that "
-                f"are not a signature block; {rebuild}"
+                f"are not a signature block; {_REBUILD}"
             )
         key_end = len(SIGNATURE_MAGIC) + PUBLIC_KEY_BYTES
         signature = SignatureBlock(
@@ -354,71 +720,96 @@ def parse_pack(data: bytes, path: Path | None = None) -> PackContents:
             signature=bytes(block[key_end:]),
             signed_bytes=data[: content_length + DIGEST_BYTES],
         )
-    # From here on the bytes are the builder's own; a failure below is a builder bug, not damage.
-    manifest_end = _HEADER.size + manifest_length
-    try:
-        manifest = json.loads(bytes(content[_HEADER.size : manifest_end]))
-        info = PackInfo.from_json(manifest["pack"])
-        stored: dict[str, tuple[bytes, int]] = {}
-        cursor = manifest_end
-        for entry in manifest["sections"]:
-            start = manifest_end + int(entry["offset"])
-            end = start + int(entry["length"])
-            if start != cursor or end > content_length:
-                raise ValueError("sections do not tile the pack")
-            if entry["encoding"] != SECTION_ENCODING:
-                raise ValueError(f"section encoding {entry['encoding']!r} is not {SECTION_ENCODING!r}")
-            size = entry["size"]
-            if type(size) is not int or not 0 <= size <= MAX_SECTION_BYTES:
-                raise ValueError(f"section size {size!r} is not a number of bytes up to {MAX_SECTION_BYTES}")
-            stored[str(entry["name"])] = (bytes(content[start:end]), size)
-            cursor = end
-        if cursor != content_length:
-            raise ValueError("bytes after the last section")
-    except (ValueError, KeyError, TypeError, AttributeError, OverflowError, RecursionError) as exc:
-        raise PackCorruptError(
-            f"{where} has a checksum that matches but a manifest that cannot be read ({exc}); it "
-            "was written by a faulty builder: rebuild it with the lexicon-build that ships with "
-            "this station"
-        ) from exc
-    if info.format_version != format_version:
-        raise PackCorruptError(
-            f"{where} has a checksum that matches but a manifest for pack format "
-            f"{info.format_version} in a format {format_version} file; it was written by a faulty "
-            f"builder: rebuild it with {this_builder}"
-        )
-    if info.normaliser_version != NORMALISER_VERSION:
-        raise PackVersionError(
-            f"{where} was built by lexicon-build {info.builder_version} with word normaliser "
-            f"version {info.normaliser_version}, but this station uses version {NORMALISER_VERSION} "
-            f"(words may be spelt differently); rebuild the pack with {this_builder}"
-        )
-    sections: dict[str, bytes] = {}
-    for name, (packed, size) in stored.items():
-        try:
-            sections[name] = _unpack(packed, size)
-        except ValueError as exc:
-            raise PackCorruptError(
-                f"{where} has a checksum that matches but its {name!r} section cannot be unpacked "
-                f"({exc}); it was written by a faulty builder: rebuild it with {this_builder}"
-            ) from exc
-    return PackContents(
+    return SealedPack(
         path=path,
-        info=info,
-        sections=sections,
+        data=data,
+        content_length=content_length,
+        manifest_length=manifest_length,
         content_sha256=digest.hex(),
         signature=signature,
     )
 
 
-def read_pack(path: Path) -> PackContents:
-    """Read and check a pack file; raise PackError naming the file if it cannot be used."""
+def unseal(sealed: SealedPack) -> PackContents:
+    """Parse a sealed pack's manifest, every field checked, and unpack its sections; raise PackError.
+
+    Call it only once the signature has been checked (``check_pack_signature``): a station with
+    trusted keys must not parse what a stranger wrote.
+    """
+    where = _describe(sealed.path)
+    faulty = (
+        "it was written by a faulty builder or altered after it was built; do not judge with it: "
+        f"rebuild it with {_this_builder()}"
+    )
+    content = memoryview(sealed.data)[: sealed.content_length]
+    manifest_end = _HEADER.size + sealed.manifest_length
     try:
-        data = path.read_bytes()
+        manifest = _Manifest(
+            json.loads(bytes(content[_HEADER.size : manifest_end])),
+            "the manifest",
+            frozenset({"pack", "sections"}),
+        )
+        info = _pack_info(manifest.value["pack"])
+        layout = _sections(
+            manifest.value["sections"], manifest_end, sealed.content_length, info.youth_set_hash is not None
+        )
+    except (ValueError, RecursionError) as exc:
+        raise PackCorruptError(
+            f"{where} has a checksum that matches but a manifest that cannot be read ({exc}); {faulty}"
+        ) from exc
+    header_format = _HEADER.unpack_from(sealed.data)[1]
+    if info.format_version != header_format:
+        raise PackCorruptError(
+            f"{where} has a checksum that matches but a manifest for pack format "
+            f"{info.format_version} in a format {header_format} file; {faulty}"
+        )
+    if info.normaliser_version != NORMALISER_VERSION:
+        raise PackVersionError(
+            f"{where} was built by lexicon-build {info.builder_version} with word normaliser "
+            f"version {info.normaliser_version}, but this station uses version {NORMALISER_VERSION} "
+            f"(words may be spelt differently); rebuild the pack with {_this_builder()}"
+        )
+    sections: dict[str, bytes] = {}
+    for section in layout:
+        try:
+            sections[section.name] = _unpack(bytes(content[section.start : section.end]), section.size)
+        except ValueError as exc:
+            raise PackCorruptError(
+                f"{where} has a checksum that matches but its {section.name!r} section cannot be unpacked "
+                f"({exc}); {faulty}"
+            ) from exc
+    return PackContents(
+        path=sealed.path,
+        info=info,
+        sections=sections,
+        content_sha256=sealed.content_sha256,
+        signature=sealed.signature,
+    )
+
+
+def parse_pack(data: bytes, path: Path | None = None) -> PackContents:
+    """Check a pack's bytes and return its manifest and sections, with no signature policy applied."""
+    return unseal(open_pack(data, path))
+
+
+def read_sealed(path: Path) -> SealedPack:
+    """Read a pack file and check it as ``open_pack`` does; a file too large for a pack, or whose
+    header gives an impossible manifest, is refused from its first bytes, before it is read whole."""
+    try:
+        with path.open("rb") as stream:
+            size = os.fstat(stream.fileno()).st_size
+            head = stream.read(_HEADER.size)
+            _check_bounds(head, size, str(path))
+            data = head + stream.read(max(0, size - len(head)) + 1)  # + 1: a file still growing
     except FileNotFoundError as exc:
         raise PackCorruptError(f"{path} does not exist; check the pack path") from exc
     except IsADirectoryError as exc:
         raise PackCorruptError(f"{path} is a folder, not a pack file") from exc
     except OSError as exc:
         raise PackCorruptError(f"{path} cannot be read: {exc.strerror}") from exc
-    return parse_pack(data, path)
+    return open_pack(data, path)
+
+
+def read_pack(path: Path) -> PackContents:
+    """Read and check a pack file; raise PackError naming the file if it cannot be used."""
+    return unseal(read_sealed(path))

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from kiosk.core.errors import ConfigError, PackSignatureError
-from kiosk.core.pack import PUBLIC_KEY_BYTES, PackContents, SignatureBlock
+from kiosk.core.pack import PUBLIC_KEY_BYTES, PackContents, SealedPack, SignatureBlock
 
 __all__ = [
     "PackTrust",
@@ -190,11 +190,14 @@ def _verifies(block: SignatureBlock) -> bool:
     return True
 
 
-def check_pack_signature(contents: PackContents, trusted_keys: Iterable[TrustedKey] = ()) -> PackTrust:
+def check_pack_signature(
+    contents: SealedPack | PackContents, trusted_keys: Iterable[TrustedKey] = ()
+) -> PackTrust:
     """Verify a checked pack's signature against the trusted keys; raise PackSignatureError if refused.
 
     With no trusted keys, only a signature that fails to verify is refused; with keys, anything not
-    signed by one of them is.
+    signed by one of them is. A ``SealedPack`` is enough (nothing parsed): check it before
+    ``unseal`` parses what the signature covers.
     """
     keys = tuple(trusted_keys)
     where = str(contents.path) if contents.path is not None else "the pack"
