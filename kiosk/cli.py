@@ -22,16 +22,26 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from kiosk.core.config import StationConfig, default_config, load_config, load_divisions
+from kiosk.core.config import StationConfig, Verifier, default_config, load_config, load_divisions
+from kiosk.core.edition import load_edition_table
 from kiosk.core.errors import KioskError
+from kiosk.core.walk import PackWalker, WalkCache
 from kiosk.paths import data_dir as resolve_data_dir
-from kiosk.paths import default_pack_path
+from kiosk.paths import default_pack_path, known_editions_path, walk_cache_dir
 
 if TYPE_CHECKING:
     from kiosk.core.record import ChallengeLog
     from kiosk.storage import StationStorage
 
-__all__ = ["EXIT_ACCEPTABLE", "EXIT_ERROR", "EXIT_UNACCEPTABLE", "StationArguments", "main", "start_station"]
+__all__ = [
+    "EXIT_ACCEPTABLE",
+    "EXIT_ERROR",
+    "EXIT_UNACCEPTABLE",
+    "StationArguments",
+    "main",
+    "start_station",
+    "station_verifier",
+]
 
 EXIT_ACCEPTABLE = 0
 EXIT_UNACCEPTABLE = 1
@@ -170,6 +180,15 @@ def load_station_config(config_path: Path | None) -> StationConfig:
     return load_config(config_path, default_pack=default_pack_path())
 
 
+def station_verifier(config: StationConfig, folder: Path, *, check_only: bool = False) -> Verifier:
+    """How this station checks packs: the walk, remembered in the data directory ``folder``, and
+    the built-in table of known editions with the configuration's own; raise EditionTableError
+    naming a table. ``check_only``: make no folder and say nothing when a walk cannot be remembered."""
+    cache = WalkCache(walk_cache_dir(folder), make_parents=not check_only)
+    walker = PackWalker(cache=cache, warn=not check_only)
+    return Verifier(walker=walker, editions=load_edition_table(known_editions_path(), config.known_editions))
+
+
 def no_screen(config_path: Path | None, data_dir: Path | None, environ: Mapping[str, str]) -> str | None:
     """Why Qt would abort for want of a screen, with what to do instead; None if there may be one.
 
@@ -222,7 +241,9 @@ def start_station(
         config = load_station_config(config_path)
         if touch:
             config = replace(config, touch=True)
-        divisions = load_divisions(config)
+        folder = resolve_data_dir(data_dir if data_dir is not None else config.data_dir)
+        verifier = station_verifier(config, folder)
+        divisions = load_divisions(config, verifier)
     except KioskError as exc:  # on the terminal only, where there is no screen to show it on
         screen = no_screen(config_path, data_dir, os.environ) is None
         not_ready(exc, kiosk_session=kiosk_session and screen, smoke=smoke)
@@ -231,10 +252,9 @@ def start_station(
         fail(screen_problem)
     from kiosk.ui.app import run_station  # Qt is loaded only for the station itself
 
-    folder = resolve_data_dir(data_dir if data_dir is not None else config.data_dir)
     storage = LazyStorage(folder, config.database_url)
     try:
-        code = run_station(config, divisions, folder, storage.open, smoke=smoke)
+        code = run_station(config, divisions, folder, storage.open, smoke=smoke, verifier=verifier)
     finally:
         storage.close()
     sys.exit(code)

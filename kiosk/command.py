@@ -22,13 +22,21 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 import click
 
 from kiosk import __version__
-from kiosk.cli import EXIT_ACCEPTABLE, EXIT_UNACCEPTABLE, fail, load_station_config, start_station
+from kiosk.cli import (
+    EXIT_ACCEPTABLE,
+    EXIT_UNACCEPTABLE,
+    fail,
+    load_station_config,
+    start_station,
+    station_verifier,
+)
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, adjudicate
 from kiosk.core.batch import batch_rulings
 from kiosk.core.config import load_divisions
 from kiosk.core.errors import KioskError
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
-from kiosk.paths import DATA_DIR_ENV, data_dir, default_pack_path, guide_dir
+from kiosk.core.walk import PackWalker, WalkCache
+from kiosk.paths import DATA_DIR_ENV, data_dir, default_pack_path, guide_dir, walk_cache_dir
 
 if TYPE_CHECKING:
     from kiosk.core.record import ChallengeEntry
@@ -61,8 +69,9 @@ def read_lines(stream: TextIO) -> Iterator[list[str]]:
 
 
 def open_lexicon(pack: Path | None) -> MarisaLexicon:
+    walker = PackWalker(cache=WalkCache(walk_cache_dir(data_dir())))
     try:
-        return load_lexicon(pack if pack is not None else default_pack_path())
+        return load_lexicon(pack if pack is not None else default_pack_path(), walker=walker)
     except KioskError as exc:
         fail(str(exc))
 
@@ -214,7 +223,8 @@ def check_station(config_path: Path | None, data_dir_flag: Path | None) -> None:
     """
     try:
         config = load_station_config(config_path)
-        divisions = load_divisions(config)
+        folder = data_dir(data_dir_flag if data_dir_flag is not None else config.data_dir)
+        divisions = load_divisions(config, station_verifier(config, folder, check_only=True))
     except KioskError as exc:
         fail(str(exc))
     where = str(config_path) if config_path is not None else "none (one division on the embedded pack)"
@@ -227,10 +237,12 @@ def check_station(config_path: Path | None, data_dir_flag: Path | None) -> None:
             f"Division {division.name!r}: {division.pack}: {info.title}, {info.word_count:,} words"
             f"{youth}, verified, {loaded.lexicon.trust.label}"
         )
+        rules = "rules with the youth list applied: " if division.youth_rules else "word set: "
+        click.echo(f"  {rules}{loaded.recognition.ruling(division.youth_rules).sentence()}")
+        click.echo("".join(f"  note: {note}\n" for note in loaded.recognition.notes), nl=False)
         if loaded.second_opinion is not None:
             second = loaded.second_opinion.info
             click.echo(f"  second opinion: {division.second_opinion_pack}: {second.title}, verified")
-    folder = data_dir(data_dir_flag if data_dir_flag is not None else config.data_dir)
     problem = data_dir_problem(folder)
     if problem is not None:
         fail(
@@ -365,13 +377,27 @@ def format_entry(entry: ChallengeEntry) -> list[str]:
     ruling = entry.ruling
     when = entry.judged_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%SZ")
     youth = "youth rules" if ruling.youth_rules else "no youth rules"
+    if ruling.youth_set_hash is not None:
+        youth += f", youth list {ruling.youth_set_hash}"
     lines = [
         f"{when}  {entry.station}  {entry.division}  {ruling.verdict.value}  {' '.join(ruling.words)}",
         f"    {ruling.pack_name} {ruling.pack_edition} ({youth}), {entry.rule_profile}, "
         f"id {entry.challenge_id}",
+        f"    {entry.edition_text}; set {ruling.set_hash}",
     ]
+    second = entry.second_opinion
+    if second is not None:
+        lines.append(f"    second opinion {second.title}: {second.verdict.value}; set {second.set_hash}")
     lines.extend(f"    {result.word:<15}  {result.status.value}" for result in ruling.results)
     return lines
+
+
+division_option = click.option("--division", help="Only challenges judged in this division.")
+lexicon_option = click.option(
+    "--lexicon",
+    help="Only challenges ruled with this lexicon: a pack's name, its name and edition, or the "
+    "published edition its set was proven to be (e.g. NWL2023); any case.",
+)
 
 
 @kiosk.group()
@@ -395,24 +421,38 @@ def log() -> None:
 )
 @click.option("--station", help="Only challenges judged at this station.")
 @click.option("--since", help="Only challenges from this time on: 2h, 30m, 1d, or 2024-05-01T14:00 (UTC).")
+@division_option
+@lexicon_option
 @storage_options
 def show(
-    last: int, station: str | None, since: str | None, data_dir: Path | None, database_url: str | None
+    last: int,
+    station: str | None,
+    since: str | None,
+    division: str | None,
+    lexicon: str | None,
+    data_dir: Path | None,
+    database_url: str | None,
 ) -> None:
     """Print recent challenges, oldest first, each with its per-word results. Times are UTC.
+
+    Each challenge says what ruled: the pack, the edition its set was proven to be (or that it
+    is not a published edition), the youth list's digest under youth rules, and the second
+    opinion when one was shown.
 
     \b
     Examples:
       kiosk log show
       kiosk log show --last 50 --since 2h
       kiosk log show --station "Table 3" --since 2024-05-01
+      kiosk log show --division Schools --lexicon NSWL2023
     """
     from kiosk.storage import LogQuery
 
     since_at = parse_since(since, datetime.now(UTC)) if since is not None else None
+    query = LogQuery(last=last, station=station, since=since_at, division=division, lexicon=lexicon)
     with open_storage(data_dir, database_url) as storage:
         try:
-            entries = storage.log.query(LogQuery(last=last, station=station, since=since_at))
+            entries = storage.log.query(query)
         except KioskError as exc:
             fail(str(exc))
         status = storage.log.status()
@@ -438,19 +478,24 @@ def show(
     type=click.Path(path_type=Path, dir_okay=False, allow_dash=True),
     help="Write the whole log to this CSV file ('-' for standard output).",
 )
+@division_option
+@lexicon_option
 @storage_options
-def export(csv_path: Path, data_dir: Path | None, database_url: str | None) -> None:
+def export(
+    csv_path: Path, division: str | None, lexicon: str | None, data_dir: Path | None, database_url: str | None
+) -> None:
     """Write every challenge to a CSV file: all fields, per-word results included.
 
     \b
-    Example:
+    Examples:
       kiosk log export --csv challenges.csv
+      kiosk log export --csv open.csv --division Open --lexicon CSW21
     """
     from kiosk.storage import LogQuery, write_csv
 
     with open_storage(data_dir, database_url) as storage:
         try:
-            entries = storage.log.query(LogQuery())
+            entries = storage.log.query(LogQuery(division=division, lexicon=lexicon))
         except KioskError as exc:
             fail(str(exc))
         status = storage.log.status()

@@ -9,15 +9,22 @@ themselves, so that a build does not load it (``bench/bench_tournament.py``).
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import NoReturn
 
 import click
 
 from kiosk import __version__
+from kiosk.core.config import recognise
+from kiosk.core.edition import EditionTable, PackRecognition, load_edition_table
 from kiosk.core.errors import KioskError
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.normalise import MAX_WORD_LETTERS
 from kiosk.core.pack import MAGIC, PackInfo
+from kiosk.core.trust import TrustedKey
+from kiosk.core.walk import PackWalker, WalkCache
+from kiosk.paths import data_dir, known_editions_path, walk_cache_dir
 from lexicon_build.builder import build_pack, write_atomically
 from lexicon_build.reader import ListFormat, read_word_list
 from lexicon_build.recipe import Recipe, SourceSpec, load_recipe
@@ -35,6 +42,37 @@ def fail(message: str) -> NoReturn:
 
 file_path = click.Path(path_type=Path, dir_okay=False)
 existing_file = click.Path(path_type=Path, dir_okay=False, exists=True)
+known_editions_option = click.option(
+    "--known-editions",
+    "known_editions",
+    multiple=True,
+    type=existing_file,
+    metavar="TABLE",
+    help="A table of known editions (the format of the built-in known-lexicons.tsv) to recognise "
+    "packs by, beside the built-in one (repeat for more).",
+)
+
+
+def edition_table(added: tuple[Path, ...] = ()) -> EditionTable:
+    """The built-in known editions and the organiser's; exit with the problem if one cannot be read."""
+    try:
+        return load_edition_table(known_editions_path(), added)
+    except KioskError as exc:
+        fail(str(exc))
+
+
+def walker(*, always: bool = False) -> PackWalker:
+    """The verification walk, remembered in the data directory ($KIOSK_DATA_DIR, else the
+    platform's own): a station run by the same user with the same data directory shares it."""
+    return PackWalker(cache=WalkCache(walk_cache_dir(data_dir())), always_walk=always)
+
+
+def recognition_lines(info: PackInfo, recognition: PackRecognition) -> list[str]:
+    """``word set sha256:…: matches NWL2023 as published (196,601 words)``, and the youth set."""
+    lines = [f"word set {info.set_hash}: {recognition.full.sentence()}"]
+    if recognition.school is not None:
+        lines.append(f"with the youth list applied {info.school_set_hash}: {recognition.school.sentence()}")
+    return lines + [f"note: {note}" for note in recognition.notes]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -67,6 +105,13 @@ def main() -> None:
     "auto reads *.dwg files as Zyzzyva word graphs (dwg).",
 )
 @click.option("--skip-invalid", is_flag=True, help="Leave out lines that are not words instead of failing.")
+@click.option(
+    "--expect",
+    metavar="EDITION",
+    help="Fail unless the word set is this edition (a known edition's name, or sha256:DIGEST); "
+    "overrides the recipe's expect.",
+)
+@known_editions_option
 def build(
     recipe: Path | None,
     output: Path,
@@ -78,17 +123,23 @@ def build(
     max_length: int,
     list_format: str,
     skip_invalid: bool,
+    expect: str | None,
+    known_editions: tuple[Path, ...],
 ) -> None:
     """Build a pack from a recipe, or from --name and --source files.
 
     Lines that are not words are listed as FILE:LINE: reason and the build fails, unless
-    --skip-invalid is given. Duplicates are counted, not errors.
+    --skip-invalid is given. Duplicates are counted, not errors. The word set is recognised
+    against the known editions: "matches NWL2023 as published", or how it differs by length from
+    the closest edition of similar size.
 
     \b
     Examples:
       lexicon-build build --name "Club list" --edition 2024 --source words.txt -o club.kxpack
       lexicon-build build --name School --source nwl.txt --youth-exclusions youth.txt -o school.kxpack
       lexicon-build build school-2014.toml -o school-2014.kxpack
+      lexicon-build build --name CSW21 --source csw21.txt --expect CSW21 -o csw21.kxpack
+      lexicon-build build --name Club --source club.txt --known-editions editions.tsv -o club.kxpack
     """
     try:
         if recipe is not None:
@@ -107,6 +158,9 @@ def build(
                 sources=tuple(SourceSpec(path=p, list_format=fmt) for p in sources),
                 youth_exclusions=None if youth_exclusions is None else SourceSpec(path=youth_exclusions),
             )
+        if expect is not None:
+            plan = replace(plan, expect=expect)
+        table = load_edition_table(known_editions_path(), (*plan.known_editions, *known_editions))
         files = [s.path for s in plan.sources] + (
             [plan.youth_exclusions.path] if plan.youth_exclusions is not None else []
         )
@@ -114,7 +168,7 @@ def build(
         with click.progressbar(
             length=total_bytes, label="Reading word lists", file=sys.stderr, hidden=not sys.stderr.isatty()
         ) as bar:
-            result = build_pack(plan, skip_invalid=skip_invalid, progress=bar.update)
+            result = build_pack(plan, editions=table, skip_invalid=skip_invalid, progress=bar.update)
         write_atomically(output, result.data)
     except KioskError as exc:
         fail(str(exc))
@@ -130,17 +184,20 @@ def build(
         f"wrote {output}: {info.title}, {info.word_count} words, "
         f"{info.youth_exclusion_count} youth exclusions, {report.duplicates} duplicates ignored"
     )
-    click.echo(f"word set {info.set_hash}")
+    for line in recognition_lines(info, result.recognition):
+        click.echo(line)
 
 
-def _load(path: Path) -> MarisaLexicon:
+def _load(
+    path: Path, trusted_keys: tuple[TrustedKey, ...] = (), *, always_walk: bool = False
+) -> MarisaLexicon:
     try:
-        return load_lexicon(path)
+        return load_lexicon(path, trusted_keys=trusted_keys, walker=walker(always=always_walk))
     except KioskError as exc:
         fail(str(exc))
 
 
-def _describe(info: PackInfo) -> list[str]:
+def _describe(info: PackInfo, recognition: PackRecognition) -> list[str]:
     lines = [
         f"name:        {info.name}",
         f"edition:     {info.edition}",
@@ -149,7 +206,7 @@ def _describe(info: PackInfo) -> list[str]:
         f"youth list:  {info.youth_exclusion_count} exclusions"
         if info.youth_set_hash is not None
         else "youth list:  none",
-        f"word set:    {info.set_hash}",
+        *recognition_lines(info, recognition),
         f"format:      pack format {info.format_version}, normaliser {info.normaliser_version}, "
         f"built by lexicon-build {info.builder_version}",
         "sources:",
@@ -174,38 +231,51 @@ def _describe(info: PackInfo) -> list[str]:
     help="Require a signature by this key: a .pub file from keygen, a station config with "
     "[[trusted_keys]], or the base64 key (repeat for more).",
 )
-def verify(pack: Path, trust: tuple[str, ...]) -> None:
+@known_editions_option
+def verify(pack: Path, trust: tuple[str, ...], known_editions: tuple[Path, ...]) -> None:
     """Check a pack whole (checksum, format, signature, every trie); exit 0 if it is good, 1 if not.
 
-    Without --trust, any valid signature (or none) passes and is shown; with --trust, the pack
-    must be signed by one of the keys given.
+    Every trie is walked in a process of its own: read whole, rebuilt and compared byte for byte,
+    and the word set's digest recomputed from it and compared with the manifest. Without --trust,
+    any valid signature (or none) passes and is shown; with --trust, the pack must be signed by
+    one of the keys given (and only then are the edition lines it carries believed).
 
     \b
     Examples:
       lexicon-build verify club.kxpack
       lexicon-build verify club.kxpack --trust organiser.pub
+      lexicon-build verify club.kxpack --known-editions editions.tsv
     """
     from lexicon_build.signing import load_trusted_keys  # cryptography: ~17 ms that build does not pay
 
+    table = edition_table(known_editions)
     try:
-        lexicon = load_lexicon(pack, trusted_keys=load_trusted_keys(trust))
+        keys = load_trusted_keys(trust)
     except KioskError as exc:
         fail(str(exc))
+    lexicon = _load(pack, keys, always_walk=True)
     info = lexicon.info
-    click.echo(f"OK {pack}: {info.title}, {info.word_count} words, {info.set_hash}")
+    click.echo(f"OK {pack}: {info.title}, {info.word_count} words, every trie walked")
+    for line in recognition_lines(info, recognise(lexicon, table)):
+        click.echo(line)
     click.echo(f"signature: {lexicon.trust.label}")
 
 
 @main.command()
 @click.argument("pack", type=existing_file)
-def info(pack: Path) -> None:
-    """Show a pack's manifest: name, edition, counts by length, sources and hashes.
+@known_editions_option
+def info(pack: Path, known_editions: tuple[Path, ...]) -> None:
+    """Show a pack's manifest: name, edition, counts by length, sources, hashes, and the edition
+    its word set is ("matches NWL2023 as published (196,601 words)", or how it differs).
 
     \b
-    Example:
+    Examples:
       lexicon-build info club.kxpack
+      lexicon-build info club.kxpack --known-editions editions.tsv
     """
-    for line in _describe(_load(pack).info):
+    table = edition_table(known_editions)
+    lexicon = _load(pack)
+    for line in _describe(lexicon.info, recognise(lexicon, table)):
         click.echo(line)
 
 
@@ -215,7 +285,7 @@ def _word_set(path: Path) -> set[str]:
     if is_pack:
         return set(_load(path).words.keys())
     try:
-        word_list = read_word_list(path, max_length=64)
+        word_list = read_word_list(path, max_length=MAX_WORD_LETTERS)
     except KioskError as exc:
         fail(str(exc))
     if word_list.rejected:
@@ -311,10 +381,10 @@ def sign(pack: Path, key_file: Path, output: Path | None) -> None:
     try:
         private_key = load_private_key(key_file, passphrase)
         data = pack.read_bytes()
-        signed = sign_pack(data, private_key, pack)
+        signed = sign_pack(data, private_key, pack, walker=walker())
         target = output if output is not None else pack
         write_atomically(target, signed)
-        lexicon = load_lexicon(target)
+        lexicon = load_lexicon(target, walker=walker())
     except KioskError as exc:
         fail(str(exc))
     except OSError as exc:

@@ -177,6 +177,7 @@ def test_station_check_reads_the_config_packs_and_data_directory_without_qt(
         f"Configuration: {config}",
         "Station: 'Hall 2', double challenge",
         f"Division 'Schools': {pack}: Club test, 2 words, youth rules, verified, unsigned",
+        "  rules with the youth list applied: matches no known edition (1 word; none of similar size)",
         f"Data directory: {tmp_path / 'data'} (not there yet: the station makes it when it starts)",
         "OK: the station can start with this configuration (on the station, --smoke checks its screen).",
     ], printed(result)

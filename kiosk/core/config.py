@@ -7,6 +7,7 @@ Example (every key is optional; paths are relative to the file)::
     screen = 0                     # which screen to fill
     database_url = "postgresql+psycopg://kiosk@judges.local/challenges"   # shared log (big events)
     data_dir = "/var/lib/challenge-kiosk"
+    known_editions = ["our-editions.tsv"]   # editions to recognise beside the built-in table
 
     [rules]
     profile = "penalty"            # "double", "penalty" or "free"
@@ -23,6 +24,7 @@ Example (every key is optional; paths are relative to the file)::
     pack = "csw.kxpack"
     colour = "#1f5fbf"
     second_opinion_pack = "nwl.kxpack"
+    expect = "CSW24"               # refuse any pack (at start or on a reload) that is not CSW24
 
     [[divisions]]
     name = "Schools"
@@ -38,6 +40,10 @@ Example (every key is optional; paths are relative to the file)::
 
 Unknown keys are refused by name (a misspelt ``youth_rule`` must not silently judge without youth
 rules); only ``[judge]`` keeps keys this build does not know, for the judge-mode work.
+
+``expect`` pins a division's edition: a known edition's name, or ``"sha256:"`` and a set digest.
+A pack whose set is not that one (or, under youth rules, whose set with its youth list applied is
+not) is refused at start-up and by a judge's reload, with how it differs by length.
 """
 
 from __future__ import annotations
@@ -48,10 +54,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from kiosk.core.errors import ConfigError, PackError
+from kiosk.core.edition import EditionTable, Expectation, PackRecognition, recognise_pack
+from kiosk.core.errors import ConfigError, EditionTableError, PackEditionError, PackError
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
 from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
-from kiosk.core.trust import TrustedKey, trusted_keys_from_config
+from kiosk.core.trust import SignatureStatus, TrustedKey, trusted_keys_from_config
+from kiosk.core.walk import PackWalker
 
 __all__ = [
     "DEFAULT_COLOURS",
@@ -61,10 +69,13 @@ __all__ = [
     "LoadedDivision",
     "StationConfig",
     "Timings",
+    "Verifier",
     "default_config",
+    "edition_problem",
     "load_config",
     "load_divisions",
     "parse_config",
+    "recognise",
     "youth_list_problem",
 ]
 
@@ -86,6 +97,7 @@ class Division:
     youth_rules: bool = False
     colour: str = DEFAULT_COLOURS[0]
     second_opinion_pack: Path | None = None
+    expect: str | None = None
 
 
 @dataclass(frozen=True)
@@ -113,6 +125,7 @@ class StationConfig:
     data_dir: Path | None = None
     judge: JudgeSettings = field(default_factory=JudgeSettings)
     trusted_keys: tuple[TrustedKey, ...] = ()
+    known_editions: tuple[Path, ...] = ()
     source: Path | None = None
 
 
@@ -211,7 +224,7 @@ def _divisions(reader: _Reader, base: Path, default_pack: Path) -> tuple[Divisio
     divisions = []
     for number, table in enumerate(tables, start=1):
         sub = _Reader(table, f"{reader.where} division {number}")
-        sub.check_keys({"name", "pack", "youth_rules", "colour", "second_opinion_pack"})
+        sub.check_keys({"name", "pack", "youth_rules", "colour", "second_opinion_pack", "expect"})
         name = sub.string("name")
         if name is None:
             raise ConfigError(f'{sub.where}: give it a name, e.g. name = "Open"')
@@ -228,6 +241,7 @@ def _divisions(reader: _Reader, base: Path, default_pack: Path) -> tuple[Divisio
                 youth_rules=sub.boolean("youth_rules", False),
                 colour=colour.lower(),
                 second_opinion_pack=None if second is None else _path(base, second),
+                expect=sub.string("expect"),
             )
         )
     names = [d.name.casefold() for d in divisions]
@@ -258,6 +272,7 @@ def parse_config(text: str, *, where: str, base: Path, default_pack: Path) -> St
             "divisions",
             "judge",
             "trusted_keys",
+            "known_editions",
         }
     )
     judge = top.sub("judge")
@@ -278,7 +293,15 @@ def parse_config(text: str, *, where: str, base: Path, default_pack: Path) -> St
             extra={k: v for k, v in judge.table.items() if k != "idle_lock_seconds"},
         ),
         trusted_keys=trusted_keys_from_config(top.table.get("trusted_keys", []), where),
+        known_editions=_tables(top, base),
     )
+
+
+def _tables(reader: _Reader, base: Path) -> tuple[Path, ...]:
+    value = reader.table.get("known_editions", [])
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise reader.fail("known_editions", 'a list of file names in quotes, e.g. ["our-editions.tsv"]')
+    return tuple(_path(base, v) for v in value)
 
 
 def load_config(path: Path, *, default_pack: Path) -> StationConfig:
@@ -296,12 +319,61 @@ def load_config(path: Path, *, default_pack: Path) -> StationConfig:
 
 
 @dataclass(frozen=True)
+class Verifier:
+    """How a station checks its packs beyond the digest and the signature: the verification walk
+    (whose cache makes a known pack start fast) and the known editions packs are recognised by."""
+
+    walker: PackWalker = field(default_factory=PackWalker)
+    editions: EditionTable = field(default_factory=EditionTable)
+
+
+@dataclass(frozen=True)
 class LoadedDivision:
-    """A division with its packs loaded and verified: what the station judges with."""
+    """A division with its packs loaded and verified: what the station judges with.
+
+    ``recognition`` is what its pack's word sets are (a published edition or not), proven by the
+    walk; ``recognition.ruling(youth_rules)`` the set this division rules with.
+    """
 
     division: Division
     lexicon: MarisaLexicon
+    recognition: PackRecognition
     second_opinion: MarisaLexicon | None = None
+
+
+def recognise(lexicon: MarisaLexicon, editions: EditionTable) -> PackRecognition:
+    """A loaded pack's sets recognised; the edition lines it carries count only if its signer is
+    one the station trusts."""
+    info = lexicon.info
+    signed = lexicon.trust.status is SignatureStatus.SIGNED
+    return recognise_pack(
+        editions,
+        info.word_set,
+        info.school_word_set,
+        carried=info.known_editions,
+        vouched_by=lexicon.trust.signer if signed else None,
+        title=info.title,
+    )
+
+
+def edition_problem(
+    config: StationConfig, division: Division, lexicon: MarisaLexicon, editions: EditionTable
+) -> str | None:
+    """Why this division must not judge with this pack (not the edition it expects), or None."""
+    if division.expect is None:
+        return None
+    where = config.source if config.source is not None else "the station configuration"
+    wanted = Expectation.parse(division.expect, editions, where=f"{where}: division {division.name!r}")
+    info = lexicon.info
+    school = info.school_word_set
+    sets = [school] if division.youth_rules and school is not None else [info.word_set]
+    if wanted.met_by(sets):
+        return None
+    return (
+        f"{where}: division {division.name!r} expects {wanted.label}, but its pack {division.pack} "
+        f"({info.title}) is not that word set: {wanted.shortfall(sets)}. Use the pack of {wanted.label}, "
+        "or change expect"
+    )
 
 
 def youth_list_problem(config: StationConfig, division: Division, lexicon: MarisaLexicon) -> str | None:
@@ -316,20 +388,23 @@ def youth_list_problem(config: StationConfig, division: Division, lexicon: Maris
     )
 
 
-def load_divisions(config: StationConfig) -> tuple[LoadedDivision, ...]:
+def load_divisions(config: StationConfig, verifier: Verifier | None = None) -> tuple[LoadedDivision, ...]:
     """Load and verify every pack the configuration names; raise PackError or ConfigError.
 
-    With ``[[trusted_keys]]`` configured, a pack not signed by one of them is refused.
+    With ``[[trusted_keys]]`` configured, a pack not signed by one of them is refused; every trie
+    is walked (``verifier.walker``) before it is parsed here; a division that expects an edition
+    refuses a pack that is not it (PackEditionError, saying how it differs).
 
     A station must never start with a lexicon that did not load: it would rule every play
     unacceptable. Each pack is read once, however many divisions share it.
     """
+    checks = verifier if verifier is not None else Verifier()
     cache: dict[Path, MarisaLexicon] = {}
 
     def load(path: Path, division: Division, role: str) -> MarisaLexicon:
         if path not in cache:
             try:
-                cache[path] = load_lexicon(path, trusted_keys=config.trusted_keys)
+                cache[path] = load_lexicon(path, trusted_keys=config.trusted_keys, walker=checks.walker)
             except PackError as exc:
                 if config.source is None:
                     raise
@@ -343,10 +418,23 @@ def load_divisions(config: StationConfig) -> tuple[LoadedDivision, ...]:
         problem = youth_list_problem(config, division, lexicon)
         if problem is not None:
             raise ConfigError(problem)
+        try:
+            problem = edition_problem(config, division, lexicon, checks.editions)
+        except EditionTableError as exc:
+            raise ConfigError(str(exc)) from exc
+        if problem is not None:
+            raise PackEditionError(problem)
         second = (
             None
             if division.second_opinion_pack is None
             else load(division.second_opinion_pack, division, "second_opinion_pack")
         )
-        loaded.append(LoadedDivision(division=division, lexicon=lexicon, second_opinion=second))
+        loaded.append(
+            LoadedDivision(
+                division=division,
+                lexicon=lexicon,
+                second_opinion=second,
+                recognition=recognise(lexicon, checks.editions),
+            )
+        )
     return tuple(loaded)

@@ -2,8 +2,9 @@
 
 Organisers replace pack files during an event (a corrected edition, a newly signed pack). A judge
 asks the station to read them again; ``reload_divisions`` checks every file exactly as start-up
-does (``load_lexicon`` with the configured trusted keys, then the youth list of a division with
-youth rules) and returns a new set of divisions only if *all* of them load. One bad file and the
+does (``load_lexicon`` with the configured trusted keys and the verification walk, then the youth
+list of a division with youth rules and the edition a division expects) and returns a new set of
+divisions only if *all* of them load. One bad file and the
 result carries no divisions, only the problems: the station keeps judging with the packs it had,
 never with a damaged one and never with none. The caller (the station controller) decides when
 to swap the new set in; the configuration itself (divisions, trusted keys) is not read again.
@@ -20,10 +21,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from kiosk.core.config import LoadedDivision, StationConfig, youth_list_problem
+from kiosk.core.config import (
+    Division,
+    LoadedDivision,
+    StationConfig,
+    Verifier,
+    edition_problem,
+    recognise,
+    youth_list_problem,
+)
+from kiosk.core.edition import PackRecognition
 from kiosk.core.errors import KioskError, PackError
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
-from kiosk.core.pack import PackContents, read_pack
+from kiosk.core.pack import PackContents, SealedPack, read_sealed, unseal
 from kiosk.core.trust import PackTrust, TrustedKey, check_pack_signature
 
 __all__ = [
@@ -66,7 +76,7 @@ class ReloadResult:
         return f"Reloaded: {len(self.changes)} packs changed"
 
 
-def _identity(contents: PackContents, trust: PackTrust) -> tuple[object, ...]:
+def _identity(contents: PackContents | SealedPack, trust: PackTrust) -> tuple[object, ...]:
     signature = contents.signature
     block = None if signature is None else (signature.public_key, signature.signature)
     return (contents.content_sha256, block, trust)
@@ -108,18 +118,22 @@ def _change(before: MarisaLexicon, after: MarisaLexicon) -> str | None:
     return None
 
 
-def reload_divisions(config: StationConfig, current: Sequence[LoadedDivision]) -> ReloadResult:
+def reload_divisions(
+    config: StationConfig, current: Sequence[LoadedDivision], verifier: Verifier | None = None
+) -> ReloadResult:
     """Read every pack ``config`` names again, verified as at start-up; all of them or nothing.
 
     A file identical to the one in use keeps the lexicon already in memory. Every file is read
-    even after one fails, so that the judge learns of every problem at once.
+    even after one fails, so that the judge learns of every problem at once. A division that
+    expects an edition refuses any other (an older signed edition too), saying how it differs.
     """
+    checks = verifier if verifier is not None else Verifier()
     in_use = _in_use(current)
     loaded: dict[Path, MarisaLexicon] = {}
     problems: list[str] = []
     for path in _paths(config):
         try:
-            fresh = load_lexicon(path, trusted_keys=config.trusted_keys)
+            fresh = load_lexicon(path, trusted_keys=config.trusted_keys, walker=checks.walker)
         except KioskError as exc:  # PackError, or a ConfigError from a trusted key
             problems.append(str(exc))
             continue
@@ -127,15 +141,18 @@ def reload_divisions(config: StationConfig, current: Sequence[LoadedDivision]) -
         loaded[path] = old if old is not None and same_pack(old, fresh) else fresh
     for division in config.divisions:
         lexicon = loaded.get(division.pack)
-        problem = None if lexicon is None else youth_list_problem(config, division, lexicon)
-        if problem is not None:
-            problems.append(problem)
+        if lexicon is None:
+            continue
+        youth = youth_list_problem(config, division, lexicon)
+        problems += [p for p in (youth, _expected(config, division, lexicon, checks)) if p is not None]
     if problems:
         return ReloadResult(divisions=None, problems=tuple(problems))
+    recognitions = {path: recognise(lexicon, checks.editions) for path, lexicon in loaded.items()}
     divisions = tuple(
         LoadedDivision(
             division=division,
             lexicon=loaded[division.pack],
+            recognition=recognitions[division.pack],
             second_opinion=None if (second := division.second_opinion_pack) is None else loaded[second],
         )
         for division in config.divisions
@@ -147,6 +164,15 @@ def reload_divisions(config: StationConfig, current: Sequence[LoadedDivision]) -
         if change is not None and change not in changes:
             changes.append(change)
     return ReloadResult(divisions=divisions, changes=tuple(changes))
+
+
+def _expected(
+    config: StationConfig, division: Division, lexicon: MarisaLexicon, checks: Verifier
+) -> str | None:
+    try:
+        return edition_problem(config, division, lexicon, checks.editions)
+    except KioskError as exc:  # an expect naming no known edition: the configuration's own fault
+        return str(exc)
 
 
 class DiskState(enum.Enum):
@@ -167,20 +193,21 @@ class OnDisk:
 def check_on_disk(lexicon: MarisaLexicon, trusted_keys: Iterable[TrustedKey] = ()) -> OnDisk:
     """Read the file a lexicon came from and say whether it is still that pack.
 
-    The digest and the signature are checked (no trie is parsed); the youth-list rule of a
-    division is the reload's to check.
+    The digest and the signature are checked, and the manifest of a file that differs; no trie is
+    parsed or walked (the reload does that), and the youth-list and edition rules of a division
+    are the reload's to check.
     """
     path = lexicon.contents.path
     if path is None:
         return OnDisk(DiskState.IN_USE)
     try:
-        contents = read_pack(path)
-        trust = check_pack_signature(contents, trusted_keys)
+        sealed = read_sealed(path)
+        trust = check_pack_signature(sealed, trusted_keys)
+        if _identity(sealed, trust) == _identity(lexicon.contents, lexicon.trust):
+            return OnDisk(DiskState.IN_USE)
+        return OnDisk(DiskState.CHANGED, unseal(sealed).info.title)
     except PackError as exc:
         return OnDisk(DiskState.REFUSED, str(exc))
-    if _identity(contents, trust) == _identity(lexicon.contents, lexicon.trust):
-        return OnDisk(DiskState.IN_USE)
-    return OnDisk(DiskState.CHANGED, contents.info.title)
 
 
 def _count(count: int, noun: str) -> str:
@@ -221,6 +248,7 @@ def pack_lines(
             lines.append("The reloaded packs are used from the ready screen, once this challenge ends.")
     seen: dict[str, list[str]] = {}
     lexicons: list[tuple[Path, MarisaLexicon]] = []
+    recognitions: dict[str, PackRecognition] = {}
     for loaded in divisions:
         for path, lexicon, role in (
             (loaded.division.pack, loaded.lexicon, ""),
@@ -233,6 +261,8 @@ def pack_lines(
                 seen[key] = []
                 lexicons.append((path, lexicon))
             seen[key].append(loaded.division.name + role)
+            if not role:
+                recognitions.setdefault(key, loaded.recognition)
     for path, lexicon in lexicons:
         if lines:
             lines.append("")
@@ -246,6 +276,9 @@ def pack_lines(
             f"    {_count(info.word_count, 'word')} (up to {info.max_length} letters){youth}",
             f"    set {set_hash} \u2026 \u00b7 verified {verified} \u00b7 {lexicon.trust.label}",
         ]
+        recognition = recognitions.get(f"{path}\n{info.set_hash}")
+        if recognition is not None:
+            lines += [f"    {line}" for line in recognition.lines()]
         disk = on_disk.get(path)
         if disk is None:
             continue

@@ -19,7 +19,7 @@ from PySide6.QtCore import QLockFile, Qt, QTimer
 from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QApplication
 
-from kiosk.core.config import LoadedDivision, StationConfig
+from kiosk.core.config import LoadedDivision, StationConfig, Verifier
 from kiosk.core.errors import KioskError
 from kiosk.ui.controller import StationController
 from kiosk.ui.screen import fill_screen
@@ -78,8 +78,12 @@ def run_station(
     *,
     smoke: bool = False,
     argv: Sequence[str] = (),
+    verifier: Verifier | None = None,
 ) -> int:
-    """Run the station until a judge leaves it from judge mode; return the exit code."""
+    """Run the station until a judge leaves it from judge mode; return the exit code.
+
+    ``verifier`` is how the packs were checked at start-up: a judge's reload checks them the same way.
+    """
     app = application(["kiosk", *argv])
     app.setApplicationName("challenge-kiosk")
     try:
@@ -95,7 +99,7 @@ def run_station(
             file=sys.stderr,
         )
         return EXIT_ERROR
-    controller = StationController(config, divisions, lambda: storage().log)
+    controller = StationController(config, divisions, lambda: storage().log, verifier=verifier)
     window = StationWindow(controller, storage, data_dir)
     if not config.touch:
         QApplication.setOverrideCursor(QCursor(Qt.CursorShape.BlankCursor))

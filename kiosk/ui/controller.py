@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from kiosk.core.adjudication import Verdict, adjudicate, judge_words
-from kiosk.core.config import LoadedDivision, StationConfig
+from kiosk.core.config import LoadedDivision, StationConfig, Verifier
 from kiosk.core.errors import StorageError
 from kiosk.core.session import (
     Effect,
@@ -77,9 +77,11 @@ class StationController(QObject):
         *,
         judge_handler: Callable[[], None] | None = None,
         clock: Clock = _utc_now,
+        verifier: Verifier | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
+        self.verifier = verifier if verifier is not None else Verifier()
         if not divisions:
             raise ValueError("a station needs at least one division")
         self.config = config
@@ -151,7 +153,7 @@ class StationController(QObject):
         """
         from kiosk.core.reload import reload_divisions
 
-        result = reload_divisions(self.config, self.divisions)
+        result = reload_divisions(self.config, self.divisions, self.verifier)
         self.pending_divisions = result.divisions
         self._swap_if_ready()
         return result
@@ -237,8 +239,9 @@ class StationController(QObject):
         )
         import uuid
 
-        from kiosk.core.record import ChallengeEntry, ChallengeId
+        from kiosk.core.record import ChallengeEntry, ChallengeId, SecondOpinion
 
+        edition = division.recognition.ruling(division.division.youth_rules).edition
         entry = ChallengeEntry(
             challenge_id=ChallengeId(uuid.uuid4()),
             judged_at=self._clock(),
@@ -246,6 +249,13 @@ class StationController(QObject):
             division=division.division.name,
             rule_profile=self.config.rules.name,
             ruling=ruling,
+            published_edition=None if edition is None else edition.name,
+            edition_checked=True,
+            second_opinion=None
+            if second is None or self.second_opinion is None
+            else SecondOpinion(
+                second.info.name, second.info.edition, second.info.set_hash, self.second_opinion
+            ),
         )
         try:
             self.open_log().record(entry)
