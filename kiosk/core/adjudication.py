@@ -61,6 +61,8 @@ class Ruling:
     pack_name: str
     pack_edition: str
     set_hash: str
+    youth_set_hash: str | None = None
+    """The digest of the youth exclusion list that applied (None without youth rules)."""
 
     @property
     def acceptable(self) -> bool:
@@ -90,6 +92,7 @@ def judge_words(words: tuple[str, ...], lexicon: Lexicon, *, youth: bool = False
         pack_name=info.name,
         pack_edition=info.edition,
         set_hash=info.set_hash,
+        youth_set_hash=info.youth_set_hash if youth else None,
     )
 
 

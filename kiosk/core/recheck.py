@@ -59,6 +59,11 @@ def local_time(moment: datetime) -> datetime:
     return moment.astimezone()
 
 
+def _short(digest: str) -> str:
+    """The first 12 hex digits of a ``sha256:`` digest: enough to tell sets apart on a screen."""
+    return digest.removeprefix("sha256:")[:12]
+
+
 def recheck_card(entry: ChallengeEntry, *, kept: bool = False) -> RecheckCard:
     ruling = entry.ruling
     when = local_time(entry.judged_at).strftime("%H:%M:%S")
@@ -68,9 +73,15 @@ def recheck_card(entry: ChallengeEntry, *, kept: bool = False) -> RecheckCard:
         summary = f"NOT IN THE LOG \u2014 {summary}"
     youth = "youth rules" if ruling.youth_rules else "no youth rules"
     day = local_time(entry.judged_at).strftime("%Y-%m-%d %H:%M:%S %Z")
+    digests = f"set {_short(ruling.set_hash)}"
+    if ruling.youth_set_hash is not None:
+        digests += f" \u00b7 youth list {_short(ruling.youth_set_hash)}"
+    second = entry.second_opinion
+    opinion = "" if second is None else f"second opinion {second.title}: {second.verdict.value} \u00b7 "
     details = (
         f"{day} \u00b7 {ruling.pack_name} {ruling.pack_edition} ({youth}) \u00b7 {entry.rule_profile}\n"
-        f"set {ruling.set_hash[:16]} \u00b7 id {entry.challenge_id}"
+        f"{entry.edition_text} \u00b7 {digests}\n"
+        f"{opinion}id {entry.challenge_id}"
     )
     lines = tuple(WordLine(r.word, r.status.acceptable, r.status.value) for r in ruling.results)
     return RecheckCard(summary=summary, verdict=ruling.verdict, words=lines, details=details, kept=kept)

@@ -11,16 +11,35 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NewType, Protocol
 
-from kiosk.core.adjudication import Ruling
+from kiosk.core.adjudication import Ruling, Verdict
 
-__all__ = ["ChallengeEntry", "ChallengeId", "ChallengeLog"]
+__all__ = ["ChallengeEntry", "ChallengeId", "ChallengeLog", "SecondOpinion"]
 
 ChallengeId = NewType("ChallengeId", uuid.UUID)
 
 
 @dataclass(frozen=True)
+class SecondOpinion:
+    """The second-opinion lexicon a verdict screen showed, and its verdict on the same words."""
+
+    pack_name: str
+    pack_edition: str
+    set_hash: str
+    verdict: Verdict
+
+    @property
+    def title(self) -> str:
+        return f"{self.pack_name} {self.pack_edition}" if self.pack_edition else self.pack_name
+
+
+@dataclass(frozen=True)
 class ChallengeEntry:
-    """A judged challenge: who judged it where, with which rules, and the ruling itself."""
+    """A judged challenge: who judged it where, with which rules, and the ruling itself.
+
+    ``published_edition`` is the known edition the set that ruled was proven to be (``NWL2023``;
+    under youth rules the set with the youth list applied), None if it is none; ``edition_checked``
+    is False for entries logged before the log recorded it (schema 3 and older), which say nothing.
+    """
 
     challenge_id: ChallengeId
     judged_at: datetime  # timezone-aware, UTC
@@ -28,6 +47,18 @@ class ChallengeEntry:
     division: str
     rule_profile: str
     ruling: Ruling
+    published_edition: str | None = None
+    edition_checked: bool = False
+    second_opinion: SecondOpinion | None = None
+
+    @property
+    def edition_text(self) -> str:
+        """What the log says of the edition, for judges: ``NWL2023 (published word set)`` and kin."""
+        if not self.edition_checked:
+            return "edition not recorded (logged before the log recorded it)"
+        if self.published_edition is None:
+            return "not a published edition"
+        return f"{self.published_edition} (published word set)"
 
 
 class ChallengeLog(Protocol):

@@ -1,4 +1,10 @@
-"""The log as a CSV file for directors: every field, the per-word results included."""
+"""The log as a CSV file for directors: every field, the per-word results included.
+
+Columns are only ever added at the end, so that a director's spreadsheet built on an older export
+still finds its columns where they were. ``published_edition`` is the edition's name, ``none`` when
+the set that ruled is not a known edition, or ``not recorded`` for challenges logged before the log
+recorded it.
+"""
 
 from __future__ import annotations
 
@@ -24,11 +30,17 @@ CSV_COLUMNS = (
     "words",
     "verdict",
     "word_results",
+    "youth_set_hash",
+    "published_edition",
+    "second_opinion_pack",
+    "second_opinion_set_hash",
+    "second_opinion_verdict",
 )
 
 
 def entry_csv_row(entry: ChallengeEntry) -> list[str]:
     ruling = entry.ruling
+    second = entry.second_opinion
     return [
         str(entry.challenge_id),
         entry.judged_at.isoformat(),
@@ -43,7 +55,18 @@ def entry_csv_row(entry: ChallengeEntry) -> list[str]:
         " ".join(ruling.words),
         ruling.verdict.value,
         "; ".join(f"{result.word}: {result.status.value}" for result in ruling.results),
+        ruling.youth_set_hash or "",
+        _edition(entry),
+        "" if second is None else second.title,
+        "" if second is None else second.set_hash,
+        "" if second is None else second.verdict.value,
     ]
+
+
+def _edition(entry: ChallengeEntry) -> str:
+    if not entry.edition_checked:
+        return "not recorded"
+    return entry.published_edition or "none"
 
 
 def write_csv(entries: Iterable[ChallengeEntry], out: TextIO) -> int:

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Generic, Protocol, TypeVar, cast
 
-from sqlalchemy import Engine, delete, func, select
+from sqlalchemy import Engine, delete, func, or_, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
@@ -82,16 +82,30 @@ def utc_now() -> datetime:
 
 @dataclass(frozen=True)
 class LogQuery:
-    """Which challenges to list: newest first, at most ``last``, optionally one station, a time range."""
+    """Which challenges to list: newest first, at most ``last``, optionally one station, one
+    division, one lexicon and a time range.
+
+    ``lexicon`` matches, ignoring case, the pack's name (``Club list``), its name and edition
+    (``Club list 2024``) or the published edition its set was proven to be (``NWL2023``).
+    """
 
     last: int | None = None
     station: str | None = None
     since: datetime | None = None  # inclusive, timezone-aware
     until: datetime | None = None  # exclusive, timezone-aware
+    division: str | None = None
+    lexicon: str | None = None
 
     def matches(self, entry: ChallengeEntry) -> bool:
         if self.station is not None and entry.station != self.station:
             return False
+        if self.division is not None and entry.division != self.division:
+            return False
+        if self.lexicon is not None:
+            ruling = entry.ruling
+            names = (ruling.pack_name, f"{ruling.pack_name} {ruling.pack_edition}", entry.published_edition)
+            if self.lexicon.lower() not in {name.lower() for name in names if name is not None}:
+                return False
         if self.since is not None and entry.judged_at < self.since:
             return False
         return not (self.until is not None and entry.judged_at >= self.until)
@@ -181,6 +195,18 @@ class SqlChallengeLog:
         statement = select(ChallengeRow).order_by(ChallengeRow.judged_at.desc(), ChallengeRow.id.desc())
         if query.station is not None:
             statement = statement.where(ChallengeRow.station == query.station)
+        if query.division is not None:
+            statement = statement.where(ChallengeRow.division == query.division)
+        if query.lexicon is not None:
+            wanted = query.lexicon.lower()
+            title = ChallengeRow.pack_name + " " + ChallengeRow.pack_edition
+            statement = statement.where(
+                or_(
+                    func.lower(ChallengeRow.pack_name) == wanted,
+                    func.lower(title) == wanted,
+                    func.lower(ChallengeRow.published_edition) == wanted,
+                )
+            )
         if query.since is not None:
             statement = statement.where(ChallengeRow.judged_at >= query.since)
         if query.until is not None:

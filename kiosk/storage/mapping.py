@@ -13,12 +13,13 @@ from typing import Any
 
 from kiosk.core.adjudication import Ruling, Verdict, WordResult, WordStatus
 from kiosk.core.errors import StorageError
-from kiosk.core.record import ChallengeEntry, ChallengeId
+from kiosk.core.record import ChallengeEntry, ChallengeId, SecondOpinion
 from kiosk.storage.schema import ChallengeRow, ChallengeWordRow
 
 __all__ = ["entry_from_json", "entry_to_json", "entry_to_row", "row_to_entry"]
 
-JSON_FORMAT = 1
+JSON_FORMAT = 2  # 2: what ruled (youth list digest, published edition, second opinion)
+JSON_FORMATS_READ = (1, 2)  # an outbox written before the upgrade is still forwarded
 
 
 def _check_entry(entry: ChallengeEntry) -> None:
@@ -28,8 +29,19 @@ def _check_entry(entry: ChallengeEntry) -> None:
             "the log keeps UTC times only"
         )
     ruling = entry.ruling
-    texts = (entry.station, entry.division, entry.rule_profile, ruling.pack_name, ruling.pack_edition)
-    if any("\x00" in value for value in (*texts, ruling.set_hash, *ruling.words)):
+    second = entry.second_opinion
+    texts = (
+        entry.station,
+        entry.division,
+        entry.rule_profile,
+        ruling.pack_name,
+        ruling.pack_edition,
+        ruling.set_hash,
+        ruling.youth_set_hash or "",
+        entry.published_edition or "",
+        *(() if second is None else (second.pack_name, second.pack_edition, second.set_hash)),
+    )
+    if any("\x00" in value for value in (*texts, *ruling.words)):
         raise StorageError(
             f"challenge {entry.challenge_id} holds a NUL character, which PostgreSQL cannot store; "
             "remove it from the station configuration"
@@ -44,6 +56,7 @@ def _check_entry(entry: ChallengeEntry) -> None:
 def entry_to_row(entry: ChallengeEntry) -> ChallengeRow:
     _check_entry(entry)
     ruling = entry.ruling
+    second = entry.second_opinion
     return ChallengeRow(
         id=entry.challenge_id,
         judged_at=entry.judged_at,
@@ -56,6 +69,13 @@ def entry_to_row(entry: ChallengeEntry) -> ChallengeRow:
         youth_rules=ruling.youth_rules,
         word_count=len(ruling.words),
         verdict=ruling.verdict.value,
+        youth_set_hash=ruling.youth_set_hash,
+        edition_checked=entry.edition_checked,
+        published_edition=entry.published_edition,
+        second_opinion_pack=None if second is None else second.pack_name,
+        second_opinion_edition=None if second is None else second.pack_edition,
+        second_opinion_set_hash=None if second is None else second.set_hash,
+        second_opinion_verdict=None if second is None else second.verdict.value,
         words=[
             ChallengeWordRow(position=position, word=result.word, status=result.status.name)
             for position, result in enumerate(ruling.results)
@@ -105,8 +125,31 @@ def row_to_entry(row: ChallengeRow) -> ChallengeEntry:
             pack_name=row.pack_name,
             pack_edition=row.pack_edition,
             set_hash=row.set_hash,
+            youth_set_hash=row.youth_set_hash,
+        ),
+        published_edition=row.published_edition,
+        edition_checked=row.edition_checked,
+        second_opinion=_second_opinion(
+            row.id,
+            row.second_opinion_pack,
+            row.second_opinion_edition,
+            row.second_opinion_set_hash,
+            row.second_opinion_verdict,
         ),
     )
+
+
+def _second_opinion(challenge: object, *fields: object) -> SecondOpinion | None:
+    """The second opinion of a row or an outbox entry: all four fields, or none of them."""
+    if all(value is None for value in fields):
+        return None
+    if not all(isinstance(value, str) for value in fields):
+        raise StorageError(
+            f"challenge {challenge} in the log has part of a second opinion; the database has been "
+            "edited or damaged"
+        )
+    name, edition, set_hash, verdict = (str(value) for value in fields)
+    return SecondOpinion(name, edition, set_hash, _verdict(verdict, challenge))
 
 
 def entry_to_json(entry: ChallengeEntry) -> str:
@@ -125,6 +168,12 @@ def entry_to_json(entry: ChallengeEntry) -> str:
         "youth_rules": ruling.youth_rules,
         "verdict": ruling.verdict.value,
         "results": [[result.word, result.status.name] for result in ruling.results],
+        "youth_set_hash": ruling.youth_set_hash,
+        "edition_checked": entry.edition_checked,
+        "published_edition": entry.published_edition,
+        "second_opinion": None
+        if (second := entry.second_opinion) is None
+        else [second.pack_name, second.pack_edition, second.set_hash, second.verdict.value],
     }
     return json.dumps(document, ensure_ascii=False)
 
@@ -132,10 +181,10 @@ def entry_to_json(entry: ChallengeEntry) -> str:
 def entry_from_json(payload: str) -> ChallengeEntry:
     try:
         document = json.loads(payload)
-        if document.get("format") != JSON_FORMAT:
+        if document.get("format") not in JSON_FORMATS_READ:
             raise StorageError(
-                f"an outbox entry has format {document.get('format')!r}; this kiosk reads format "
-                f"{JSON_FORMAT}: forward it with the kiosk version that wrote it"
+                f"an outbox entry has format {document.get('format')!r}; this kiosk reads formats "
+                f"{', '.join(map(str, JSON_FORMATS_READ))}: forward it with the kiosk version that wrote it"
             )
         challenge = uuid.UUID(document["id"])
         results = tuple(WordResult(word, _status(status, challenge)) for word, status in document["results"])
@@ -153,7 +202,11 @@ def entry_from_json(payload: str) -> ChallengeEntry:
                 pack_name=document["pack_name"],
                 pack_edition=document["pack_edition"],
                 set_hash=document["set_hash"],
+                youth_set_hash=document.get("youth_set_hash"),
             ),
+            published_edition=document.get("published_edition"),
+            edition_checked=bool(document.get("edition_checked", False)),
+            second_opinion=_second_opinion(challenge, *(document.get("second_opinion") or [None] * 4)),
         )
     except (ValueError, KeyError, TypeError) as exc:
         raise StorageError(f"an outbox entry cannot be read ({exc}); the local database is damaged") from exc

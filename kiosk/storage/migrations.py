@@ -9,6 +9,9 @@ History:
   1. the challenge log: ``challenge`` and its per-word results ``challenge_word``
   2. judge mode: the PIN and its failure count ``judge_access``; station ``setting``s
   3. shared logs: the local ``outbox`` of challenges waiting for the PostgreSQL server
+  4. what ruled, exactly: each challenge's youth list digest, whether its set was proven a
+     published edition (and which), and the second-opinion lexicon and its verdict. Rows from
+     before keep NULLs and ``edition_checked`` false: "not recorded", never "not published".
 """
 
 from __future__ import annotations
@@ -112,7 +115,29 @@ def _v3_outbox(conn: Connection) -> None:
     metadata.create_all(conn)
 
 
-UPGRADES: tuple[Callable[[Connection], None], ...] = (_v1_challenge_log, _v2_judge_mode, _v3_outbox)
+# Columns added to ``challenge`` by step 4, in SQL both SQLite and PostgreSQL read.
+_V4_COLUMNS = (
+    "youth_set_hash TEXT",
+    "edition_checked BOOLEAN NOT NULL DEFAULT FALSE",
+    "published_edition TEXT",
+    "second_opinion_pack TEXT",
+    "second_opinion_edition TEXT",
+    "second_opinion_set_hash TEXT",
+    "second_opinion_verdict TEXT",
+)
+
+
+def _v4_what_ruled(conn: Connection) -> None:
+    for column in _V4_COLUMNS:
+        conn.execute(text(f"ALTER TABLE challenge ADD COLUMN {column}"))
+
+
+UPGRADES: tuple[Callable[[Connection], None], ...] = (
+    _v1_challenge_log,
+    _v2_judge_mode,
+    _v3_outbox,
+    _v4_what_ruled,
+)
 SCHEMA_VERSION = len(UPGRADES)
 
 

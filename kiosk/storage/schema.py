@@ -76,6 +76,13 @@ class ChallengeRow(Base):
     youth_rules: Mapped[bool]
     word_count: Mapped[int]
     verdict: Mapped[str]
+    youth_set_hash: Mapped[str | None]
+    edition_checked: Mapped[bool]
+    published_edition: Mapped[str | None]
+    second_opinion_pack: Mapped[str | None]
+    second_opinion_edition: Mapped[str | None]
+    second_opinion_set_hash: Mapped[str | None]
+    second_opinion_verdict: Mapped[str | None]
     words: Mapped[list[ChallengeWordRow]] = relationship(
         order_by="ChallengeWordRow.position",
         cascade="all, delete-orphan",

@@ -430,8 +430,8 @@ class RecheckPage(Page):
                 (filters, 11),
                 *((row, 10) for row in self.rows),
                 (self.heading, 7),
-                (grid, 22),
-                (self.details, 8),
+                (grid, 18),
+                (self.details, 12),  # three lines: the pack and rules, the edition and digests, the id
             ],
         )
         self.period_index = 2  # today
