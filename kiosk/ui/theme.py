@@ -21,6 +21,7 @@ __all__ = [
     "MIN_FONT_PX",
     "MIN_TOUCH_TARGET_PX",
     "NOTICE",
+    "PUBLISHED",
     "TEXT",
     "UNACCEPTABLE_BACKGROUND",
     "FitLabel",
@@ -42,6 +43,7 @@ TEXT = "#f5f5f5"
 DARK_TEXT = "#101418"  # on a light division colour an organiser may choose
 DIM_TEXT = "#c8ccd0"
 NOTICE = "#ffd24d"
+PUBLISHED = "#8be39b"  # a published word set, on the dark background: contrast > 9:1, and a tick too
 ACCEPTABLE_BACKGROUND = "#09602a"
 UNACCEPTABLE_BACKGROUND = "#a3111a"
 FAULT_BACKGROUND = "#6b4300"

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, Verdict
+from kiosk.core.edition import EditionBadge
 from kiosk.core.rules import Outcome
 from kiosk.core.session import (
     Backspace,
@@ -305,6 +306,8 @@ class ReadyView(View):
         self.caption = FitLabel("Lexicon", fill=0.7, colour=theme.DIM_TEXT)
         self.lexicon = FitLabel(fill=0.8, bold=True)
         self.lexicon.setObjectName("ready-lexicon")
+        self.published = FitLabel(fill=0.75, bold=True)
+        self.published.setObjectName("ready-published")
         self.edition = FitLabel(fill=0.7)
         self.youth = FitLabel(fill=0.7, bold=True, colour=theme.NOTICE)
         self.youth.setObjectName("ready-youth")
@@ -315,9 +318,10 @@ class ReadyView(View):
         self.division_pad: KeyPad | None = None
         items: list[tuple[QWidget, int]] = [
             (_spacer(), 1 if touch else 3),
-            (self.caption, 4),
-            (self.lexicon, 15),
-            (self.edition, 7),
+            (self.caption, 3 if touch else 4),
+            (self.lexicon, 12 if touch else 15),
+            (self.published, 6 if touch else 8),
+            (self.edition, 5 if touch else 7),
             (self.youth, 7),
         ]
         if touch and len(division_names) > 1:
@@ -347,7 +351,14 @@ class ReadyView(View):
         self._division_names = list(division_names)
 
     def show_ready(
-        self, lexicon: str, edition: str, trust: str, youth: bool, division: str, colour: str
+        self,
+        lexicon: str,
+        edition: str,
+        trust: str,
+        youth: bool,
+        division: str,
+        colour: str,
+        badge: EditionBadge,
     ) -> None:
         if self.division_pad is not None:
             for index, button in enumerate(self.division_pad.keys.values()):
@@ -356,6 +367,10 @@ class ReadyView(View):
                 button.setText(f"\u2713 {name}" if chosen else name)
                 button.set_colour(colour if chosen else theme.KEY_BACKGROUND)
         self.lexicon.setText(lexicon)
+        self.published.setText(badge.text)
+        self.published.set_colour(
+            theme.PUBLISHED if badge.published else theme.NOTICE if badge.warning else theme.DIM_TEXT
+        )
         self.edition.setText(f"edition {edition} \u00b7 {trust}")
         self.youth.setText("School rules: youth list applied" if youth else "")
         if self._division_count > 1:

@@ -16,6 +16,7 @@ from PySide6.QtGui import QCloseEvent, QKeyEvent, QPaintEvent
 from PySide6.QtWidgets import QStackedWidget, QVBoxLayout, QWidget
 
 from kiosk.core.adjudication import Verdict
+from kiosk.core.edition import edition_badge
 from kiosk.core.session import (
     Backspace,
     DivisionStepped,
@@ -191,6 +192,7 @@ class StationWindow(QWidget):
                 division.youth_rules,
                 division.name,
                 division.colour,
+                edition_badge(loaded.recognition, division.youth_rules, info.name),
             )
             self.stack.setCurrentWidget(self.ready)
         elif screen in (Screen.ENTRY, Screen.CONFIRM, Screen.JUDGING):
