@@ -4,6 +4,10 @@ A corrupt trie can kill Python outright, so the loads run in a separate process 
 outcome before the next; a crash is pinned on the case that caused it and the worker restarts after
 it. Every corruption must be refused cleanly (a PackError naming the file); one that happens to
 leave the bytes as they were must load.
+
+Then the forgeries of issue 11, made by someone who recomputes the digest: tries edited a byte at
+a time, random trie bytes, loaded the station's own way (``load_divisions``, then a ruling on every
+two-letter play); none may be accepted, and none may take the worker down with it.
 """
 
 from __future__ import annotations
@@ -22,13 +26,30 @@ from pathlib import Path
 import pytest
 
 from kiosk.core.errors import PackError
+from kiosk.core.lexicon import YOUTH_SECTION
 from kiosk.core.pack import SIGNATURE_MAGIC, parse_pack
 from lexicon_build.signing import generate_key_pair, load_private_key, sign_pack
 from tests.conftest import DATA_DIR, REPO_ROOT, PackFactory
+from tests.forge import edit_trie, random_trie
 
 SEED = 20240611
 SMALL_PACK_CASES = 2500  # for each of the unsigned and the signed small pack
 DEMO_PACK_CASES = 300  # the shipped ENABLE pack, 330 kB each: fewer, for disk and time
+# Forged tries: each is walked in a child process (~0.2 s for the small pack, ~0.6 s for the demo).
+TRIE_EDITS = 60
+YOUTH_TRIE_EDITS = 15
+RANDOM_TRIES = 10
+DEMO_TRIE_EDITS = 12
+REFUSAL_REASONS = (
+    "crashed the check",
+    "is not the one lexicon-build makes",
+    "trie cannot be read",
+    "holds bytes that are not text",
+    "holds something that is not a word",
+    "says it holds",
+    "holds more than",
+    "holds other words",
+)
 WORKER_TIMEOUT_S = 300
 WHAT_TO_DO = ("rebuild", "lexicon-build", "copy", "ask the organiser")
 
@@ -128,6 +149,7 @@ class Case:
     kind: str
     keys: tuple[str, ...]
     unchanged: bool
+    station: bool = False  # load it as a station does, and rule on plays with it
 
 
 def same_pack(data: bytes, base: bytes) -> bool:
@@ -161,7 +183,8 @@ def corrupt_into(
 def run_worker(cases: list[Case], job_file: Path) -> tuple[dict[int, dict[str, object]], dict[int, str]]:
     """Load every case in worker processes; return the outcomes and the cases that crashed one."""
     job_file.write_text(
-        json.dumps([{"path": str(c.path), "keys": list(c.keys)} for c in cases]), encoding="utf-8"
+        json.dumps([{"path": str(c.path), "keys": list(c.keys), "station": c.station} for c in cases]),
+        encoding="utf-8",
     )
     outcomes: dict[int, dict[str, object]] = {}
     crashes: dict[int, str] = {}
@@ -252,3 +275,51 @@ def test_the_harness_pins_a_crash_on_its_case_and_carries_on(tmp_path: Path, mak
     assert sorted(outcomes) == [0, 2]
     assert list(crashes) == [1]
     assert "exit code 1" in crashes[1]
+
+
+@pytest.mark.slow
+def test_forged_tries_behind_a_fresh_digest_never_reach_the_station(
+    tmp_path: Path, make_pack: PackFactory
+) -> None:
+    """Issue 11: a one-byte edit of the trie with the digest recomputed segfaulted the station on a
+    later lookup (6 of 40 edits); random trie bytes gave a MARISA_FORMAT_ERROR traceback."""
+    rng = random.Random(SEED + 11)
+    enable = (DATA_DIR / "enable1.txt").read_text(encoding="ascii").split()
+    words = [w for w in enable[::97] if len(w) <= 15] + ["ma", "mas", "qi", "za", "cat"]
+    small = make_pack(words, youth=words[::50]).read_bytes()
+    demo = (DATA_DIR / "enable-demo.kxpack").read_bytes()
+    folder = tmp_path / "forged"
+    folder.mkdir()
+    made: list[tuple[str, bytes]] = [
+        *(("trie-edit", edit_trie(small, rng)) for _ in range(TRIE_EDITS)),
+        *(("youth-trie-edit", edit_trie(small, rng, YOUTH_SECTION)) for _ in range(YOUTH_TRIE_EDITS)),
+        *(("random-trie", random_trie(small, rng)) for _ in range(RANDOM_TRIES)),
+        *(("demo-trie-edit", edit_trie(demo, rng)) for _ in range(DEMO_TRIE_EDITS)),
+    ]
+    cases = []
+    for n, (kind, data) in enumerate(made):
+        path = folder / f"{n:03d}-{kind}.kxpack"
+        path.write_bytes(data)
+        cases.append(Case(path, kind, (), unchanged=False, station=True))
+    good = folder / "untouched.kxpack"
+    good.write_bytes(small)
+    cases.append(Case(good, "untouched", (), unchanged=True, station=True))
+
+    outcomes, crashes = run_worker(cases, tmp_path / "job.json")
+
+    assert not crashes, {cases[i].kind if i < len(cases) else "end": why for i, why in crashes.items()}
+    assert outcomes[len(cases) - 1]["outcome"] == "accepted", outcomes[len(cases) - 1]
+    problems = []
+    for index, case in enumerate(cases[:-1]):
+        outcome = outcomes[index]
+        message = str(outcome.get("message"))
+        if outcome["outcome"] != "refused":
+            problems.append(f"{case.path.name}: {outcome}")
+        elif str(case.path) not in message or "do not judge with it" not in message.lower():
+            problems.append(f"{case.path.name}: the message does not name the file and what to do: {message}")
+    assert not problems, "\n".join(problems[:20])
+    reasons = Counter(
+        next((r for r in REFUSAL_REASONS if r in str(outcomes[i]["message"])), "other")
+        for i in range(len(made))
+    )
+    print(f"forged tries refused: {dict(reasons)}")  # shown with -s: how the walk caught them

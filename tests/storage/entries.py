@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from hypothesis import strategies as st
 
 from kiosk.core.adjudication import Ruling, Verdict, WordResult, WordStatus
-from kiosk.core.record import ChallengeEntry, ChallengeId
+from kiosk.core.record import ChallengeEntry, ChallengeId, SecondOpinion
 
 TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\x00"))  # no surrogates, no NUL
 WORD = st.text(
@@ -45,7 +45,11 @@ def entries(draw: st.DrawFn, words: st.SearchStrategy[str] = TEXT) -> ChallengeE
             pack_name=draw(TEXT),
             pack_edition=draw(TEXT),
             set_hash=draw(TEXT),
+            youth_set_hash=draw(st.none() | TEXT),
         ),
+        published_edition=draw(st.none() | TEXT),
+        edition_checked=draw(st.booleans()),
+        second_opinion=draw(st.none() | st.builds(SecondOpinion, TEXT, TEXT, TEXT, st.sampled_from(Verdict))),
     )
 
 

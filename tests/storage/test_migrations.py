@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
@@ -12,13 +14,29 @@ from sqlalchemy import Engine, inspect, text
 from kiosk.core.adjudication import Verdict, WordStatus
 from kiosk.core.errors import StorageError
 from kiosk.core.pin import hash_pin
-from kiosk.core.record import ChallengeId
-from kiosk.storage import SCHEMA_VERSION, LogQuery, PinOutcome, open_station_storage
+from kiosk.core.record import ChallengeId, SecondOpinion
+from kiosk.storage import SCHEMA_VERSION, LogQuery, Outbox, PinOutcome, open_station_storage
 from kiosk.storage.database import local_database_path, open_engine, sqlite_url
 from kiosk.storage.migrations import schema_version, upgrade
 from kiosk.storage.schema import Base
+from tests.storage.entries import make_entry
 
 OLD_ID = uuid.UUID("12345678-1234-5678-1234-567812345678")
+QUEUED_ID = uuid.UUID("87654321-4321-8765-4321-876543218765")
+QUEUED_FORMAT_1 = {
+    "format": 1,
+    "id": str(QUEUED_ID),
+    "judged_at": "2024-05-01T09:01:00+00:00",
+    "station": "Table 2",
+    "division": "Open",
+    "rule_profile": "double",
+    "pack_name": "Test list",
+    "pack_edition": "test",
+    "set_hash": "abcd",
+    "youth_rules": True,
+    "verdict": "ACCEPTABLE",
+    "results": [["QI", "ACCEPTABLE"]],
+}
 
 
 def engine_at(path: Path, version: int) -> Engine:
@@ -50,6 +68,11 @@ def write_data_of_version(engine: Engine, version: int) -> None:
             conn.execute(
                 text("INSERT INTO judge_access VALUES (1, :hash, 0, NULL)"), {"hash": hash_pin("1357")}
             )
+        if version >= 3:  # a challenge queued for the shared server, in the outbox's format 1
+            conn.execute(
+                text("INSERT INTO outbox VALUES (:id, '2024-05-01 09:01:00.000000', :payload)"),
+                {"id": QUEUED_ID.hex, "payload": json.dumps(QUEUED_FORMAT_1)},
+            )
 
 
 @pytest.mark.parametrize("version", range(SCHEMA_VERSION))
@@ -71,6 +94,14 @@ def test_every_earlier_version_upgrades_to_the_current_one_keeping_its_data(
                 WordStatus.ACCEPTABLE,
                 WordStatus.NOT_IN_LEXICON,
             ]
+            # what the log did not record then is "not recorded", never "not published"
+            assert (entry.edition_checked, entry.published_edition, entry.second_opinion) == (
+                False,
+                None,
+                None,
+            )
+            assert entry.ruling.youth_set_hash is None
+            assert entry.edition_text.startswith("edition not recorded")
         else:
             assert entries == []
         if version >= 2:
@@ -79,6 +110,13 @@ def test_every_earlier_version_upgrades_to_the_current_one_keeping_its_data(
         else:
             assert not storage.judge_access.has_pin()
     engine = open_engine(sqlite_url(local_database_path(tmp_path)))
+    queued = Outbox(engine, where="the upgraded outbox").entries()
+    if version >= 3:  # still forwardable after the upgrade
+        assert [(e.challenge_id, e.station, e.edition_checked) for e in queued] == [
+            (ChallengeId(QUEUED_ID), "Table 2", False)
+        ]
+    else:
+        assert queued == []
     with engine.connect() as conn:
         assert schema_version(conn) == SCHEMA_VERSION
     engine.dispose()
@@ -122,3 +160,23 @@ def test_a_database_from_a_newer_kiosk_is_refused_with_a_clear_message(tmp_path:
     engine.dispose()
     with pytest.raises(StorageError, match=rf"schema version {SCHEMA_VERSION + 1}, written by a newer kiosk"):
         open_station_storage(tmp_path)
+
+
+def test_a_log_of_schema_3_keeps_every_row_and_records_what_ruled_from_then_on(tmp_path: Path) -> None:
+    engine = engine_at(local_database_path(tmp_path), 3)
+    write_data_of_version(engine, 3)
+    engine.dispose()
+    with open_station_storage(tmp_path) as storage:
+        new = make_entry(("QI",), bad=())
+        new = dataclasses.replace(
+            new,
+            ruling=dataclasses.replace(new.ruling, youth_rules=True, youth_set_hash="sha256:" + "1" * 64),
+            published_edition="NSWL2023",
+            edition_checked=True,
+            second_opinion=SecondOpinion("CSW21", "2021", "sha256:" + "2" * 64, Verdict.ACCEPTABLE),
+        )
+        storage.log.record(new)
+        by_id = {e.challenge_id: e for e in storage.log.query(LogQuery())}
+    assert set(by_id) == {ChallengeId(OLD_ID), new.challenge_id}
+    assert by_id[new.challenge_id] == new
+    assert by_id[ChallengeId(OLD_ID)].edition_checked is False

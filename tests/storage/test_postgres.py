@@ -7,6 +7,7 @@ server fails the run instead of skipping it.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import queue
 import sqlite3
@@ -428,3 +429,48 @@ def test_several_stations_write_at_once_through_a_server_restart_exactly_once(
         entries = from_the_server(judge.log, lambda: judge.log.query(LogQuery()))
         assert {entry.challenge_id for entry in entries} == {ChallengeId(c) for c in shown}
         assert {entry.station for entry in entries} == {f"Table {n + 1}" for n in range(STATIONS)}
+
+
+def test_a_shared_log_of_schema_3_is_brought_forward_keeping_every_row(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """Stations of the new kiosk upgrade a server written by the old one: ALTER TABLE, no row lost."""
+    engine = open_engine(postgres_url)
+    upgrade(engine, target=3)
+    old = make_entry(("CAT", "DOGZ"), station="Table 9", division="Open")
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO challenge VALUES (:id, :at, 'Table 9', 'Open', 'double', 'Club list', '2024', "
+                "'sha256:ab', false, 2, 'UNACCEPTABLE')"
+            ),
+            {"id": old.challenge_id, "at": datetime(2024, 5, 1, 9, 0)},
+        )
+        conn.execute(
+            text(
+                "INSERT INTO challenge_word VALUES (:id, 0, 'CAT', 'ACCEPTABLE'), "
+                "(:id, 1, 'DOGZ', 'NOT_IN_LEXICON')"
+            ),
+            {"id": old.challenge_id},
+        )
+    engine.dispose()
+    new = dataclasses.replace(
+        make_entry(("QI",), bad=(), division="Schools"), published_edition="NSWL2023", edition_checked=True
+    )
+    with open_station_storage(tmp_path, postgres_url, forward_in_background=False) as storage:
+        storage.log.record(new)
+        assert storage.log.forward_backlog() == 1
+        every = from_the_server(storage.log, lambda: storage.log.query(LogQuery()))
+        assert {e.challenge_id: e.edition_checked for e in every} == {
+            old.challenge_id: False,
+            new.challenge_id: True,
+        }
+        schools = from_the_server(storage.log, lambda: storage.log.query(LogQuery(division="Schools")))
+        by_edition = from_the_server(storage.log, lambda: storage.log.query(LogQuery(lexicon="nswl2023")))
+        by_title = from_the_server(storage.log, lambda: storage.log.query(LogQuery(lexicon="CLUB LIST 2024")))
+    assert [e.challenge_id for e in schools] == [new.challenge_id]
+    assert [e.challenge_id for e in by_edition] == [new.challenge_id]
+    assert [e.challenge_id for e in by_title] == [old.challenge_id]
+    assert row_counts(postgres_url) == {old.challenge_id: 1, new.challenge_id: 1}
+    with open_engine(postgres_url).connect() as conn:
+        assert conn.execute(text("SELECT version FROM kiosk_schema")).scalar() == SCHEMA_VERSION

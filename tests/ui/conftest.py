@@ -12,7 +12,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from kiosk.core.config import Division, StationConfig, Timings, load_divisions
+from kiosk.core.config import Division, StationConfig, Timings, Verifier, load_divisions
 from kiosk.core.errors import StorageError
 from kiosk.core.record import ChallengeEntry
 from kiosk.storage import StationStorage, open_station_storage
@@ -86,6 +86,7 @@ def station(qtbot: QtBot, pack: Path, make_pack: PackFactory) -> StationFactory:
         divisions: tuple[Division, ...] | None = None,
         size: tuple[int, int] = (1024, 600),
         log: MemoryLog | None = None,
+        verifier: Verifier | None = None,
         **changes: object,
     ) -> Rig:
         config = StationConfig(
@@ -95,7 +96,8 @@ def station(qtbot: QtBot, pack: Path, make_pack: PackFactory) -> StationFactory:
         )
         config = replace(config, **changes)  # type: ignore[arg-type]
         memory = log if log is not None else MemoryLog()
-        controller = StationController(config, load_divisions(config), lambda: memory)
+        loaded = load_divisions(config, verifier)
+        controller = StationController(config, loaded, lambda: memory, verifier=verifier)
         window = StationWindow(controller)
         controller.setParent(window)  # its timers die with the window
         memory.window = window
@@ -134,6 +136,7 @@ def judge_station(qtbot: QtBot, pack: Path, tmp_path: Path) -> Iterator[JudgeFac
         log: MemoryLog | None = None,
         divisions: tuple[Division, ...] | None = None,
         size: tuple[int, int] = (1024, 600),
+        verifier: Verifier | None = None,
         **changes: object,
     ) -> JudgeRig:
         data = tmp_path / "data"
@@ -144,7 +147,8 @@ def judge_station(qtbot: QtBot, pack: Path, tmp_path: Path) -> Iterator[JudgeFac
         config = StationConfig(divisions=divisions or (Division("Open", pack),), station_name="Station 7")
         config = replace(config, **changes)  # type: ignore[arg-type]
         chosen_log = storage.log if log is None else log
-        controller = StationController(config, load_divisions(config), lambda: chosen_log)
+        loaded = load_divisions(config, verifier)
+        controller = StationController(config, loaded, lambda: chosen_log, verifier=verifier)
         clock = [1000.0]
         window = StationWindow(controller, lambda: storage, data, judge_clock=lambda: clock[0])
         controller.setParent(window)
