@@ -8,6 +8,7 @@ bytes).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import os
 import tempfile
@@ -19,6 +20,7 @@ from pathlib import Path
 from kiosk import __version__
 from kiosk.core.edition import (
     BUILT_IN_SOURCE,
+    CARRIED_SOURCE,
     EditionTable,
     Expectation,
     PackRecognition,
@@ -186,7 +188,7 @@ def build_pack(
                 "or change expect"
             )
     carried = tuple(
-        edition
+        dataclasses.replace(edition, source=CARRIED_SOURCE)
         for facts in sets
         if (edition := table.recognise(facts).edition) is not None and edition.source != BUILT_IN_SOURCE
     )

@@ -40,6 +40,7 @@ from kiosk.core.normalise import MAX_WORD_LETTERS, MIN_WORD_LETTERS
 
 __all__ = [
     "BUILT_IN_SOURCE",
+    "CARRIED_SOURCE",
     "CLOSE_PERCENT",
     "Closeness",
     "EditionBadge",
@@ -68,6 +69,7 @@ MAX_TABLE_BYTES = 1 << 20  # a table of a thousand editions is ~150 kB
 MAX_TABLE_EDITIONS = 5000
 DIGEST_PREFIX = "sha256:"
 BUILT_IN_SOURCE = "the built-in table"
+CARRIED_SOURCE = "the pack"  # a line a pack's manifest carries, until a trusted signer vouches for it
 # A known edition is "of similar size" when its number of words is within this many percent of the
 # set's, and close enough to describe when the words by length differ by no more than that in all.
 CLOSE_PERCENT = 5

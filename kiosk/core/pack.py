@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk import __version__
-from kiosk.core.edition import KnownEdition, WordSetFacts, edition_from_fields
+from kiosk.core.edition import CARRIED_SOURCE, KnownEdition, WordSetFacts, edition_from_fields
 from kiosk.core.errors import EditionTableError, PackCorruptError, PackVersionError
 from kiosk.core.normalise import MAX_WORD_LETTERS, MIN_WORD_LETTERS, NORMALISER_VERSION
 
@@ -403,7 +403,7 @@ def _edition_line(value: object, where: str, sets: Sequence[WordSetFacts], max_l
             words,
             entry.pattern("sha256", _HEX_DIGEST, "64 hex digits"),
             counts,
-            "the pack",
+            CARRIED_SOURCE,
             where,
         )
     except EditionTableError as exc:
