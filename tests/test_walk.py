@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import marisa_trie
 import pytest
 from click.testing import CliRunner
 
@@ -191,6 +192,8 @@ def test_the_walk_recomputes_every_set_from_the_tries() -> None:
         (make_trie(["CAT", "A-B"]), None, 9, "not a word in capital letters"),
         (make_trie(WORDS), make_trie(["ZZZ"]), 9, "youth exclusion trie holds words its word trie does not"),
         (b"garbage" * 10, None, 9, "trie cannot be read"),
+        # a real marisa trie of keys that are not UTF-8: reading it whole raised UnicodeDecodeError
+        (bytes(marisa_trie.BinaryTrie([b"CAT", b"\xff\xfeQ"]).tobytes()), None, 9, "bytes that are not text"),
         (make_trie(WORDS) + b"\x00", None, 9, "is not the one lexicon-build makes"),  # a byte appended
     ],
 )
@@ -204,7 +207,6 @@ def test_the_walk_refuses_what_is_not_a_sane_trie_of_words(
 def test_a_trie_marisa_did_not_write_from_its_words_is_refused(make_pack: PackFactory) -> None:
     """The refusal the fuzz harness meets most: a trie whose words read back, in bytes marisa would not
     write for them (here a real trie, saved with other settings than the builder's)."""
-    import marisa_trie
 
     trie = make_trie(WORDS)
     # the same words, the trie saved with another of marisa's own settings: sane, but not the builder's

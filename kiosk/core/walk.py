@@ -178,10 +178,17 @@ def _words_of(trie_bytes: bytes, most: int, what: str) -> list[str]:
     except Exception as exc:  # marisa raises RuntimeError (MARISA_FORMAT_ERROR and kin) on bad bytes
         raise WalkRefusedError(f"its {what} trie cannot be read ({exc})") from exc
     words: list[str] = []
-    for word in trie.iterkeys():
-        words.append(word)
-        if len(words) > most:
-            raise WalkRefusedError(f"its {what} trie holds more than the {most:,} words its manifest gives")
+    try:
+        for word in trie.iterkeys():
+            words.append(word)
+            if len(words) > most:
+                raise WalkRefusedError(
+                    f"its {what} trie holds more than the {most:,} words its manifest gives"
+                )
+    except UnicodeDecodeError as exc:
+        raise WalkRefusedError(f"its {what} trie holds bytes that are not text ({exc.reason})") from exc
+    except RuntimeError as exc:  # marisa's own errors on a trie it cannot follow
+        raise WalkRefusedError(f"its {what} trie cannot be read whole ({exc})") from exc
     if len(trie) != len(words):
         raise WalkRefusedError(f"its {what} trie says it holds {len(trie):,} words but gives {len(words):,}")
     if normalise_words(words, max_length=1 << 16) != words:
