@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import sqlite3
 from datetime import UTC, datetime, timedelta
@@ -13,6 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from kiosk.command import kiosk, parse_since
+from kiosk.core.adjudication import Verdict
+from kiosk.core.record import ChallengeEntry, SecondOpinion
 from kiosk.storage import CSV_COLUMNS, open_station_storage
 from tests.storage.entries import make_entry
 from tests.storage.postgres import free_port
@@ -70,6 +73,73 @@ def test_log_export_writes_every_field_and_the_per_word_results(data_dir: Path, 
     assert rows[0]["verdict"] == "UNACCEPTABLE"
     assert rows[0]["word_results"] == "CAT: acceptable; DOGZ: not in the lexicon"
     assert [row["station"] for row in rows] == ["Table 1", "Table 2", "Table 1"]
+
+
+def what_ruled(entry: ChallengeEntry, division: str, name: str, edition: str | None) -> ChallengeEntry:
+    ruling = dataclasses.replace(
+        entry.ruling, pack_name=name, pack_edition="2024", youth_set_hash="sha256:" + "9" * 64
+    )
+    second = SecondOpinion("CSW21", "2021", "sha256:" + "2" * 64, Verdict.UNACCEPTABLE)
+    return dataclasses.replace(
+        entry,
+        division=division,
+        ruling=ruling,
+        published_edition=edition,
+        edition_checked=True,
+        second_opinion=second,
+    )
+
+
+@pytest.fixture
+def editions_dir(tmp_path: Path) -> Path:
+    directory = tmp_path / "editions"
+    with open_station_storage(directory) as storage:
+        storage.log.record(what_ruled(make_entry(["QI"], judged_at=T0), "Schools", "School list", "NSWL2023"))
+        storage.log.record(
+            what_ruled(make_entry(["ZA"], judged_at=T0 + timedelta(minutes=1)), "Open", "Club list", None)
+        )
+        storage.log.record(
+            make_entry(["CAT"], judged_at=T0 + timedelta(minutes=2))
+        )  # as logged before schema 4
+    return directory
+
+
+def test_log_show_and_export_filter_by_division_and_lexicon(editions_dir: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    base = ["log", "show", "--data-dir", str(editions_dir)]
+    schools = runner.invoke(kiosk, [*base, "--division", "Schools"]).output
+    assert "QI" in schools
+    assert "  ZA" not in schools
+    assert "    NSWL2023 (published word set); set " in schools
+    assert "youth list sha256:9999" in schools
+    assert "    second opinion CSW21 2021: UNACCEPTABLE; set sha256:2222" in schools
+    for wanted in ("nswl2023", "School list", "school list 2024"):
+        assert "QI" in runner.invoke(kiosk, [*base, "--lexicon", wanted]).output, wanted
+    club = runner.invoke(kiosk, [*base, "--lexicon", "Club list"]).output
+    assert "    not a published edition; set " in club
+    assert "QI" not in club
+    nothing = runner.invoke(kiosk, [*base, "--division", "Schools", "--lexicon", "Club list"])
+    assert "No challenges in the log" in nothing.output
+    old = runner.invoke(kiosk, [*base, "--lexicon", "Test list"]).output
+    assert "edition not recorded" in old
+    out = tmp_path / "schools.csv"
+    exported = runner.invoke(
+        kiosk, ["log", "export", "--csv", str(out), "--data-dir", str(editions_dir), "--division", "Schools"]
+    )
+    assert exported.exit_code == 0, exported.output
+    [row] = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    assert (row["published_edition"], row["second_opinion_pack"], row["second_opinion_verdict"]) == (
+        "NSWL2023",
+        "CSW21 2021",
+        "UNACCEPTABLE",
+    )
+    assert row["youth_set_hash"] == "sha256:" + "9" * 64
+    every = tmp_path / "all.csv"
+    runner.invoke(kiosk, ["log", "export", "--csv", str(every), "--data-dir", str(editions_dir)])
+    editions = [
+        row["published_edition"] for row in csv.DictReader(io.StringIO(every.read_text(encoding="utf-8")))
+    ]
+    assert editions == ["NSWL2023", "none", "not recorded"]
 
 
 def test_set_pin_asks_twice_without_echo_and_sets_the_hash(tmp_path: Path) -> None:
