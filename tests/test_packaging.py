@@ -108,6 +108,44 @@ def test_frozen_lexicon_build_builds_and_verifies_a_pack(bundle: Path, tmp_path:
     assert run(bundle / "kiosk", "check", "--pack", str(pack), "qi").stdout == "ACCEPTABLE\n"
 
 
+def test_the_frozen_programs_walk_packs_and_refuse_a_forged_one(bundle: Path, tmp_path: Path) -> None:
+    """Frozen, sys.executable is the program itself: the walk's child is `kiosk` (or `lexicon-build`)
+    started with the internal walk argument. A forged trie behind a fresh digest is refused by the
+    station's own start-up check, kiosk check and lexicon-build verify; a good pack is walked once
+    and remembered in the data directory."""
+    import random
+
+    from kiosk.core.pack import read_pack
+    from tests.forge import edit_trie
+
+    source = write_list(tmp_path / "club.txt", ["cat", "dogs", "ma", "mas", "qi", "za"])
+    good = tmp_path / "club.kxpack"
+    built = run(bundle / "lexicon-build", "build", "--name", "Club", "--source", str(source), "-o", str(good))
+    assert built.returncode == 0, printed(built)
+    forged = tmp_path / "forged.kxpack"
+    forged.write_bytes(edit_trie(good.read_bytes(), random.Random(11)))
+    data = tmp_path / "data"
+    data.mkdir()
+    env = {"KIOSK_DATA_DIR": str(data)}
+    for pack, code in ((good, 0), (forged, 2)):
+        config = tmp_path / f"{pack.stem}.toml"
+        config.write_text(f'[[divisions]]\nname = "Open"\npack = "{pack}"\n', encoding="utf-8")
+        checked = run(bundle / "kiosk", "station", "--config", str(config), "--check", env=env)
+        assert checked.returncode == code, printed(checked)
+    assert (data / "verified-packs" / f"{read_pack(good).content_sha256}.json").is_file()
+    refused = run(bundle / "kiosk", "station", "--config", str(tmp_path / "forged.toml"), "--check", env=env)
+    assert f"{forged} is damaged or forged" in refused.stderr, printed(refused)
+    ruled = run(bundle / "kiosk", "check", "--pack", str(forged), "ma", env=env)
+    assert (ruled.returncode, ruled.stdout) == (2, ""), printed(ruled)
+    verified = run(bundle / "lexicon-build", "verify", str(forged), env=env)
+    assert verified.returncode == 1, printed(verified)
+    assert str(forged) in verified.stderr, printed(verified)
+    fine = run(bundle / "lexicon-build", "verify", str(good), env=env)
+    assert fine.returncode == 0, printed(fine)
+    assert "every trie walked" in fine.stdout, printed(fine)
+    assert "matches no known edition" in fine.stdout, printed(fine)  # the built-in table is in the bundle
+
+
 @pytest.mark.parametrize("unit", ["challenge-kiosk.service", "challenge-kiosk-x11.service"])
 def test_kiosk_session_units_pass_systemd_analyze_verify(bundle: Path, tmp_path: Path, unit: str) -> None:
     text = (REPO_ROOT / "packaging" / "linux" / unit).read_text(encoding="utf-8")
