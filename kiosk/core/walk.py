@@ -19,7 +19,7 @@ crash, a time-out or a refusal refuses the pack with a message naming the file. 
 has no Python to run ``-m``: its programs take ``WALK_ARGUMENT`` as their first argument instead
 (``packaging/entry_*.py``), and ``walker_command`` picks the right command line.
 
-A walk costs ~0.5 s for a Collins-sized pack (``bench/bench_walk.py``), so its outcome is
+A walk costs under a second for a Collins-sized pack (``bench/bench_walk.py``), so its outcome is
 remembered in a ``WalkCache`` keyed by the SHA-256 of the pack's content -- the digest the reader
 has just checked -- and a station starts on a known pack as fast as before. An entry vouches only
 for the bytes with that digest (the name and the entry's own ``content_sha256`` must both match,
