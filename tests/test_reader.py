@@ -72,7 +72,7 @@ def test_a_list_that_is_not_utf8_names_the_line(tmp_path: Path) -> None:
 
 
 def test_a_binary_file_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(SourceError, match="NUL bytes"):
+    with pytest.raises(SourceError, match="is a binary file, not a word list"):
         read_word_list(_file(tmp_path, b"cat\x00\x00\x01"))
 
 
