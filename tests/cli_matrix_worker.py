@@ -4,24 +4,30 @@ Started by ``tests/test_cli_errors.py`` (as root: without CAP_DAC_OVERRIDE, so t
 files and read-only folders refuse it as they refuse an organiser). Reads a JSON list of cases on
 standard input; for each, enters the case's folder and environment, gives the program the case's
 standard input and a standard output and error that encode strictly as UTF-8 (as a pipe does),
-calls the program's real entry point (``kiosk.cli.main``, ``lexicon_build.cli.run``) and records
+calls the program's real entry point (the console script's, from the package metadata) and records
 its exit code and output. Writes the JSON list of results on standard output at the end.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 import io
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 
-def run_case(case: dict[str, Any]) -> dict[str, Any]:
-    from kiosk.cli import main as kiosk_main
-    from lexicon_build.cli import run as lexicon_build_run
+def entry_point(program: str) -> Callable[[], object]:
+    """The function the installed console script ``program`` calls (pyproject's [project.scripts])."""
+    (found,) = importlib.metadata.entry_points(group="console_scripts", name=program)
+    function: Callable[[], object] = found.load()
+    return function
 
+
+def run_case(case: dict[str, Any]) -> dict[str, Any]:
     saved = sys.stdin, sys.stdout, sys.stderr, sys.argv, dict(os.environ), Path.cwd()
     out, err = io.BytesIO(), io.BytesIO()
     wrappers = (
@@ -35,10 +41,7 @@ def run_case(case: dict[str, Any]) -> dict[str, Any]:
     os.chdir(case["cwd"])
     code: object = None
     try:
-        if case["program"] == "kiosk":
-            kiosk_main(case["args"])
-        else:
-            lexicon_build_run()
+        entry_point(case["program"])()  # reads sys.argv, as the installed program does
     except SystemExit as exc:
         code = exc.code
     except BaseException as exc:  # the entry point must never let one out: record it

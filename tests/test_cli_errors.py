@@ -236,11 +236,27 @@ def _path_type(param: click.Parameter) -> click.Path | click.File | None:
     return param.type if isinstance(param.type, click.Path | click.File) else None
 
 
-def _is_output(param: click.Parameter) -> bool:
+# The files commands write. The product marks them click.Path(writable=True), and any parameter so
+# marked is an output here too; this list makes sure no output escapes the matrix if a mark is lost.
+OUTPUTS = {
+    "kiosk log export csv_path",
+    "lexicon-build build output",
+    "lexicon-build diff added_file",
+    "lexicon-build diff removed_file",
+    "lexicon-build keygen key_file",
+    "lexicon-build sign output",
+}
+
+
+def _marked_output(param: click.Parameter) -> bool:
     kind = param.type
     return (isinstance(kind, click.Path) and kind.writable) or (
         isinstance(kind, click.File) and "w" in kind.mode
     )
+
+
+def _is_output(command: Command, param: click.Parameter) -> bool:
+    return _marked_output(param) or f"{command.id} {param.name}" in OUTPUTS
 
 
 def _cases_for(command: Command) -> Iterator[Case]:
@@ -248,7 +264,7 @@ def _cases_for(command: Command) -> Iterator[Case]:
     inputs = [
         p.name
         for p in command.command.params
-        if p.name and (_path_type(p) or f"{command.id} {p.name}" in FILE_LIKE) and not _is_output(p)
+        if p.name and (_path_type(p) or f"{command.id} {p.name}" in FILE_LIKE) and not _is_output(command, p)
     ]
     yield Case(
         f"{command.id}: unknown option", command.program, [*_argv(command, None, None), "--no-such-option"]
@@ -267,7 +283,7 @@ def _cases_for(command: Command) -> Iterator[Case]:
         if param.required:
             yield Case(f"{where}: left out", command.program, _argv(command, name, None, drop=True))
         path_type = _path_type(param)
-        if _is_output(param):
+        if _is_output(command, param):
             yield from _output_cases(command, name, inputs, has_force)
         elif path_type is not None and isinstance(path_type, click.Path) and not path_type.file_okay:
             for value in ("words.txt", UNREADABLE_FOLDER):
@@ -424,6 +440,17 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, dict
         yield _run_worker(world, [*VALID, *CASES], root)
     finally:
         release_world(root)
+
+
+def test_every_file_a_command_writes_is_marked_as_an_output() -> None:
+    """click.Path(writable=True) is how the matrix (and click) know a parameter is a file written."""
+    found = {
+        f"{command.id} {param.name}"
+        for command in commands()
+        for param in command.command.params
+        if f"{command.id} {param.name}" in OUTPUTS and _marked_output(param)
+    }
+    assert found == OUTPUTS
 
 
 def test_the_matrix_covers_every_command() -> None:

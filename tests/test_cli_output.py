@@ -17,8 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.console import run_guarded
-from kiosk.core.errors import SourceError
 from tests.cli_world import STATION_NAME, copy_world, make_world, release_world
 from tests.test_cli_errors import STDIN, VALID, VALUES, Case
 
@@ -176,43 +174,3 @@ def test_the_log_of_a_station_named_in_cyrillic_shows_and_exports(
         assert f",{STATION_NAME},".encode() in export.stdout  # a CSV is data: UTF-8 whatever the terminal
     finally:
         release_world(folder)
-
-
-# --- the guard itself, for what no user mistake reaches: a bug, sys.exit("text"), Ctrl+C ----------
-
-
-def _guarded(action: object, capsys: pytest.CaptureFixture[str]) -> tuple[object, str]:
-    with pytest.raises(SystemExit) as ended:
-        run_guarded(action)  # type: ignore[arg-type]
-    return ended.value.code, capsys.readouterr().err
-
-
-def test_a_bug_exits_2_and_says_it_is_a_bug(capsys: pytest.CaptureFixture[str]) -> None:
-    def bug() -> None:
-        raise ZeroDivisionError("division by zero")
-
-    code, err = _guarded(bug, capsys)
-    assert code == 2
-    assert "internal error (ZeroDivisionError: division by zero)" in err
-    assert "not your mistake" in err
-
-
-@pytest.mark.parametrize(
-    ("action", "code", "message"),
-    [
-        (lambda: sys.exit(1), 1, ""),
-        (lambda: sys.exit(0), 0, ""),
-        (lambda: None, 0, ""),
-        (lambda: sys.exit("cannot go on"), 2, "cannot go on"),
-        (lambda: (_ for _ in ()).throw(KeyboardInterrupt()), 2, "Aborted"),
-        (lambda: (_ for _ in ()).throw(EOFError()), 2, "Aborted"),
-        (lambda: (_ for _ in ()).throw(SourceError("words.txt is empty")), 2, "error: words.txt is empty"),
-        (lambda: (_ for _ in ()).throw(PermissionError(13, "Permission denied", "x.txt")), 2, "x.txt"),
-    ],
-)
-def test_the_guard_keeps_rulings_and_turns_everything_else_into_2(
-    action: object, code: int, message: str, capsys: pytest.CaptureFixture[str]
-) -> None:
-    ended, err = _guarded(action, capsys)
-    assert ended == code
-    assert message in err
