@@ -14,6 +14,7 @@ import importlib.metadata
 import io
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -25,6 +26,17 @@ def entry_point(program: str) -> Callable[[], object]:
     (found,) = importlib.metadata.entry_points(group="console_scripts", name=program)
     function: Callable[[], object] = found.load()
     return function
+
+
+CASE_SECONDS = 60  # a command that waits this long has hung (e.g. opened a named pipe): record it
+
+
+class CaseHungError(Exception):
+    """Raised in the worker by SIGALRM when one case runs for longer than CASE_SECONDS."""
+
+
+def _hung(signum: int, frame: object) -> None:
+    raise CaseHungError(f"the command was still running after {CASE_SECONDS} s")
 
 
 def run_case(case: dict[str, Any]) -> dict[str, Any]:
@@ -40,6 +52,8 @@ def run_case(case: dict[str, Any]) -> dict[str, Any]:
     os.environ.update(case["env"])
     os.chdir(case["cwd"])
     code: object = None
+    signal.signal(signal.SIGALRM, _hung)
+    signal.alarm(CASE_SECONDS)
     try:
         entry_point(case["program"])()  # reads sys.argv, as the installed program does
     except SystemExit as exc:
@@ -47,6 +61,7 @@ def run_case(case: dict[str, Any]) -> dict[str, Any]:
     except BaseException as exc:  # the entry point must never let one out: record it
         code = f"escaped {type(exc).__name__}: {exc}"
     finally:
+        signal.alarm(0)
         for wrapper in wrappers:
             try:
                 wrapper.flush()

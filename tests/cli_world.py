@@ -75,6 +75,7 @@ UNREADABLE_FOLDER = "locked"  # chmod 000
 FOLDER = "folder"
 MISSING = "missing.txt"
 SYMLINK_TO_WORDS = "link-to-words.txt"
+FIFO = "pipe"  # a special file: as an output it must be refused, and never read
 
 
 def _pack(words: list[str], path: Path, *, youth: list[str] | None = None, name: str = "Club") -> Path:
@@ -151,6 +152,7 @@ def make_world(folder: Path) -> Path:
     (folder / "empty.txt").write_bytes(b"")
     (folder / FOLDER).mkdir()
     (folder / SYMLINK_TO_WORDS).symlink_to("words.txt")
+    os.mkfifo(folder / FIFO)
     (folder / UNREADABLE).write_text("CAT\n", encoding="utf-8")
     (folder / UNREADABLE).chmod(0)
     (folder / READ_ONLY_FOLDER).mkdir()
@@ -162,7 +164,8 @@ def make_world(folder: Path) -> Path:
 
 def copy_world(world: Path, target: Path) -> Path:
     """A fresh copy of the world for one run (permissions kept, symlinks kept as links)."""
-    shutil.copytree(world, target, symlinks=True, ignore_dangling_symlinks=True)
+    shutil.copytree(world, target, symlinks=True, ignore=shutil.ignore_patterns(FIFO))
+    os.mkfifo(target / FIFO)  # a named pipe is made, not copied
     for name in (READ_ONLY_FOLDER, UNREADABLE_FOLDER):
         (target / name).chmod((world / name).stat().st_mode & 0o777)
     return target

@@ -5,7 +5,9 @@ every file it reads gets a missing file, a folder, an unreadable file, an empty 
 garbage and every file of another kind an organiser might have on the stick; every file it
 writes gets a folder, a folder that does not exist, a read-only folder, the command's own input
 (also through a symlink and another spelling), an existing file of another kind (with and without
---force), an existing file of its own kind without --force, and /dev/full; every number gets a
+--force), an existing file of its own kind without --force, and a special file (a named pipe: a
+device would be the same, but a broken build must not be able to replace a machine's /dev/full);
+every number gets a
 word and a negative, every choice a wrong one, every required value is left out, and an unknown
 option is added. Prompts get end of input and Ctrl+C. Each case must exit 2 (never a ruling's 0
 or 1), print a message on standard error that names the file when a file was wrong, and print no
@@ -35,6 +37,7 @@ import click
 import pytest
 
 from tests.cli_world import (
+    FIFO,
     FOLDER,
     MISSING,
     PIN,
@@ -323,7 +326,7 @@ def _output_cases(command: Command, name: str, inputs: list[str], has_force: boo
     yield case(FOLDER, FOLDER)
     yield case("a folder that does not exist", f"nowhere/out{suffix}", names="nowhere")
     yield case("in a read-only folder", f"{READ_ONLY_FOLDER}/out{suffix}")
-    yield case("/dev/full", "/dev/full")
+    yield case("a named pipe", FIFO)
     yield case(f"existing {own} without --force", own)
     for other in (
         "words.txt",

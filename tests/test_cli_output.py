@@ -63,6 +63,8 @@ def _run(case: Case, folder: Path, *, stdout: int | None, **env: str) -> subproc
 @pytest.mark.parametrize("case", VALID, ids=[case.id.split(":")[0] for case in VALID])
 @pytest.mark.parametrize("where", ["/dev/full", "closed", "broken pipe"])
 def test_output_that_cannot_be_written_exits_2(case: Case, where: str, world: Path, tmp_path: Path) -> None:
+    if where == "/dev/full" and not Path("/dev/full").is_char_device():
+        pytest.skip("this machine has no /dev/full device (a full disk is simulated with it)")
     folder = copy_world(world, tmp_path / "here")
     try:
         if where == "/dev/full":

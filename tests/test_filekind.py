@@ -63,9 +63,13 @@ def test_a_word_list_is_not_mistaken_for_toml_even_when_it_looks_like_one(tmp_pa
     assert data["name"] == "X"
 
 
-def test_check_output_refuses_a_device() -> None:
+def test_check_output_refuses_a_device_or_a_pipe(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
     with pytest.raises(OutputError, match="a device or other special file"):
-        check_output(Path("/dev/full"), Role.PACK, force=True)
+        check_output(fifo, Role.PACK, force=True)
 
 
 def _zip(path: Path, members: dict[str, str]) -> Path:
