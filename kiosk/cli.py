@@ -21,13 +21,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
+# Only the standard library and kiosk.console at import: this module is the console script's, and
+# whatever else fails to import (a broken installation) must still end as an error, exit 2, never
+# as a ruling's 1 -- so everything else is imported inside run_guarded.
 from kiosk.console import EXIT_ERROR, run_guarded
-from kiosk.core.config import StationConfig, default_config, load_config, load_divisions
-from kiosk.core.errors import KioskError
-from kiosk.paths import data_dir as resolve_data_dir
-from kiosk.paths import default_pack_path
 
 if TYPE_CHECKING:
+    from kiosk.core.config import StationConfig
+    from kiosk.core.errors import KioskError
     from kiosk.core.record import ChallengeLog
     from kiosk.storage import StationStorage
 
@@ -137,23 +138,27 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     ruling's 0 or 1, and no output fails on the terminal's encoding.
     """
     arguments = station_arguments(sys.argv[1:] if argv is None else argv)
-    if arguments is None:
-        from kiosk.command import kiosk
 
-        args = None if argv is None else list(argv)
-        run_guarded(lambda: kiosk.main(args=args, standalone_mode=False))
-    run_guarded(
-        lambda: start_station(
+    def run() -> object:
+        if arguments is None:
+            from kiosk.command import kiosk
+
+            return kiosk.main(args=None if argv is None else list(argv), standalone_mode=False)
+        return start_station(
             arguments.config_path,
             arguments.data_dir,
             touch=arguments.touch,
             smoke=arguments.smoke,
             kiosk_session=arguments.kiosk_session,
         )
-    )
+
+    run_guarded(run)
 
 
 def load_station_config(config_path: Path | None) -> StationConfig:
+    from kiosk.core.config import default_config, load_config
+    from kiosk.paths import default_pack_path
+
     if config_path is None:
         return default_config(default_pack_path())
     return load_config(config_path, default_pack=default_pack_path())
@@ -182,6 +187,10 @@ def start_station(
     If either cannot be used, the station never opens: the error goes to standard error (exit
     2) and, in a kiosk session, "Station not ready — call a judge" stays on screen with it.
     """
+    from kiosk.core.config import load_divisions
+    from kiosk.core.errors import KioskError
+    from kiosk.paths import data_dir as resolve_data_dir
+
     try:
         config = load_station_config(config_path)
         if touch:

@@ -12,7 +12,11 @@ program (``kiosk`` and ``lexicon-build``, every command) and decides, once:
 * output that cannot be written (full disk, closed or broken pipe) is an error: exit 2, with
   what happened on standard error, even if the failure only shows when the output is flushed;
 * Ctrl+C or end of input: "Aborted", exit 2; a KioskError no command caught: its message, exit 2;
-  anything else is a bug: its traceback, under a line saying so, exit 2.
+  a library that cannot be imported: "this installation is incomplete", exit 2; anything else is
+  a bug: its traceback, under a line saying so, exit 2.
+
+The console scripts import nothing but this module before ``run_guarded`` starts, so that even a
+broken installation cannot end ``kiosk check`` with Python's own exit code 1.
 
 It imports nothing heavy (click only once click is already loaded): the station starts through it.
 """
@@ -113,6 +117,11 @@ def _report(exc: Exception) -> None:
 
     if isinstance(exc, KioskError):
         _say(f"error: {exc}")
+    elif isinstance(exc, ImportError):
+        _say(
+            f"error: this installation is incomplete ({type(exc).__name__}: {exc}); install it again "
+            "(./dev.sh in a source checkout, or copy the station bundle again)"
+        )
     elif isinstance(exc, OSError):
         _say(f"error: {_describe_os_error(exc)}")
     else:

@@ -4,8 +4,8 @@ A thin click layer over ``lexicon_build.builder`` and ``kiosk.core.pack``. Exit 
 success; 1 when a check ran and found a problem in what it checked (``verify``: the pack is
 damaged or not signed as required; ``build``: lines that are not words); 2 for every other error
 (a file that is missing, unreadable or of the wrong kind, an output that would destroy a file, a
-bad value, Ctrl+C), so that a script never mistakes a mistake for a verdict. ``run`` is the
-program's entry point: ``kiosk.console.run_guarded`` around the click group ``main``.
+bad value, Ctrl+C), so that a script never mistakes a mistake for a verdict. The program's entry
+point is ``lexicon_build.entry.run``: ``kiosk.console.run_guarded`` around the click group ``main``.
 
 No command writes over a file it reads, over a file of another kind, or (without ``--force``) over
 one of its own kind: ``kiosk.core.filekind.check_output`` decides, before any work is done.
@@ -20,7 +20,7 @@ from typing import NoReturn
 import click
 
 from kiosk import __version__
-from kiosk.console import EXIT_ERROR, run_guarded
+from kiosk.console import EXIT_ERROR
 from kiosk.core.errors import KioskError, NotAPackError, PackError, SourceLinesError
 from kiosk.core.filekind import Kind, Role, check_output, recognise, refusal, same_file
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
@@ -36,7 +36,7 @@ from lexicon_build.signing import (
     sign_pack,
 )
 
-__all__ = ["main", "run"]
+__all__ = ["main"]
 
 EXIT_PROBLEM = 1  # a check found a problem in what it checked
 MIN_PASSPHRASE_CHARS = 8
@@ -54,11 +54,6 @@ existing_file = click.Path(path_type=Path, dir_okay=False, exists=True)
 force_option = click.option(
     "--force", is_flag=True, help="Replace the output file if it exists (never a file of another kind)."
 )
-
-
-def run() -> None:
-    """The ``lexicon-build`` program: every error exits 2, whatever the command."""
-    run_guarded(lambda: main.main(standalone_mode=False))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

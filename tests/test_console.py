@@ -7,7 +7,10 @@ test_cli_output.py.)
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -50,3 +53,23 @@ def test_the_guard_keeps_rulings_and_turns_everything_else_into_2(
     ended, err = _guarded(action, capsys)
     assert ended == code
     assert message in err
+
+
+@pytest.mark.parametrize(
+    ("program", "args"), [("kiosk", ["check", "CAT"]), ("lexicon-build", ["info", "club.kxpack"])]
+)
+def test_a_broken_installation_exits_2_not_1(program: str, args: list[str], tmp_path: Path) -> None:
+    """A library that fails to import (here marisa-trie) must not end a check with UNACCEPTABLE's 1."""
+    (tmp_path / "marisa_trie.py").write_text("raise ImportError('simulated: marisa-trie is missing')\n")
+    result = subprocess.run(
+        [str(Path(sys.executable).with_name(program)), *args],
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2, result.stderr
+    assert "this installation is incomplete" in result.stderr
+    assert "marisa-trie is missing" in result.stderr
+    assert "Traceback" not in result.stderr
