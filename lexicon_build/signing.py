@@ -182,12 +182,24 @@ def _key_from_text(text: str, where: str) -> tuple[TrustedKey, ...]:
     )
 
 
+def _names_a_file(spec: str) -> bool:
+    """A --trust value that can only be a file name: not a base64 key, and with a dot or a slash."""
+    try:
+        if len(base64.b64decode(spec, validate=True)) == PUBLIC_KEY_BYTES:
+            return False
+    except (binascii.Error, ValueError):
+        pass
+    return "." in spec or "/" in spec or "\\" in spec
+
+
 def load_trusted_keys(specs: tuple[str, ...]) -> tuple[TrustedKey, ...]:
     """Read ``--trust`` values: .pub files, station configs with ``[[trusted_keys]]``, or base64 keys."""
     keys: list[TrustedKey] = []
     for spec in specs:
         path = Path(spec)
-        if path.is_file():
+        if not path.exists() and _names_a_file(spec):
+            raise ConfigError(f"--trust {spec}: no such file; check the name and the folder of the .pub file")
+        if path.exists():
             problem = refusal(path, Role.TRUSTED_KEYS)
             if problem is not None:
                 raise ConfigError(problem)

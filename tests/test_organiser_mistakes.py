@@ -273,3 +273,19 @@ def small_pack(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_help_example_with_a_comma_judges_two_words(runner: CliRunner, small_pack: Path) -> None:
     result = runner.invoke(kiosk, ["check", "--pack", str(small_pack), "CAT, DOGS"])
     assert (result.exit_code, result.stdout) == (0, "ACCEPTABLE\n")
+
+
+def test_a_trust_file_that_is_not_there_is_named_and_a_base64_key_with_a_slash_is_a_key(
+    runner: CliRunner, make_pack: PackFactory
+) -> None:
+    import base64
+
+    pack = make_pack(WORDS)
+    missing = runner.invoke(lexicon_build, ["verify", str(pack), "--trust", "organiser.pub"])
+    assert missing.exit_code == 2
+    assert "--trust organiser.pub: no such file" in missing.output
+    slashed = base64.b64encode(bytes([255, 255, 254]) + bytes(29)).decode()
+    assert "/" in slashed
+    unsigned = runner.invoke(lexicon_build, ["verify", str(pack), "--trust", slashed])
+    assert unsigned.exit_code == 1  # read as a key: the pack is refused for not being signed by it
+    assert "not signed" in unsigned.output
