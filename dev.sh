@@ -2,16 +2,19 @@
 # The two set-up commands of README.md, for a fresh machine with nothing installed by hand:
 #   ./dev.sh kiosk [ARGS...]   start the station on the embedded default pack (ARGS go to `kiosk`)
 #   ./dev.sh test  [ARGS...]   ruff, mypy --strict, import contracts and the whole pytest suite
-# It installs what is missing: Debian packages (Qt's X11 libraries, fonts; PostgreSQL for the
-# tests) through apt-get when it is there, and the project into ./.venv.
+# and two that other scripts use:
+#   ./dev.sh bundle-setup      what packaging/build.sh needs before PyInstaller runs
+#   ./dev.sh packages GROUP... the Debian packages of those groups of packaging/linux/debian-packages.txt
+# It installs what is missing: Debian packages (the station's, from the one list that
+# docs/install.md quotes; PostgreSQL, Xvfb and cage for the tests) through apt-get when it is
+# there, and the project into ./.venv.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 VENV=${KIOSK_VENV:-.venv}
-QT_RUNTIME_PACKAGES="libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3 \
-libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-randr0 \
-libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 fonts-dejavu-core"
-TEST_PACKAGES="postgresql xvfb xauth x11-utils xdotool systemd cage xwayland xinit"
+PACKAGE_LIST=packaging/linux/debian-packages.txt
+BUILD_PACKAGES="binutils"  # PyInstaller reads the libraries it bundles with objdump
+TEST_PACKAGES="postgresql xvfb xauth x11-utils xdotool systemd xwayland xinit"
 
 say() { printf '%s\n' "dev.sh: $*" >&2; }
 
@@ -23,13 +26,39 @@ apt_install() {
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   local sudo=()
-  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || {
+      say "these Debian packages are missing: ${missing[*]}"
+      say "install them as root (apt-get install --no-install-recommends ${missing[*]}), or install sudo, then run this again"
+      exit 1
+    }
+    sudo=(sudo)
+  fi
   say "installing Debian packages: ${missing[*]}"
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# The packages of the named groups of the list, one a line, in the list's order.
+list_packages() {
+  awk -v groups=" $* " '
+    /^\[/ { name = $0; gsub(/[][]/, "", name); wanted = index(groups, " " name " ") > 0; next }
+    { sub(/#.*/, "") }
+    wanted && NF { print $1 }
+  ' "$PACKAGE_LIST"
+}
+
+# A Debian python3 creates no venv without python3-venv (no ensurepip).
+python_present() {
+  if ! command -v python3 >/dev/null 2>&1; then
+    apt_install python3 python3-venv
+  elif ! python3 -c 'import ensurepip' >/dev/null 2>&1; then
+    apt_install python3-venv
+  fi
+}
+
 python_venv() {
+  python_present
   local stamp="$VENV/.installed"
   if [ ! -x "$VENV/bin/python" ]; then
     say "creating $VENV"
@@ -47,19 +76,23 @@ cmd=${1:-}
 shift || true
 case "$cmd" in
   kiosk)
-    apt_install $QT_RUNTIME_PACKAGES
+    apt_install $(list_packages station)
     python_venv
     if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ] && [ -z "${QT_QPA_PLATFORM:-}" ]; then
-      say "no screen here (neither DISPLAY nor WAYLAND_DISPLAY is set)."
-      say "on a desktop, run this from a terminal inside the session; on a headless machine try:"
-      say "  xvfb-run -s '-screen 0 1920x1080x24' ./dev.sh kiosk"
-      say "or rule from the command line: .venv/bin/kiosk check CAT DOGS"
+      say "no screen here (neither DISPLAY nor WAYLAND_DISPLAY is set): on a desktop, run this"
+      say "from a terminal inside the session. Without a screen you can still"
+      say "check the configuration, its packs and the data directory:"
+      say "  $VENV/bin/kiosk station --check"
+      say "start the station off screen, paint its first frame and stop:"
+      say "  QT_QPA_PLATFORM=offscreen $VENV/bin/kiosk station --smoke"
+      say "rule on a play from the command line:"
+      say "  $VENV/bin/kiosk check CAT DOGS"
       exit 1
     fi
     exec "$VENV/bin/kiosk" "$@"
     ;;
   test)
-    apt_install $QT_RUNTIME_PACKAGES $TEST_PACKAGES
+    apt_install $(list_packages station cage) $BUILD_PACKAGES $TEST_PACKAGES
     python_venv
     export QT_QPA_PLATFORM=offscreen
     bin="$VENV/bin"
@@ -69,8 +102,18 @@ case "$cmd" in
     "$bin/lint-imports"
     "$bin/pytest" "$@"
     ;;
+  bundle-setup)
+    # PyInstaller copies the libraries the station's Qt finds on this machine into the bundle:
+    # install the station's packages here too, so that the bundle carries what it can.
+    apt_install $(list_packages station) $BUILD_PACKAGES
+    python_venv
+    ;;
+  packages)
+    [ $# -gt 0 ] || { say "usage: ./dev.sh packages GROUP... (groups: $(grep -o '^\[[a-z0-9-]*\]' "$PACKAGE_LIST" | tr -d '[]' | xargs))"; exit 2; }
+    list_packages "$@"
+    ;;
   *)
-    say "usage: ./dev.sh kiosk [ARGS...] | ./dev.sh test [PYTEST ARGS...]"
+    say "usage: ./dev.sh kiosk [ARGS...] | ./dev.sh test [PYTEST ARGS...] | ./dev.sh bundle-setup | ./dev.sh packages GROUP..."
     exit 2
     ;;
 esac

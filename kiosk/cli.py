@@ -14,9 +14,10 @@ messages, the same exit codes, under ``kiosk.console.run_guarded``.
 from __future__ import annotations
 
 import os
+import shlex
 import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -164,6 +165,31 @@ def load_station_config(config_path: Path | None) -> StationConfig:
     return load_config(config_path, default_pack=default_pack_path())
 
 
+def no_screen(config_path: Path | None, data_dir: Path | None, environ: Mapping[str, str]) -> str | None:
+    """Why Qt would abort for want of a screen, with what to do instead; None if there may be one.
+
+    Only the certain case: Linux, Qt left to choose or told to use X11, and no display named. Qt's
+    own message then ("could not connect to display", "xcb-cursor0 ... is needed") misleads.
+    """
+    platform = environ.get("QT_QPA_PLATFORM", "")
+    if not sys.platform.startswith("linux") or platform not in ("", "xcb") or environ.get("DISPLAY"):
+        return None
+    if not platform and environ.get("WAYLAND_DISPLAY"):
+        return None
+    program = [sys.argv[0] or "kiosk", "station"]
+    if config_path is not None:
+        program += ["--config", str(config_path)]
+    if data_dir is not None:
+        program += ["--data-dir", str(data_dir)]
+    return (
+        "no screen to show the station on: neither DISPLAY nor WAYLAND_DISPLAY is set.\n"
+        "To check the configuration, every pack and the data directory without a screen:\n"
+        f"  {shlex.join([*program, '--check'])}\n"
+        "To start the station off screen, paint its first frame and stop:\n"
+        f"  QT_QPA_PLATFORM=offscreen {shlex.join([*program, '--smoke'])}"
+    )
+
+
 def not_ready(problem: KioskError, *, kiosk_session: bool, smoke: bool) -> NoReturn:
     """The station cannot start: say why on standard error, and on screen in a kiosk session."""
     if not kiosk_session:
@@ -196,8 +222,12 @@ def start_station(
         if touch:
             config = replace(config, touch=True)
         divisions = load_divisions(config)
-    except KioskError as exc:
-        not_ready(exc, kiosk_session=kiosk_session, smoke=smoke)
+    except KioskError as exc:  # on the terminal only, where there is no screen to show it on
+        screen = no_screen(config_path, data_dir, os.environ) is None
+        not_ready(exc, kiosk_session=kiosk_session and screen, smoke=smoke)
+    screen_problem = no_screen(config_path, data_dir, os.environ)
+    if screen_problem is not None:
+        fail(screen_problem)
     from kiosk.ui.app import run_station  # Qt is loaded only for the station itself
 
     folder = resolve_data_dir(data_dir if data_dir is not None else config.data_dir)

@@ -8,10 +8,14 @@ station itself without loading click, and hands every other command line to the 
 
 from __future__ import annotations
 
+import contextlib
+import getpass
 import io
+import os
 import re
 import sys
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
@@ -19,13 +23,14 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 import click
 
 from kiosk import __version__
-from kiosk.cli import EXIT_ACCEPTABLE, EXIT_UNACCEPTABLE, fail, start_station
+from kiosk.cli import EXIT_ACCEPTABLE, EXIT_UNACCEPTABLE, fail, load_station_config, start_station
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, adjudicate
 from kiosk.core.batch import batch_rulings
+from kiosk.core.config import load_divisions
 from kiosk.core.errors import KioskError
 from kiosk.core.filekind import Role, check_output, refusal
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
-from kiosk.paths import DATA_DIR_ENV, data_dir, default_pack_path
+from kiosk.paths import DATA_DIR_ENV, data_dir, default_pack_path, guide_dir
 
 if TYPE_CHECKING:
     from kiosk.core.record import ChallengeEntry
@@ -33,7 +38,28 @@ if TYPE_CHECKING:
 
 __all__ = ["kiosk", "parse_since"]
 
-BATCH_CHUNK_LINES = 65536
+BATCH_BLOCK_CHARS = 1 << 20
+
+
+def read_lines(stream: TextIO) -> Iterator[list[str]]:
+    """A text stream's lines, without their line ends, a block at a time.
+
+    Read in blocks rather than line by line: click's standard input is a TextIOWrapper subclass
+    written in Python, whose iteration calls its ``readline`` once per line (0.27 s for 279,000
+    lines against 0.03 s for a block read). The stream's own newline handling still applies.
+    """
+    rest: list[str] = []  # the line not yet ended, in pieces: one very long line is not copied over and over
+    while block := stream.read(BATCH_BLOCK_CHARS):
+        lines = block.split("\n")
+        if len(lines) == 1:
+            rest.append(block)
+            continue
+        lines[0] = "".join(rest) + lines[0]
+        rest = [lines.pop()]
+        yield lines
+    last = "".join(rest)
+    if last:
+        yield [last]
 
 
 def open_lexicon(pack: Path | None) -> MarisaLexicon:
@@ -62,7 +88,22 @@ config_option = click.option(
 )
 
 
-@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+class KioskGroup(click.Group):
+    """The ``kiosk`` group, whose help ends by saying where this installation keeps its guides."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        guides = guide_dir()
+        formatter.write_paragraph()
+        formatter.write_text(
+            f"Guides: {guides / 'install.md'} (installing stations); station.md, judges.md and "
+            f"organisers.md in the same folder."
+        )
+
+
+@click.group(
+    cls=KioskGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]}
+)
 @click.version_option(__version__, prog_name="kiosk")
 @config_option
 @click.pass_context
@@ -94,13 +135,23 @@ def kiosk(ctx: click.Context, config_path: Path | None) -> None:
 @click.option("--touch", is_flag=True, help="Show the on-screen keyboard and the pointer.")
 @click.option("--smoke", is_flag=True, help="Exit once the ready screen is painted, printing the time taken.")
 @click.option(
+    "--check",
+    is_flag=True,
+    help="Check the configuration, every pack and the data directory, without a screen, and exit.",
+)
+@click.option(
     "--kiosk-session",
     is_flag=True,
     help="The machine's only program (the systemd units use it): if the station cannot start, "
     "show 'Station not ready - call a judge' with the reason on screen instead of exiting.",
 )
 def station(
-    config_path: Path | None, data_dir: Path | None, touch: bool, smoke: bool, kiosk_session: bool
+    config_path: Path | None,
+    data_dir: Path | None,
+    touch: bool,
+    smoke: bool,
+    check: bool,
+    kiosk_session: bool,
 ) -> None:
     """Start the full-screen challenge station.
 
@@ -115,10 +166,87 @@ def station(
       kiosk station
       kiosk station --config station.toml
       kiosk station --smoke          check that the station starts, and how fast
+      kiosk station --config station.toml --check
     """
     if config_path is None:  # `kiosk --config FILE station` means the same as `kiosk station --config FILE`
         config_path = click.get_current_context().find_root().params.get("config_path")
+    if check:
+        check_station(config_path, data_dir)
+        return
     start_station(config_path, data_dir, touch=touch, smoke=smoke, kiosk_session=kiosk_session)
+
+
+def data_dir_problem(folder: Path) -> str | None:
+    """Why the station, run by this user, could not keep its log in ``folder``; None if it could.
+
+    Tried for real: the folder is made as the station would make it, a file is written in it, and
+    whatever the check made is removed again.
+    """
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):  # no name for this user id
+        user = "this user"
+    made = []
+    parent = folder.absolute()
+    while not parent.exists() and parent != parent.parent:
+        made.append(parent)
+        parent = parent.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        return f"{folder} cannot be used by {user}, who runs the station ({exc.strerror or exc})"
+    finally:
+        for path in made:  # deepest first; only the empty folders this check made
+            with contextlib.suppress(OSError):
+                path.rmdir()
+    from kiosk.storage.database import LOCAL_DATABASE_NAME  # a constant: no SQLAlchemy engine is made
+
+    for name in (LOCAL_DATABASE_NAME, f"{LOCAL_DATABASE_NAME}-wal", f"{LOCAL_DATABASE_NAME}-shm"):
+        if (folder / name).exists() and not os.access(folder / name, os.R_OK | os.W_OK):
+            return f"{folder / name} is not writable by {user}, who runs the station"
+    return None
+
+
+def check_station(config_path: Path | None, data_dir_flag: Path | None) -> None:
+    """``kiosk station --check``: what the station would start with, checked without Qt or a screen.
+
+    The same loading as the station's (every pack read and verified, trusted keys applied), and
+    the same data directory; exit 2 with the first problem, as the station would stop.
+    """
+    try:
+        config = load_station_config(config_path)
+        divisions = load_divisions(config)
+    except KioskError as exc:
+        fail(str(exc))
+    where = str(config_path) if config_path is not None else "none (one division on the embedded pack)"
+    click.echo(f"Configuration: {where}")
+    click.echo(f"Station: {config.station_name!r}, {config.rules.title.lower()}")
+    for loaded in divisions:
+        info, division = loaded.lexicon.info, loaded.division
+        youth = ", youth rules" if division.youth_rules else ""
+        click.echo(
+            f"Division {division.name!r}: {division.pack}: {info.title}, {info.word_count:,} words"
+            f"{youth}, verified, {loaded.lexicon.trust.label}"
+        )
+        if loaded.second_opinion is not None:
+            second = loaded.second_opinion.info
+            click.echo(f"  second opinion: {division.second_opinion_pack}: {second.title}, verified")
+    folder = data_dir(data_dir_flag if data_dir_flag is not None else config.data_dir)
+    problem = data_dir_problem(folder)
+    if problem is not None:
+        fail(
+            f"the data directory {problem}; make the folder and give it to that user, or name another with "
+            f"data_dir in the configuration, --data-dir or ${DATA_DIR_ENV}"
+        )
+    state = "there" if folder.is_dir() else "not there yet: the station makes it when it starts"
+    click.echo(f"Data directory: {folder} ({state})")
+    if config.database_url is not None:
+        click.echo("Challenge log: the shared database of database_url (not contacted by this check)")
+    click.echo(
+        "OK: the station can start with this configuration (on the station, --smoke checks its screen)."
+    )
 
 
 @kiosk.command()
@@ -174,14 +302,13 @@ def check(
         )
     if batch is not None:
         out = sys.stdout
-        chunk: list[str] = []
-        for line_ruling in batch_rulings(batch, lexicon, youth=youth, max_words=max_words):
-            chunk.append(line_ruling)
-            if len(chunk) >= BATCH_CHUNK_LINES:
-                out.write("\n".join(chunk) + "\n")
-                chunk.clear()
-        if chunk:
-            out.write("\n".join(chunk) + "\n")
+        for lines in read_lines(batch):
+            out.write(
+                "".join(
+                    f"{ruling}\n"
+                    for ruling in batch_rulings(lines, lexicon, youth=youth, max_words=max_words)
+                )
+            )
         out.flush()
         return
     try:

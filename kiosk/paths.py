@@ -9,7 +9,14 @@ import os
 import sys
 from pathlib import Path
 
-__all__ = ["DATA_DIR_ENV", "DEFAULT_PACK_ENV", "DEFAULT_PACK_NAME", "data_dir", "default_pack_path"]
+__all__ = [
+    "DATA_DIR_ENV",
+    "DEFAULT_PACK_ENV",
+    "DEFAULT_PACK_NAME",
+    "data_dir",
+    "default_pack_path",
+    "guide_dir",
+]
 
 DEFAULT_PACK_NAME = "enable-demo.kxpack"
 DEFAULT_PACK_ENV = "KIOSK_DEFAULT_PACK"
@@ -31,6 +38,13 @@ def default_pack_path() -> Path:
     if override:
         return Path(override)
     return _bundle_root() / "data" / DEFAULT_PACK_NAME
+
+
+def guide_dir() -> Path:
+    """The guides (``docs/``): beside the programs in the bundle, where an operator looks for them."""
+    if getattr(sys, "frozen", False):
+        return Path(sys.executable).resolve().parent / "docs"
+    return Path(__file__).resolve().parent.parent / "docs"
 
 
 def data_dir(flag: Path | None = None) -> Path:

@@ -1,11 +1,14 @@
 """Turning a recipe into a pack: read every source, apply the rules, write one verified file.
 
 The same recipe and sources always give the same bytes: words are a set (marisa's output does not
-depend on key order), the manifest is canonical JSON and records no time or absolute path.
+depend on key order), the manifest is canonical JSON and records no time or absolute path, and the
+sections are compressed by zlib at a fixed level (``kiosk.core.pack``; the same zlib gives the same
+bytes).
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import tempfile
 from collections import Counter
@@ -18,7 +21,7 @@ import marisa_trie
 from kiosk import __version__
 from kiosk.core.errors import OutputError, SourceError, SourceLinesError
 from kiosk.core.lexicon import WORDS_SECTION, YOUTH_SECTION, load_lexicon
-from kiosk.core.pack import PackInfo, SourceInfo, encode_pack, word_set_hash
+from kiosk.core.pack import PackInfo, SourceInfo, encode_pack, sorted_words_hash, word_set_hash
 from lexicon_build.reader import Rejection, WordList, read_word_list
 from lexicon_build.recipe import Recipe, SourceSpec
 
@@ -72,6 +75,16 @@ def _source_info(spec: SourceSpec, word_list: WordList, role: str, kept: int) ->
     )
 
 
+def _union(lists: list[list[str]]) -> list[str]:
+    """Every word of the lists, each once (each list already holds each of its words once).
+
+    In the lists' own order, usually sorted already, which makes sorting them cheap.
+    """
+    if len(lists) == 1:
+        return list(lists[0])
+    return list(dict.fromkeys(itertools.chain.from_iterable(lists)))
+
+
 def build_pack(
     recipe: Recipe,
     *,
@@ -80,14 +93,16 @@ def build_pack(
 ) -> BuildResult:
     """Build a pack in memory. Raise SourceError listing every refused line unless skipping."""
     report = BuildReport()
-    words: set[str] = set()
+    kept_lists: list[list[str]] = []
     sources: list[SourceInfo] = []
     for spec in recipe.sources:
         word_list = _read(spec, recipe.max_length, report, progress)
-        low = spec.min_length or 0
-        high = spec.max_length or recipe.max_length
-        kept = [w for w in word_list.words if low <= len(w) <= high]
-        words.update(kept)
+        kept = word_list.words  # the reader already left out words over the recipe's maximum
+        if spec.min_length is not None or spec.max_length is not None:
+            low = spec.min_length or 0
+            high = spec.max_length or recipe.max_length
+            kept = [w for w in kept if low <= len(w) <= high]
+        kept_lists.append(kept)
         sources.append(_source_info(spec, word_list, "source", len(kept)))
         if word_list.too_long:
             report.warnings.append(
@@ -109,23 +124,32 @@ def build_pack(
             + "\n".join(lines)
             + "\nFix the lines, or build anyway with --skip-invalid (they are left out)."
         )
-    missing_removals = sorted(w for w in recipe.removals if w not in words and w not in recipe.additions)
-    if missing_removals:
-        report.warnings.append(
-            f"removals not in any source (nothing to remove): {', '.join(missing_removals)}"
+    words = _union(kept_lists)
+    if recipe.additions or recipe.removals:
+        present = set(words)
+        missing_removals = sorted(
+            w for w in recipe.removals if w not in present and w not in recipe.additions
         )
-    words.update(w for w in recipe.additions if len(w) <= recipe.max_length)
-    words.difference_update(recipe.removals)
+        if missing_removals:
+            report.warnings.append(
+                f"removals not in any source (nothing to remove): {', '.join(missing_removals)}"
+            )
+        words += [
+            w for w in dict.fromkeys(recipe.additions) if len(w) <= recipe.max_length and w not in present
+        ]
+        removed = set(recipe.removals)
+        words = [w for w in words if w not in removed]
     if not words:
         raise SourceError("the sources hold no words at all; check the files and length limits")
-    outside = sorted(youth_words - words)
+    outside = sorted(youth_words.difference(words))
     if outside:
         sample = ", ".join(outside[:10]) + (" ..." if len(outside) > 10 else "")
         report.warnings.append(
             f"{len(outside)} youth exclusion word(s) are not in the base list and change nothing: {sample}"
         )
-    youth_words &= words
-    sections = {WORDS_SECTION: marisa_trie.Trie(words).tobytes()}
+    youth_words.intersection_update(words)
+    ordered = sorted(words)
+    sections = {WORDS_SECTION: marisa_trie.Trie(ordered).tobytes()}
     if recipe.youth_exclusions is not None:
         sections[YOUTH_SECTION] = marisa_trie.Trie(youth_words).tobytes()
     info = PackInfo(
@@ -133,17 +157,19 @@ def build_pack(
         edition=recipe.edition,
         description=recipe.description,
         max_length=recipe.max_length,
-        word_count=len(words),
-        counts_by_length=dict(sorted(Counter(map(len, words)).items())),
+        word_count=len(ordered),
+        counts_by_length=dict(sorted(Counter(map(len, ordered)).items())),
         youth_exclusion_count=len(youth_words),
-        set_hash=word_set_hash(words),
+        set_hash=sorted_words_hash(ordered),
         youth_set_hash=None if recipe.youth_exclusions is None else word_set_hash(youth_words),
         sources=tuple(sources),
         builder_version=__version__,
     )
     data = encode_pack(info, sections)
     lexicon = load_lexicon(data)  # read back with the station's own loader before anyone gets it
-    if lexicon.info != info or any(w not in lexicon for w in recipe.additions if w in words):
+    if lexicon.info != info or any(
+        w not in lexicon for w in recipe.additions if len(w) <= recipe.max_length and w not in recipe.removals
+    ):
         raise SourceError("internal error: the pack did not read back as written; please report it")
     return BuildResult(data=data, info=info, report=report)
 

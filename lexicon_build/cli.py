@@ -9,6 +9,8 @@ point is ``lexicon_build.entry.run``: ``kiosk.console.run_guarded`` around the c
 
 No command writes over a file it reads, over a file of another kind, or (without ``--force``) over
 one of its own kind: ``kiosk.core.filekind.check_output`` decides, before any work is done.
+The commands that sign or check signatures import ``lexicon_build.signing`` (and cryptography)
+themselves, so that a build does not load it (``bench/bench_tournament.py``).
 """
 
 from __future__ import annotations
@@ -28,13 +30,6 @@ from kiosk.core.pack import PackInfo
 from lexicon_build.builder import build_pack, write_atomically
 from lexicon_build.reader import ListFormat, read_word_list
 from lexicon_build.recipe import Recipe, SourceSpec, load_recipe
-from lexicon_build.signing import (
-    generate_key_pair,
-    load_private_key,
-    load_trusted_keys,
-    private_key_is_encrypted,
-    sign_pack,
-)
 
 __all__ = ["main"]
 
@@ -213,6 +208,8 @@ def verify(pack: Path, trust: tuple[str, ...]) -> None:
       lexicon-build verify club.kxpack
       lexicon-build verify club.kxpack --trust organiser.pub
     """
+    from lexicon_build.signing import load_trusted_keys  # cryptography: ~17 ms that build does not pay
+
     try:
         lexicon = load_lexicon(pack, trusted_keys=load_trusted_keys(trust))
     except NotAPackError as exc:
@@ -321,6 +318,8 @@ def keygen(key_file: Path, name: str, force: bool, ask_passphrase: bool) -> None
       lexicon-build keygen organiser.key --name "Club Organiser"    # writes organiser.key and .pub
       lexicon-build keygen organiser.key --name "Club Organiser" --passphrase
     """
+    from lexicon_build.signing import generate_key_pair
+
     passphrase = None
     if ask_passphrase:
         text = click.prompt("Passphrase for the new key", hide_input=True, confirmation_prompt=True, err=True)
@@ -356,6 +355,8 @@ def sign(pack: Path, key_file: Path, output: Path | None, force: bool) -> None:
       lexicon-build sign nwl2023.kxpack --key organiser.key
       lexicon-build sign nwl2023.kxpack --key organiser.key -o nwl2023-signed.kxpack
     """
+    from lexicon_build.signing import load_private_key, private_key_is_encrypted, sign_pack
+
     target = output if output is not None else pack
     try:
         problem = refusal(pack, Role.PACK)

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.core.adjudication import adjudicate
-from kiosk.core.batch import batch_rulings
+from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, adjudicate
+from kiosk.core.batch import RUN_LINES, batch_rulings
 from kiosk.core.errors import InputError
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
 from lexicon_build.builder import build_pack
@@ -28,20 +28,36 @@ def lexicon(tmp_path_factory: pytest.TempPathFactory) -> MarisaLexicon:
     return load_lexicon(build_pack(recipe).data)
 
 
-def expected(line: str, lexicon: MarisaLexicon, youth: bool) -> str:
+def expected(line: str, lexicon: MarisaLexicon, youth: bool, max_words: int = MAX_WORDS_PER_CHALLENGE) -> str:
     try:
-        return adjudicate(line.strip(" ,\t\r\n"), lexicon, youth=youth).verdict.value
+        return adjudicate(line, lexicon, youth=youth, max_words=max_words).verdict.value
     except InputError as exc:
         return f"INVALID: {exc}"
 
 
+UPPER_TRAPS = ["stra\u00dfe", "\u017fa", "q\u0131", "\u200bqi", "DOGS\x00"]  # upper() makes A-Z of them
 pieces = st.sampled_from(
-    [*WORDS, "cat", "Dogs", "qI", "ZZ", "X", "", "OXYPHENBUTAZONES", "caf\u00e9", "c4t", "\uff31\uff29"]
+    [
+        *WORDS,
+        "cat",
+        "Dogs",
+        "qI",
+        "ZZ",
+        "X",
+        "",
+        "OXYPHENBUTAZONES",
+        "caf\u00e9",
+        "c4t",
+        "\uff31\uff29",
+        *UPPER_TRAPS,
+    ]
 )
-separators = st.sampled_from([" ", ",", ", ", "\t", "  ", ",,", " \t,"])
+separators = st.sampled_from(
+    [" ", ",", ", ", "\t", "  ", ",,", " \t,", "\r", "\n", "\r\n", "\xa0", "\u3000", "\x0b", ";"]
+)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(
     lines=st.lists(
         st.tuples(st.lists(pieces, min_size=0, max_size=10), separators, separators).map(
@@ -51,10 +67,37 @@ separators = st.sampled_from([" ", ",", ", ", "\t", "  ", ",,", " \t,"])
         max_size=20,
     ),
     youth=st.booleans(),
+    max_words=st.integers(1, 10),
 )
-def test_every_line_gets_what_adjudicate_gives(lines: list[str], youth: bool, lexicon: MarisaLexicon) -> None:
-    assert list(batch_rulings(lines, lexicon, youth=youth)) == [
-        expected(line, lexicon, youth) for line in lines
+def test_every_line_gets_what_adjudicate_gives(
+    lines: list[str], youth: bool, max_words: int, lexicon: MarisaLexicon
+) -> None:
+    assert list(batch_rulings(lines, lexicon, youth=youth, max_words=max_words)) == [
+        expected(line, lexicon, youth, max_words) for line in lines
+    ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lines=st.lists(st.sampled_from([*WORDS, "cat", "Dogs", "qI", "ZZ", "X", "", "OXYPHENBUTAZONES", "c4t"])),
+    youth=st.booleans(),
+    max_words=st.integers(1, 3),
+)
+def test_word_lists_one_word_a_line_get_what_adjudicate_gives(
+    lines: list[str], youth: bool, max_words: int, lexicon: MarisaLexicon
+) -> None:
+    """The road for a run of one-word lines (a director checking a list against its pack)."""
+    expected_lines = [expected(line, lexicon, youth, max_words) for line in lines]
+    assert list(batch_rulings(lines, lexicon, youth=youth, max_words=max_words)) == expected_lines
+
+
+@pytest.mark.parametrize("bad", ["x", "", "caf\u00e9", "cat dog", "cat\ndog", "dogs\r"])
+def test_one_odd_line_in_a_long_word_list_is_ruled_like_the_others(lexicon: MarisaLexicon, bad: str) -> None:
+    """Runs of RUN_LINES lines: the odd one falls back to adjudicate, and only its own run with it."""
+    lines = [WORDS[i % len(WORDS)].lower() if i % 3 else "ZAX" for i in range(RUN_LINES * 3 + 5)]
+    lines[RUN_LINES + 17] = bad
+    assert list(batch_rulings(lines, lexicon, youth=True)) == [
+        expected(line, lexicon, True) for line in lines
     ]
 
 

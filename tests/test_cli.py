@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from kiosk import command
 from kiosk.command import kiosk
+from kiosk.core.adjudication import adjudicate
+from kiosk.core.errors import InputError
+from kiosk.core.lexicon import load_lexicon
 from lexicon_build.cli import main as lexicon_build
 from tests.conftest import PackFactory, write_list
 
@@ -105,6 +111,58 @@ def test_batch_reads_standard_input_and_honours_youth(runner: CliRunner, pack: P
         kiosk, ["check", "--pack", str(pack), "--youth", "--batch", "-"], input="dogs\ncat\n"
     )
     assert result.stdout == "UNACCEPTABLE\nACCEPTABLE\n"
+
+
+# Universal newlines (CRLF, lone CR), a byte-order mark, a byte that is not UTF-8, no final newline.
+STDIN_SLIPS = (
+    "\ufeffcat qi\r\n\r\nqix\rcaf\u00e9\ndogs, za\r\n".encode() + b"zz\nqi\n" * 3 + b"dogs\n\xff\nlast one"
+)
+STDIN_LINES = ["cat qi", "", "qix", "caf\u00e9", "dogs, za", *["zz", "qi"] * 3, "dogs", "\ufffd", "last one"]
+
+
+def expected_rulings(pack: Path, lines: list[str], youth: bool = False) -> str:
+    lexicon = load_lexicon(pack)
+    rulings = []
+    for line in lines:
+        try:
+            rulings.append(adjudicate(line, lexicon, youth=youth).verdict.value)
+        except InputError as exc:
+            rulings.append(f"INVALID: {exc}")
+    return "".join(f"{ruling}\n" for ruling in rulings)
+
+
+@pytest.mark.parametrize("block_chars", [1, 2, 7, 1 << 20])
+def test_batch_from_standard_input_is_one_ruling_per_line_whatever_the_blocks(
+    runner: CliRunner, pack: Path, monkeypatch: pytest.MonkeyPatch, block_chars: int
+) -> None:
+    """Standard input is read in blocks; a line or a CRLF cut by a block's end is still one line."""
+    monkeypatch.setattr(command, "BATCH_BLOCK_CHARS", block_chars)
+    result = runner.invoke(
+        kiosk, ["check", "--pack", str(pack), "--youth", "--batch", "-"], input=STDIN_SLIPS
+    )
+    assert result.exit_code == 0
+    assert result.stdout == expected_rulings(pack, STDIN_LINES, youth=True)
+
+
+def test_batch_from_standard_input_in_a_real_process(pack: Path) -> None:
+    """As a director scripts it: ``... | kiosk check --batch - > rulings.txt``."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from kiosk.cli import main; main()",
+            "check",
+            "--pack",
+            str(pack),
+            "--batch",
+            "-",
+        ],
+        input=STDIN_SLIPS,
+        capture_output=True,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert done.stdout.decode("utf-8") == expected_rulings(pack, STDIN_LINES)
 
 
 def test_batch_and_words_together_is_a_usage_error(runner: CliRunner, pack: Path) -> None:
@@ -213,3 +271,21 @@ def test_every_command_has_help_with_an_example(runner: CliRunner, cli: object, 
     result = runner.invoke(cli, [*command, "--help"])  # type: ignore[arg-type]
     assert result.exit_code == 0
     assert "Example" in result.stdout
+
+
+def test_a_build_loads_no_cryptography(tmp_path: Path) -> None:
+    """What the build budget (bench/bench_tournament.py) depends on: only the commands that sign or
+    check signatures load lexicon_build.signing, and cryptography with it."""
+    probe = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: print(sorted(m for m in sys.modules if m.startswith('cryptography'))))\n"
+        "from lexicon_build.cli import main\n"
+        "main()\n"
+    )
+    source = write_list(tmp_path / "words.txt", ["cat", "dogs"])
+    build = ["build", "--name", "Club", "--source", str(source), "-o", str(tmp_path / "club.kxpack")]
+    result = subprocess.run(
+        [sys.executable, "-c", probe, *build], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "[]"

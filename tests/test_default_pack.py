@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import zlib
+
 from kiosk.core.lexicon import load_lexicon
 from kiosk.paths import default_pack_path
 from lexicon_build.builder import build_pack
@@ -14,6 +16,7 @@ def test_committed_default_pack_is_exactly_what_its_recipe_builds() -> None:
     assert default_pack_path().read_bytes() == rebuilt.data, (
         "data/enable-demo.kxpack is stale; rebuild it: "
         "lexicon-build build data/enable-demo.toml -o data/enable-demo.kxpack"
+        + (f" (or this Python's zlib, {zlib.ZLIB_RUNTIME_VERSION}, is not zlib's own)")
     )
 
 

@@ -5,15 +5,16 @@ from __future__ import annotations
 import string
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.core.errors import InvalidCharacterError, WordCountError, WordLengthError
+from kiosk.core.errors import InputError, InvalidCharacterError, WordCountError, WordLengthError
 from kiosk.core.normalise import (
     BOARD_MAX_LETTERS,
     describe_character,
     normalise_play,
     normalise_word,
+    normalise_words,
     split_words,
 )
 
@@ -113,3 +114,51 @@ def test_any_text_either_normalises_to_a_to_z_or_raises_an_input_error(raw: str)
     assert word.isalpha()
     assert word.isupper()
     assert 2 <= len(word) <= BOARD_MAX_LETTERS
+
+
+# --- normalise_words: the builder's bulk path must give exactly what normalise_word gives ---
+
+# Characters that trip the one normaliser: look-alikes, letters that upper-case to others, spaces
+# and line ends of every kind, and the full-width letters it folds.
+TRICKY = "aZqQ\u00df\u017f\u0131\u00e9\uff31\uff49 \t\n\r\v\x1c\x1f\x85\u2028\u00a0\u200b#-1\x00"
+tricky_words = st.text(alphabet=TRICKY, max_size=8) | st.text(alphabet="abcXYZ", min_size=0, max_size=17)
+
+
+def one_by_one(words: list[str], max_length: int) -> list[str] | None:
+    try:
+        return [normalise_word(word, max_length=max_length) for word in words]
+    except InputError:
+        return None
+
+
+@settings(max_examples=500)
+@given(words=st.lists(tricky_words, max_size=12), max_length=st.integers(2, 16))
+def test_normalise_words_gives_what_normalise_word_gives_or_leaves_the_words_to_it(
+    words: list[str], max_length: int
+) -> None:
+    expected = one_by_one(words, max_length)
+    got = normalise_words(words, max_length=max_length)
+    if got is not None:
+        assert got == expected
+    elif expected is not None:
+        # left to normalise_word one at a time: only a word it must fold (a full-width letter)
+        assert any(not word.isascii() for word in words)
+
+
+@settings(max_examples=500)
+@given(text=st.text(alphabet=TRICKY + "bcdefghijklmnop", max_size=60), max_length=st.integers(2, 16))
+def test_normalise_words_of_a_text_gives_what_normalise_word_gives_for_each_of_its_words(
+    text: str, max_length: int
+) -> None:
+    expected = one_by_one(text.split(), max_length)
+    got = normalise_words(text, max_length=max_length)
+    if got is not None:
+        assert got == expected
+    elif expected is not None:
+        assert not text.isascii()
+
+
+@given(words=st.lists(st.text(alphabet=string.ascii_letters, min_size=2, max_size=15), max_size=30))
+def test_plain_ascii_words_are_normalised_at_once(words: list[str]) -> None:
+    assert normalise_words(words) == [word.upper() for word in words]
+    assert normalise_words(" \n".join(words)) == [word.upper() for word in words]

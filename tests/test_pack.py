@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import string
 import struct
@@ -11,13 +12,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kiosk import __version__
 from kiosk.core.errors import PackCorruptError, PackVersionError
 from kiosk.core.lexicon import load_lexicon
 from kiosk.core.pack import FORMAT_VERSION, MAGIC, encode_pack, parse_pack, read_pack, word_set_hash
 from lexicon_build.builder import build_pack
 from lexicon_build.recipe import Recipe, SourceSpec
-from tests.conftest import PackFactory, write_list
+from tests.conftest import REPO_ROOT, PackFactory, write_list
 
+GOLDEN_DIR = REPO_ROOT / "tests" / "golden"
 words_strategy = st.sets(
     st.text(alphabet=string.ascii_uppercase, min_size=2, max_size=15), min_size=1, max_size=300
 )
@@ -119,8 +122,20 @@ def test_damaged_packs_are_refused_before_marisa_sees_them(
 def test_a_pack_from_another_format_version_is_refused_with_what_to_do(make_pack: PackFactory) -> None:
     data = bytearray(make_pack(["CAT"]).read_bytes())
     struct.pack_into("<I", data, len(MAGIC), FORMAT_VERSION + 1)
+    data[-32:] = hashlib.sha256(data[:-32]).digest()  # as that format's builder would have written it
     with pytest.raises(PackVersionError, match=f"format {FORMAT_VERSION + 1}.*rebuild"):
         parse_pack(bytes(data))
+
+
+def test_a_pack_written_before_sections_were_compressed_is_refused_with_what_to_do() -> None:
+    """``tests/golden/format-1.kxpack`` is a real pack written by lexicon-build 0.1.0 (format 1)."""
+    old = GOLDEN_DIR / "format-1.kxpack"
+    with pytest.raises(PackVersionError) as caught:
+        read_pack(old)
+    assert str(caught.value) == (
+        f"{old} uses pack format 1, older than the format {FORMAT_VERSION} this station reads; rebuild "
+        f"the pack with lexicon-build {__version__} (the builder that ships with this station)"
+    )
 
 
 def test_a_pack_from_another_normaliser_version_is_refused() -> None:
@@ -159,3 +174,11 @@ def test_manifest_is_canonical_json(make_pack: PackFactory) -> None:
     manifest = data[24 : 24 + length]
     assert json.dumps(json.loads(manifest), sort_keys=True, separators=(",", ":")).encode() == manifest
     assert b"/tmp" not in manifest  # no absolute paths: packs are reproducible anywhere
+
+
+@settings(max_examples=200, deadline=None)
+@given(words=st.lists(st.text(alphabet=string.ascii_uppercase, max_size=15), max_size=50))
+def test_the_set_hash_is_sha256_of_the_sorted_words_each_with_a_newline(words: list[str]) -> None:
+    """The definition every pack, log row and judge's screen relies on: it must never change."""
+    text = "".join(f"{word}\n" for word in sorted(set(words)))
+    assert word_set_hash(words) == "sha256:" + hashlib.sha256(text.encode("ascii")).hexdigest()

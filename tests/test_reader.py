@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, assume, example, given, settings
+from hypothesis import strategies as st
 
 from kiosk.core.errors import SourceError
-from lexicon_build.reader import ListFormat, read_word_list
+from lexicon_build import reader
+from lexicon_build.reader import ListFormat, WordList, read_word_list
 
 
 def _file(tmp_path: Path, data: bytes | str, name: str = "list.txt") -> Path:
@@ -90,3 +94,94 @@ def test_forced_plain_format_refuses_definitions(tmp_path: Path) -> None:
 def test_old_mac_line_endings_and_unicode_line_separators_split_lines(tmp_path: Path) -> None:
     result = read_word_list(_file(tmp_path, "cat\rdog\u2028qi\n"))
     assert result.words == ["CAT", "DOG", "QI"]
+
+
+# --- reading a whole list at once must give exactly what reading it line by line gives ---
+
+LINE_ENDS = ["\n", "\n", "\n", "\r\n", "\r\n", "\r", "\v", "\f", "\x1c", "\x85", "\u2028"]
+SPACES = [" ", " ", "\t", "  ", "\x1f", "\xa0", "\u3000"]
+CLEAN = ["cat", "DOGS", "Qi", "za", "cat", "zyzzyva", "oxyphenbutazones", "antidisestablishmentarianism"]
+MESSY = [
+    "caf\u00e9",
+    "\uff31\uff29",
+    "x",
+    "d0g",
+    "stra\u00dfe",
+    "#",
+    "# note",
+    "ice cream",
+    "",
+    "\u200bqi",
+    "#qi",
+]
+
+
+@st.composite
+def list_texts(draw: st.DrawFn) -> str:
+    """Word-list text: mostly clean (to take the whole-text path), sometimes with every oddity."""
+    # each oddity alone as well as all together, so that one odd character in a clean list is tried
+    pieces = st.sampled_from(draw(st.sampled_from([[*CLEAN, "# a comment", ""], CLEAN + MESSY])))
+    ends = st.sampled_from(
+        draw(st.sampled_from([["\n", "\r\n"], LINE_ENDS, *(["\n", e] for e in LINE_ENDS)]))
+    )
+    spaces = st.sampled_from(draw(st.sampled_from([["", " ", "\t"], SPACES, *(["", s] for s in SPACES)])))
+    definitions = st.sampled_from(["", "", "to define it", "qi"])
+    lines = draw(st.lists(st.tuples(spaces, pieces, spaces, definitions, spaces, ends)))
+    return "".join(
+        f"{lead}{word}{(between or ' ') + definition if definition else ''}{trail}{end}"
+        for lead, word, between, definition, trail, end in lines
+    )
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=list_texts(), list_format=st.sampled_from(list(ListFormat)[:3]), max_length=st.integers(2, 16))
+@example(text="cat\x1fqi\ndog\n", list_format=ListFormat.PLAIN, max_length=15)  # a space, not a line end
+@example(text="cat\x1cqi\ndog\n", list_format=ListFormat.PLAIN, max_length=15)  # a line end, not a space
+@example(text="# note\vqi\rza\n", list_format=ListFormat.PLAIN, max_length=15)
+@example(text="\x1f# note\r\nqi\u2028za", list_format=ListFormat.AUTO, max_length=15)
+@example(text="qi vital force\x85za pizza\n", list_format=ListFormat.ZYZZYVA, max_length=15)
+def test_a_list_read_at_once_gives_what_reading_it_line_by_line_gives(
+    tmp_path: Path, text: str, list_format: ListFormat, max_length: int
+) -> None:
+    """Every word through the one normaliser either way: at once (``normalise_words``) for clean
+    lists, one ``normalise_word`` per line otherwise; the results must not differ in anything.
+    (An empty file is refused before either: a copy that failed, see test_organiser_mistakes.)"""
+    assume(text != "")
+    path = _file(tmp_path, text)
+    got = read_word_list(path, list_format=list_format, max_length=max_length)
+    by_line = WordList(path=path, sha256=got.sha256, format=got.format)
+    reader._read_line_by_line(by_line, text, len(text.encode()), max_length, None)
+    assert dataclasses.asdict(got) == dataclasses.asdict(by_line)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cat\ndogs\nqi\n",
+        "\ufeff# my club list\r\ncat\r\n\r\n  Dogs  \r\n# QI is new\r\nqi",
+        "AA\nAB\nAA\nantidisestablishmentarianism\n",
+        "WAX to coat with wax [v -ED, -ING, -ES]\nQI vital force, caf\u00e9 [n -S]\n# done\n",
+    ],
+)
+def test_a_clean_list_is_read_at_once_not_line_by_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    def line_by_line(*args: object) -> None:
+        raise AssertionError("a clean list was read line by line")
+
+    monkeypatch.setattr(reader, "_read_line_by_line", line_by_line)
+    result = read_word_list(_file(tmp_path, text))
+    assert result.words
+    assert result.lines == len(text.removeprefix("\ufeff").splitlines())
+
+
+def test_one_bad_line_in_a_big_clean_list_is_named_with_its_line(tmp_path: Path) -> None:
+    words = [f"{a}{b}{c}" for a in "abcdefghij" for b in "klmnopqrst" for c in "uvwxyz"]
+    words[444] = "d\u00f6g"
+    path = _file(tmp_path, "\n".join(words) + "\n")
+    result = read_word_list(path)
+    assert [str(r) for r in result.rejected] == [
+        f"{path}:445: '\u00f6' (U+00F6 LATIN SMALL LETTER O WITH DIAERESIS) at position 2 of "
+        "'d\u00f6g' is not a letter A-Z"
+    ]
+    assert len(result.words) == len(words) - 1

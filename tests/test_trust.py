@@ -14,7 +14,14 @@ from click.testing import CliRunner
 from kiosk.core.errors import ConfigError, OutputError, PackCorruptError, PackSignatureError, SourceError
 from kiosk.core.lexicon import load_lexicon
 from kiosk.core.pack import DIGEST_BYTES, SIGNATURE_BLOCK_BYTES, SIGNATURE_MAGIC
-from kiosk.core.trust import SignatureStatus, TrustedKey, key_fingerprint, trusted_keys_from_config
+from kiosk.core.trust import (
+    ED25519_P,
+    SMALL_ORDER_Y,
+    SignatureStatus,
+    TrustedKey,
+    key_fingerprint,
+    trusted_keys_from_config,
+)
 from lexicon_build.cli import main
 from lexicon_build.signing import KeyPair, generate_key_pair, load_private_key, sign_pack
 from tests.conftest import PackFactory
@@ -339,3 +346,36 @@ def test_keygen_refuses_a_short_or_mismatched_passphrase(tmp_path: Path) -> None
     )
     assert mismatch.exit_code != 0
     assert not (tmp_path / "b.key").exists()
+
+
+# --- keys of small order: a forged block must not pass for a signature --------------------------
+
+
+def test_the_small_order_keys_refused_are_exactly_the_points_of_order_dividing_8() -> None:
+    """Each y of ``SMALL_ORDER_Y`` is on the curve with a point of order 1, 2, 4 or 8 (checked with
+    the curve's own equations, not trusted from a list)."""
+    p, d = ED25519_P, -121665 * pow(121666, -1, ED25519_P) % ED25519_P
+    for y in SMALL_ORDER_Y:
+        x2 = (y * y - 1) * pow(d * y * y + 1, -1, p) % p  # -x^2 + y^2 = 1 + d x^2 y^2
+        assert pow(x2, (p - 1) // 2, p) in (0, 1), "y must belong to a point of the curve"
+    assert {0, 1, p - 1} <= SMALL_ORDER_Y  # order 4 (y = 0), 1 (the neutral point) and 2
+    # order 8: doubling gives y = 0, i.e. x^2 = -y^2, i.e. d y^4 + 2 y^2 - 1 = 0
+    for y in SMALL_ORDER_Y - {0, 1, p - 1}:
+        assert (d * pow(y, 4, p) + 2 * y * y - 1) % p == 0
+    assert len(SMALL_ORDER_Y) == 5
+
+
+@pytest.mark.parametrize("y", sorted(SMALL_ORDER_Y))
+@pytest.mark.parametrize("sign", [0, 1])
+def test_a_signature_block_with_a_key_of_small_order_is_refused(
+    make_pack: PackFactory, y: int, sign: int
+) -> None:
+    """Tried on several packs: such a forgery passes OpenSSL's check for about one message in eight."""
+    key = (y | sign << 255).to_bytes(32, "little")
+    for words in (["QI", "ZA"], ["CAT", "DOG", "QI"], ["AA", "AB"], ["ZA"], ["OX", "XI"], ["JO", "KA"]):
+        pack = make_pack(words)
+        unsigned = pack.read_bytes()
+        for signature in (bytes(64), (1).to_bytes(32, "little") + bytes(32)):  # R = 0 or 1, S = 0
+            pack.write_bytes(unsigned + SIGNATURE_MAGIC + key + signature)
+            with pytest.raises(PackSignatureError, match="does not match its contents"):
+                load_lexicon(pack)

@@ -7,16 +7,21 @@ window must fill the screen by itself, take the keyboard, show the verdict, and 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import PySide6
 import pytest
 
 from kiosk.ui.theme import UNACCEPTABLE_BACKGROUND
+from tests.conftest import REPO_ROOT
+from tests.debian import QT_LIBRARY_LOG, plugins_outside_the_sessions
+from tests.outputs import read_output, report
 
 pytestmark = pytest.mark.slow
 
@@ -43,30 +48,32 @@ def _require(*tools: str) -> None:
         pytest.skip(message)
 
 
-def _wait_for(condition: object, timeout_s: float, what: str) -> None:
+def _wait_for(condition: Callable[[], bool], timeout_s: float, what: str, told: Callable[[], str]) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        if condition():  # type: ignore[operator]
+        if condition():
             return
         time.sleep(0.1)
-    pytest.fail(f"timed out after {timeout_s} s waiting for {what}")
+    pytest.fail(f"timed out after {timeout_s} s waiting for {what}" + told())
 
 
 @pytest.fixture
 def display(tmp_path: Path) -> Iterator[str]:
     _require("Xvfb", "xwininfo", "xdotool")
     read_fd, write_fd = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", f"{SCREEN_WIDTH_PX}x{SCREEN_HEIGHT_PX}x24",
-         "-nolisten", "tcp"],
-        pass_fds=(write_fd,),
-        stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+    log = tmp_path / "xvfb.log"  # shown by the test when it fails
+    with log.open("wb") as stderr:
+        server = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", f"{SCREEN_WIDTH_PX}x{SCREEN_HEIGHT_PX}x24",
+             "-nolisten", "tcp"],
+            pass_fds=(write_fd,),
+            stderr=stderr,
+        )  # fmt: skip
     os.close(write_fd)
     with os.fdopen(read_fd) as pipe:
         number = pipe.readline().strip()
     try:
-        assert number, "Xvfb did not report a display number"
+        assert number, "Xvfb did not report a display number" + report({"Xvfb": read_output(log)})
         yield f":{number}"
     finally:
         server.terminate()
@@ -76,16 +83,23 @@ def display(tmp_path: Path) -> Iterator[str]:
 def test_station_fills_a_bare_x_screen_takes_keys_and_logs_the_challenge(
     display: str, tmp_path: Path
 ) -> None:
+    unit = (REPO_ROOT / "packaging" / "linux" / "challenge-kiosk-x11.service").read_text(encoding="utf-8")
     env = {
         **os.environ,
+        **dict(re.findall(r"^Environment=(\w+)=(.*)$", unit, re.MULTILINE)),  # as the X11 unit runs it
         "DISPLAY": display,
-        "QT_QPA_PLATFORM": "xcb",
         "KIOSK_DATA_DIR": str(tmp_path / "data"),
+        "QT_LOGGING_RULES": QT_LIBRARY_LOG,
     }
+    assert env["QT_QPA_PLATFORM"] == "xcb"
     kiosk = Path(sys.executable).with_name("kiosk")
-    station = subprocess.Popen(
-        [str(kiosk), "station"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
-    )
+    station_out = tmp_path / "station.out"
+
+    def told() -> str:
+        return report({"Xvfb": read_output(tmp_path / "xvfb.log"), "the station": read_output(station_out)})
+
+    with station_out.open("wb") as out:
+        station = subprocess.Popen([str(kiosk), "station"], env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
 
         def window_id() -> str:
@@ -95,13 +109,13 @@ def test_station_fills_a_bare_x_screen_takes_keys_and_logs_the_challenge(
             )  # fmt: skip
             return found.stdout.split()[0] if found.stdout.split() else ""
 
-        _wait_for(lambda: window_id() != "", 30, "the station window")
+        _wait_for(lambda: window_id() != "", 30, "the station window", told)
         tree = subprocess.run(
             ["xwininfo", "-root", "-children"], env=env, capture_output=True, text=True
         ).stdout
         station_lines = [line for line in tree.splitlines() if "Challenge station" in line]
-        assert station_lines, tree
-        assert f"{SCREEN_WIDTH_PX}x{SCREEN_HEIGHT_PX}+0+0" in station_lines[0]
+        assert station_lines, tree + told()
+        assert f"{SCREEN_WIDTH_PX}x{SCREEN_HEIGHT_PX}+0+0" in station_lines[0], told()
 
         wid = window_id()
         time.sleep(1.0)  # the ready screen's key lock-out is 0.5 s after any screen change
@@ -119,16 +133,20 @@ def test_station_fills_a_bare_x_screen_takes_keys_and_logs_the_challenge(
             )
             return "ZAXX" in shown.stdout
 
-        _wait_for(logged, 15, "the challenge in the log")
+        _wait_for(logged, 15, "the challenge in the log", told)
         time.sleep(0.5)
         probe = ["20", str(SCREEN_HEIGHT_PX // 2)]  # left edge, half-way down: the verdict's background
         grab = subprocess.run(
             [sys.executable, "-c", GRAB_SCRIPT, str(tmp_path / "verdict.png"), *probe],
             env=env, capture_output=True, text=True, check=True,
         )  # fmt: skip
-        assert tuple(int(v) for v in grab.stdout.split()) == UNACCEPTABLE_RGB
-        assert station.poll() is None, "the station must still be running"
+        assert tuple(int(v) for v in grab.stdout.split()) == UNACCEPTABLE_RGB, told()
+        assert station.poll() is None, "the station must still be running" + told()
     finally:
         station.terminate()
-        output = station.communicate(timeout=10)[0].decode(errors="replace")
-    assert "Traceback" not in output, output
+        station.wait(timeout=10)
+    output = read_output(station_out)
+    assert "Traceback" not in output, told()
+    plugins = Path(PySide6.__file__).parent / "Qt" / "plugins"  # the PySide6 the station ran with
+    assert plugins_outside_the_sessions(output, plugins) == [], told()
+    assert "Detected locale" not in output, told()

@@ -515,7 +515,7 @@ def _text_kind(text: str, size: int, whole: Callable[[], bytes]) -> Recognised:
         return Recognised(Kind.TEXT, "only comments and blank lines")
     if size <= MAX_TOML_BYTES and _TOML_LINE.match(lines[0]):
         return _toml_kind(whole())
-    if len(lines) >= 2 and all(line.count(",") >= 1 for line in lines):
+    if len(lines) >= 2 and all(_csv_like(line) for line in lines):
         counts = {line.count(",") for line in lines[1:]}
         if len(counts) == 1:
             return Recognised(Kind.CSV)
@@ -523,6 +523,13 @@ def _text_kind(text: str, size: int, whole: Callable[[], bytes]) -> Recognised:
     if starts_with_word >= WORD_LIST_SHARE * len(lines):
         return Recognised(Kind.WORD_LIST)
     return Recognised(Kind.TEXT)
+
+
+def _csv_like(line: str) -> bool:
+    """A line of columns: a comma, and a first field that is one token (a Zyzzyva definition's
+    commas come after the word and a space)."""
+    first, comma, _ = line.partition(",")
+    return bool(comma) and not any(char.isspace() for char in first.strip())
 
 
 def _toml_kind(data: bytes) -> Recognised:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from kiosk.core.errors import InvalidCharacterError, WordCountError, WordLengthError
 
@@ -28,6 +28,7 @@ __all__ = [
     "describe_character",
     "normalise_play",
     "normalise_word",
+    "normalise_words",
     "split_words",
 ]
 
@@ -82,6 +83,38 @@ def normalise_word(raw: str, *, max_length: int = BOARD_MAX_LETTERS) -> str:
             f"{word!r} has {len(word)} letters; this lexicon holds words of at most {max_length} letters"
         )
     return word
+
+
+def normalise_words(raw: str | Sequence[str], *, max_length: int = BOARD_MAX_LETTERS) -> list[str] | None:
+    """``normalise_word`` of many words at once, or None if any of them needs it one at a time.
+
+    ``raw`` is the words, or a text of words separated by white space. For whole word lists (the
+    builder reads ~280,000 words): when every word is made only of the ASCII letters A-Z in either
+    case and its length is allowed, which is what nearly every line of a real list is,
+    ``normalise_word`` would return each one upper-cased, and that is done here in a few passes
+    over the whole list instead of a call per word. Anything else (a full-width letter to fold, a
+    character or a length it refuses) gives None: the caller then normalises word by word, so that
+    every refusal is named with its own message.
+    """
+    if isinstance(raw, str):
+        if not raw.isascii():
+            return None
+        words = raw.upper().split()
+    else:
+        joined = "\n".join(raw)
+        if not joined.isascii():
+            return None
+        words = joined.upper().split("\n") if raw else []
+        if len(words) != len(raw):  # a word with a line break in it
+            return None
+    if not words:
+        return []
+    if not "".join(words).isalpha():  # ASCII and alphabetic: only A-Z
+        return None
+    lengths = list(map(len, words))
+    if min(lengths) < MIN_WORD_LETTERS or max(lengths) > max_length:
+        return None
+    return words
 
 
 def split_words(text: str) -> list[str]:

@@ -160,7 +160,24 @@ class PackTrust:
         return "unsigned"
 
 
+# Ed25519 public keys of small order (the neutral point and the points of order 2, 4 and 8): under
+# such a key, signatures anyone can make "verify" for one message in eight or more (OpenSSL accepts
+# them), so no real signer has one. Named by their y coordinate, which the key encodes below its
+# top bit (the sign of x), taken modulo p to catch non-canonical encodings too, as libsodium's
+# blocklist does; tests/test_trust.py checks that each has small order.
+ED25519_P = 2**255 - 19
+ED25519_ORDER_8_Y = 0x05FC536D880238B13933C6D305ACDFD5F098EFF289F4C345B027B2C28F95E826
+SMALL_ORDER_Y = frozenset({0, 1, ED25519_P - 1, ED25519_ORDER_8_Y, ED25519_P - ED25519_ORDER_8_Y})
+
+
+def has_small_order(public_key: bytes) -> bool:
+    y = int.from_bytes(public_key, "little") & ((1 << 255) - 1)
+    return y % ED25519_P in SMALL_ORDER_Y
+
+
 def _verifies(block: SignatureBlock) -> bool:
+    if has_small_order(block.public_key):
+        return False
     # Imported here, not at the top: most stations judge with unsigned packs, and cryptography
     # costs ~8 ms of the start-up budget (see bench/bench_station.py). Only a signature pays it.
     from cryptography.exceptions import InvalidSignature

@@ -24,6 +24,7 @@ from kiosk.core.config import LoadedDivision, StationConfig
 from kiosk.core.errors import KioskError
 from kiosk.ui.controller import StationController
 from kiosk.ui.screen import fill_screen
+from kiosk.ui.startup import application
 from kiosk.ui.window import StationWindow
 
 if TYPE_CHECKING:
@@ -80,8 +81,7 @@ def run_station(
     argv: Sequence[str] = (),
 ) -> int:
     """Run the station until a judge leaves it from judge mode; return the exit code."""
-    app = QApplication.instance() or QApplication(["kiosk", *argv])
-    assert isinstance(app, QApplication)
+    app = application(["kiosk", *argv])
     app.setApplicationName("challenge-kiosk")
     try:
         data_dir.mkdir(parents=True, exist_ok=True)

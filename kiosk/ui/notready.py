@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
 
 from kiosk.ui import theme
 from kiosk.ui.screen import fill_screen
+from kiosk.ui.startup import application
 from kiosk.ui.theme import FitLabel
 from kiosk.ui.views import View
 
@@ -72,8 +73,7 @@ class NotReadyWindow(View):
 
 def show_not_ready(problem: str, *, screen_index: int = 0, smoke: bool = False) -> int:
     """Show the not-ready screen until a judge leaves it; always returns the error exit code."""
-    app = QApplication.instance() or QApplication(["kiosk"])
-    assert isinstance(app, QApplication)
+    app = application(["kiosk"])
     window = NotReadyWindow(problem)
     QApplication.setOverrideCursor(QCursor(Qt.CursorShape.BlankCursor))
     if smoke:
