@@ -8,7 +8,7 @@ start the station itself (``kiosk``, ``kiosk [--config FILE] station [--config F
 and gives every other one -- ``--help``, ``--version``, ``check``, ``log``, a typo, an option
 twice, a value click would refuse, shell completion -- to the click group in ``kiosk.command``,
 which also owns every help text. Both ways end in ``start_station``: the same code, the same
-messages, the same exit codes.
+messages, the same exit codes, under ``kiosk.console.run_guarded``.
 """
 
 from __future__ import annotations
@@ -22,12 +22,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from kiosk.core.config import StationConfig, default_config, load_config, load_divisions
-from kiosk.core.errors import KioskError
-from kiosk.paths import data_dir as resolve_data_dir
-from kiosk.paths import default_pack_path
+# Only the standard library and kiosk.console at import: this module is the console script's, and
+# whatever else fails to import (a broken installation) must still end as an error, exit 2, never
+# as a ruling's 1 -- so everything else is imported inside run_guarded.
+from kiosk.console import EXIT_ERROR, run_guarded
 
 if TYPE_CHECKING:
+    from kiosk.core.config import StationConfig
+    from kiosk.core.errors import KioskError
     from kiosk.core.record import ChallengeLog
     from kiosk.storage import StationStorage
 
@@ -35,7 +37,6 @@ __all__ = ["EXIT_ACCEPTABLE", "EXIT_ERROR", "EXIT_UNACCEPTABLE", "StationArgumen
 
 EXIT_ACCEPTABLE = 0
 EXIT_UNACCEPTABLE = 1
-EXIT_ERROR = 2
 _STATION = "station"
 # The options `kiosk station` takes (its own, and --config also before it), as click spells them.
 _VALUE_OPTIONS = {"--config": "config_path", "--data-dir": "data_dir"}
@@ -131,40 +132,34 @@ def station_arguments(args: Sequence[str]) -> StationArguments | None:
     )
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """The ``kiosk`` program: the station at once, anything else through click."""
-    arguments = station_arguments(sys.argv[1:] if argv is None else argv)
-    if arguments is None:
-        from kiosk.command import kiosk
+def main(argv: Sequence[str] | None = None) -> NoReturn:
+    """The ``kiosk`` program: the station at once, anything else through click.
 
-        kiosk.main(args=None if argv is None else list(argv))
-        return
-    try:
-        start_station(
+    Both ways run under ``kiosk.console.run_guarded``: whatever goes wrong exits 2, never a
+    ruling's 0 or 1, and no output fails on the terminal's encoding.
+    """
+    arguments = station_arguments(sys.argv[1:] if argv is None else argv)
+
+    def run() -> object:
+        if arguments is None:
+            from kiosk.command import kiosk
+
+            return kiosk.main(args=None if argv is None else list(argv), standalone_mode=False)
+        return start_station(
             arguments.config_path,
             arguments.data_dir,
             touch=arguments.touch,
             smoke=arguments.smoke,
             kiosk_session=arguments.kiosk_session,
         )
-    except (EOFError, KeyboardInterrupt, OSError) as exc:
-        _end_as_click_would(exc)
 
-
-def _end_as_click_would(error: BaseException) -> NoReturn:
-    """Ctrl+C, end of input or an OS error while the station runs: click's standalone mode prints
-    and exits (``Aborted!``, exit 1; a broken pipe quietly; any other OS error as a traceback)
-    exactly as when click started the station -- whatever click's version does."""
-    import click
-
-    def rethrow() -> None:
-        raise error
-
-    click.Command("kiosk", callback=rethrow).main(args=[], standalone_mode=True)
-    raise AssertionError("click's standalone mode always exits")  # pragma: no cover
+    run_guarded(run)
 
 
 def load_station_config(config_path: Path | None) -> StationConfig:
+    from kiosk.core.config import default_config, load_config
+    from kiosk.paths import default_pack_path
+
     if config_path is None:
         return default_config(default_pack_path())
     return load_config(config_path, default_pack=default_pack_path())
@@ -218,6 +213,10 @@ def start_station(
     If either cannot be used, the station never opens: the error goes to standard error (exit
     2) and, in a kiosk session, "Station not ready — call a judge" stays on screen with it.
     """
+    from kiosk.core.config import load_divisions
+    from kiosk.core.errors import KioskError
+    from kiosk.paths import data_dir as resolve_data_dir
+
     try:
         config = load_station_config(config_path)
         if touch:

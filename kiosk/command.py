@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import getpass
+import io
 import os
 import re
 import sys
@@ -27,6 +28,7 @@ from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, adjudicate
 from kiosk.core.batch import batch_rulings
 from kiosk.core.config import load_divisions
 from kiosk.core.errors import KioskError
+from kiosk.core.filekind import Role, check_output, refusal
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
 from kiosk.paths import DATA_DIR_ENV, data_dir, default_pack_path, guide_dir
 
@@ -156,12 +158,13 @@ def station(
     A bad configuration or a pack that fails verification stops it with a message naming the
     file (exit 2); with --kiosk-session the message also stays on screen for the judge.
     Leaving the station: judge mode (Esc on the ready screen, or Ctrl+Alt+J; then the judge
-    PIN), then "Exit the station". Set the PIN first with 'kiosk set-pin'.
+    PIN), then "Exit the station". Set the PIN first with 'kiosk set-pin'. On a kiosk machine
+    the configuration is /etc/challenge-kiosk/station.toml.
 
     \b
     Examples:
       kiosk station
-      kiosk station --config /etc/challenge-kiosk/station.toml
+      kiosk station --config station.toml
       kiosk station --smoke          check that the station starts, and how fast
       kiosk station --config station.toml --check
     """
@@ -274,7 +277,9 @@ def check(
 ) -> None:
     """Rule on one challenged play: prints ACCEPTABLE (exit 0) or UNACCEPTABLE (exit 1).
 
-    An input or pack error prints a message on standard error and exits 2.
+    WORDS are split as the station splits what players type: at spaces and commas, so
+    "CAT, DOGS" is two words. Any error (a word that cannot be judged, a pack that cannot be
+    used, output that cannot be written) prints a message on standard error and exits 2.
 
     \b
     Examples:
@@ -284,6 +289,11 @@ def check(
     """
     if batch is not None and words:
         fail("give either WORDS or --batch FILE, not both")
+    batch_name = getattr(batch, "name", None)  # a file's path; standard input has none, or "<stdin>"
+    if isinstance(batch_name, str) and Path(batch_name).is_file():
+        problem = refusal(Path(batch_name), Role.CHALLENGES)
+        if problem is not None:
+            fail(problem)
     lexicon = open_lexicon(pack)
     if youth and not lexicon.has_youth_list:
         fail(
@@ -302,7 +312,8 @@ def check(
         out.flush()
         return
     try:
-        ruling = adjudicate(words, lexicon, youth=youth, max_words=max_words)
+        # One text, split by the one normaliser exactly as the station and --batch split it.
+        ruling = adjudicate(" ".join(words), lexicon, youth=youth, max_words=max_words)
     except KioskError as exc:
         fail(str(exc))
     click.echo(ruling.verdict.value)
@@ -435,12 +446,18 @@ def show(
     "--csv",
     "csv_path",
     required=True,
-    type=click.Path(path_type=Path, dir_okay=False, allow_dash=True),
+    type=click.Path(path_type=Path, dir_okay=False, allow_dash=True, writable=True),
     help="Write the whole log to this CSV file ('-' for standard output).",
 )
+@click.option(
+    "--force", is_flag=True, help="Replace the CSV file if it exists (never a file of another kind)."
+)
 @storage_options
-def export(csv_path: Path, data_dir: Path | None, database_url: str | None) -> None:
-    """Write every challenge to a CSV file: all fields, per-word results included.
+def export(csv_path: Path, force: bool, data_dir: Path | None, database_url: str | None) -> None:
+    """Write every challenge to a CSV file (UTF-8): all fields, per-word results included.
+
+    The file is never written over the log itself or any file that is not an export; an earlier
+    export is replaced only with --force.
 
     \b
     Example:
@@ -448,6 +465,11 @@ def export(csv_path: Path, data_dir: Path | None, database_url: str | None) -> N
     """
     from kiosk.storage import LogQuery, write_csv
 
+    if str(csv_path) != "-":
+        try:
+            check_output(csv_path, Role.LOG_EXPORT, force=force, example="challenges.csv")
+        except KioskError as exc:
+            fail(str(exc))
     with open_storage(data_dir, database_url) as storage:
         try:
             entries = storage.log.query(LogQuery())
@@ -462,7 +484,14 @@ def export(csv_path: Path, data_dir: Path | None, database_url: str | None) -> N
         )
     entries.reverse()  # oldest first, as a spreadsheet reads
     if str(csv_path) == "-":
-        write_csv(entries, sys.stdout)
+        # A CSV is data for other programs: UTF-8 whatever the terminal's encoding ("Стол 3" too).
+        sys.stdout.flush()
+        out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="", write_through=True)
+        try:
+            write_csv(entries, out)
+            out.flush()
+        finally:
+            out.detach()
         return
     try:
         with csv_path.open("w", encoding="utf-8", newline="") as out:

@@ -19,7 +19,7 @@ from pathlib import Path
 import marisa_trie
 
 from kiosk import __version__
-from kiosk.core.errors import SourceError
+from kiosk.core.errors import OutputError, SourceError, SourceLinesError
 from kiosk.core.lexicon import WORDS_SECTION, YOUTH_SECTION, load_lexicon
 from kiosk.core.pack import PackInfo, SourceInfo, encode_pack, sorted_words_hash, word_set_hash
 from lexicon_build.reader import Rejection, WordList, read_word_list
@@ -119,7 +119,7 @@ def build_pack(
         shown = report.rejected[:MAX_REJECTIONS_SHOWN]
         more = len(report.rejected) - len(shown)
         lines = [str(r) for r in shown] + ([f"... and {more} more"] if more else [])
-        raise SourceError(
+        raise SourceLinesError(
             f"{len(report.rejected)} line(s) could not be read as words:\n"
             + "\n".join(lines)
             + "\nFix the lines, or build anyway with --skip-invalid (they are left out)."
@@ -179,9 +179,15 @@ def write_atomically(path: Path, data: bytes, *, mode: int | None = None) -> Non
 
     ``mode`` None gives what any new file gets under the umask (packs are for sharing);
     otherwise exactly ``mode`` (a private key is never group-readable, whatever the umask).
+    Raise OutputError if it cannot be written (full disk, no permission): nothing is left behind.
+    Whether the file *may* be written over is ``kiosk.core.filekind.check_output``'s question.
     """
+    shown = path
     path = path.resolve()
-    handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise OutputError(f"cannot write {shown}: {exc.strerror or exc}; nothing was written") from exc
     try:
         if mode is None:
             umask = os.umask(0)
@@ -193,6 +199,12 @@ def write_atomically(path: Path, data: bytes, *, mode: int | None = None) -> Non
             stream.flush()
             os.fsync(stream.fileno())
         Path(temp_name).replace(path)
+    except OSError as exc:
+        Path(temp_name).unlink(missing_ok=True)
+        raise OutputError(
+            f"cannot write {shown}: {exc.strerror or exc}; nothing was written (a file that was "
+            "there is unchanged)"
+        ) from exc
     except BaseException:
         Path(temp_name).unlink(missing_ok=True)
         raise

@@ -1,7 +1,14 @@
 """The ``lexicon-build`` command: organisers turn the word lists they own into packs.
 
-A thin click layer over ``lexicon_build.builder`` and ``kiosk.core.pack``; exit code 0 on
-success, 1 when a check finds a problem (verify, a build refused for bad lines), 2 on usage errors.
+A thin click layer over ``lexicon_build.builder`` and ``kiosk.core.pack``. Exit codes: 0 on
+success; 1 when a check ran and found a problem in what it checked (``verify``: the pack is
+damaged or not signed as required; ``build``: lines that are not words); 2 for every other error
+(a file that is missing, unreadable or of the wrong kind, an output that would destroy a file, a
+bad value, Ctrl+C), so that a script never mistakes a mistake for a verdict. The program's entry
+point is ``lexicon_build.entry.run``: ``kiosk.console.run_guarded`` around the click group ``main``.
+
+No command writes over a file it reads, over a file of another kind, or (without ``--force``) over
+one of its own kind: ``kiosk.core.filekind.check_output`` decides, before any work is done.
 The commands that sign or check signatures import ``lexicon_build.signing`` (and cryptography)
 themselves, so that a build does not load it (``bench/bench_tournament.py``).
 """
@@ -15,26 +22,33 @@ from typing import NoReturn
 import click
 
 from kiosk import __version__
-from kiosk.core.errors import KioskError
+from kiosk.console import EXIT_ERROR
+from kiosk.core.errors import KioskError, NotAPackError, PackError, SourceLinesError
+from kiosk.core.filekind import Kind, Role, check_output, recognise, refusal, same_file
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
-from kiosk.core.pack import MAGIC, PackInfo
+from kiosk.core.pack import PackInfo
 from lexicon_build.builder import build_pack, write_atomically
 from lexicon_build.reader import ListFormat, read_word_list
 from lexicon_build.recipe import Recipe, SourceSpec, load_recipe
 
 __all__ = ["main"]
 
-EXIT_PROBLEM = 1
+EXIT_PROBLEM = 1  # a check found a problem in what it checked
 MIN_PASSPHRASE_CHARS = 8
 
 
-def fail(message: str) -> NoReturn:
+def fail(message: str, code: int = EXIT_ERROR) -> NoReturn:
     click.echo(f"error: {message}", err=True)
-    sys.exit(EXIT_PROBLEM)
+    sys.exit(code)
 
 
-file_path = click.Path(path_type=Path, dir_okay=False)
+# Files a command writes are marked writable=True: click then refuses an existing read-only one,
+# and tests/test_cli_errors.py knows which options are outputs.
+output_file = click.Path(path_type=Path, dir_okay=False, writable=True)
 existing_file = click.Path(path_type=Path, dir_okay=False, exists=True)
+force_option = click.option(
+    "--force", is_flag=True, help="Replace the output file if it exists (never a file of another kind)."
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -50,7 +64,7 @@ def main() -> None:
 
 @main.command()
 @click.argument("recipe", required=False, type=existing_file)
-@click.option("-o", "--output", required=True, type=file_path, help="Pack file to write.")
+@click.option("-o", "--output", required=True, type=output_file, help="Pack file to write.")
 @click.option("--name", help="Pack name shown on the station (without a recipe).")
 @click.option("--edition", default="", help="Edition or date, e.g. 2024-01.")
 @click.option("--description", default="", help="One line describing the pack.")
@@ -67,6 +81,7 @@ def main() -> None:
     "auto reads *.dwg files as Zyzzyva word graphs (dwg).",
 )
 @click.option("--skip-invalid", is_flag=True, help="Leave out lines that are not words instead of failing.")
+@force_option
 def build(
     recipe: Path | None,
     output: Path,
@@ -78,11 +93,14 @@ def build(
     max_length: int,
     list_format: str,
     skip_invalid: bool,
+    force: bool,
 ) -> None:
     """Build a pack from a recipe, or from --name and --source files.
 
-    Lines that are not words are listed as FILE:LINE: reason and the build fails, unless
-    --skip-invalid is given. Duplicates are counted, not errors.
+    Lines that are not words are listed as FILE:LINE: reason and the build fails (exit 1), unless
+    --skip-invalid is given. Duplicates are counted, not errors. The pack is never written over
+    a source, the recipe or any file that is not a pack; an existing pack is replaced only with
+    --force. Its folder must exist.
 
     \b
     Examples:
@@ -110,12 +128,16 @@ def build(
         files = [s.path for s in plan.sources] + (
             [plan.youth_exclusions.path] if plan.youth_exclusions is not None else []
         )
+        inputs = files + ([recipe] if recipe is not None else [])
+        check_output(output, Role.PACK, inputs=inputs, force=force, example=f"{output.stem}.kxpack")
         total_bytes = sum(p.stat().st_size for p in files if p.is_file())
         with click.progressbar(
             length=total_bytes, label="Reading word lists", file=sys.stderr, hidden=not sys.stderr.isatty()
         ) as bar:
             result = build_pack(plan, skip_invalid=skip_invalid, progress=bar.update)
         write_atomically(output, result.data)
+    except SourceLinesError as exc:
+        fail(str(exc), EXIT_PROBLEM)
     except KioskError as exc:
         fail(str(exc))
     report = result.report
@@ -178,7 +200,8 @@ def verify(pack: Path, trust: tuple[str, ...]) -> None:
     """Check a pack whole (checksum, format, signature, every trie); exit 0 if it is good, 1 if not.
 
     Without --trust, any valid signature (or none) passes and is shown; with --trust, the pack
-    must be signed by one of the keys given.
+    must be signed by one of the keys given. A file that is not a pack at all (a word list, a
+    recipe...) or a --trust that is no key is an error: exit 2, with what the file is.
 
     \b
     Examples:
@@ -189,6 +212,10 @@ def verify(pack: Path, trust: tuple[str, ...]) -> None:
 
     try:
         lexicon = load_lexicon(pack, trusted_keys=load_trusted_keys(trust))
+    except NotAPackError as exc:
+        fail(str(exc))
+    except PackError as exc:
+        fail(str(exc), EXIT_PROBLEM)
     except KioskError as exc:
         fail(str(exc))
     info = lexicon.info
@@ -210,10 +237,11 @@ def info(pack: Path) -> None:
 
 
 def _word_set(path: Path) -> set[str]:
-    with path.open("rb") as stream:
-        is_pack = stream.read(len(MAGIC)) == MAGIC
-    if is_pack:
+    if recognise(path).kind is Kind.PACK:
         return set(_load(path).words.keys())
+    problem = refusal(path, Role.PACK_OR_WORD_LIST)
+    if problem is not None:
+        fail(problem)
     try:
         word_list = read_word_list(path, max_length=64)
     except KioskError as exc:
@@ -226,21 +254,39 @@ def _word_set(path: Path) -> set[str]:
 @main.command()
 @click.argument("old", type=existing_file)
 @click.argument("new", type=existing_file)
-@click.option("--added", "added_file", type=file_path, help="Write the added words to this file.")
-@click.option("--removed", "removed_file", type=file_path, help="Write the removed words to this file.")
+@click.option("--added", "added_file", type=output_file, help="Write the added words to this file.")
+@click.option("--removed", "removed_file", type=output_file, help="Write the removed words to this file.")
 @click.option("--list/--no-list", "show", default=True, help="Print the words themselves.")
-def diff(old: Path, new: Path, added_file: Path | None, removed_file: Path | None, show: bool) -> None:
+@force_option
+def diff(
+    old: Path, new: Path, added_file: Path | None, removed_file: Path | None, show: bool, force: bool
+) -> None:
     """Words added and removed between two packs or word lists (e.g. two editions).
+
+    --added and --removed write word lists; they never replace OLD, NEW or a file that is not a
+    word list, and an existing list only with --force.
 
     \b
     Example:
       lexicon-build diff nwl2020.kxpack nwl2023.kxpack --added new-words.txt --removed gone.txt
     """
+    outputs = [path for path in (added_file, removed_file) if path is not None]
+    if len(outputs) == 2 and (outputs[0] == outputs[1] or same_file(outputs[0], outputs[1])):
+        fail(f"--added and --removed both name {outputs[0]}; give each its own file")
+    try:
+        for path, example in ((added_file, "added.txt"), (removed_file, "removed.txt")):
+            if path is not None:
+                check_output(path, Role.WORD_LIST, inputs=[old, new], force=force, example=example)
+    except KioskError as exc:
+        fail(str(exc))
     before, after = _word_set(old), _word_set(new)
     added, removed = sorted(after - before), sorted(before - after)
-    for path, words in ((added_file, added), (removed_file, removed)):
-        if path is not None:
-            write_atomically(path, "".join(f"{w}\n" for w in words).encode("ascii"))
+    try:
+        for target, words in ((added_file, added), (removed_file, removed)):
+            if target is not None:
+                write_atomically(target, "".join(f"{w}\n" for w in words).encode("ascii"))
+    except KioskError as exc:
+        fail(str(exc))
     if show:
         for word in added:
             click.echo(f"+{word}")
@@ -250,9 +296,11 @@ def diff(old: Path, new: Path, added_file: Path | None, removed_file: Path | Non
 
 
 @main.command()
-@click.argument("key_file", metavar="KEY", type=file_path)
+@click.argument("key_file", metavar="KEY", type=output_file)
 @click.option("--name", required=True, help="The organiser's name, shown on stations for its signatures.")
-@click.option("--force", is_flag=True, help="Replace KEY and its .pub file if they exist.")
+@click.option(
+    "--force", is_flag=True, help="Replace KEY and its .pub file if they exist (never other files)."
+)
 @click.option(
     "--passphrase",
     "ask_passphrase",
@@ -267,8 +315,8 @@ def keygen(key_file: Path, name: str, force: bool, ask_passphrase: bool) -> None
 
     \b
     Examples:
-      lexicon-build keygen naspa.key --name "NASPA"    # writes naspa.key and naspa.pub
-      lexicon-build keygen naspa.key --name "NASPA" --passphrase
+      lexicon-build keygen organiser.key --name "Club Organiser"    # writes organiser.key and .pub
+      lexicon-build keygen organiser.key --name "Club Organiser" --passphrase
     """
     from lexicon_build.signing import generate_key_pair
 
@@ -291,20 +339,33 @@ def keygen(key_file: Path, name: str, force: bool, ask_passphrase: bool) -> None
 @main.command()
 @click.argument("pack", type=existing_file)
 @click.option("--key", "key_file", required=True, type=existing_file, help="Private key from keygen.")
-@click.option("-o", "--output", type=file_path, help="Write the signed pack here (default: PACK, in place).")
-def sign(pack: Path, key_file: Path, output: Path | None) -> None:
+@click.option(
+    "-o", "--output", type=output_file, help="Write the signed pack here (default: PACK, in place)."
+)
+@force_option
+def sign(pack: Path, key_file: Path, output: Path | None, force: bool) -> None:
     """Sign a pack (the whole file, manifest included); an old signature is replaced.
 
     The pack is checked whole first: a damaged pack is never signed. In place, the file is
-    replaced atomically, so a station reading it sees the old pack or the signed one.
+    replaced atomically, so a station reading it sees the old pack or the signed one. -o never
+    replaces the key or a file that is not a pack, and another pack only with --force.
 
     \b
     Examples:
-      lexicon-build sign nwl2023.kxpack --key naspa.key
-      lexicon-build sign nwl2023.kxpack --key naspa.key -o nwl2023-signed.kxpack
+      lexicon-build sign nwl2023.kxpack --key organiser.key
+      lexicon-build sign nwl2023.kxpack --key organiser.key -o nwl2023-signed.kxpack
     """
     from lexicon_build.signing import load_private_key, private_key_is_encrypted, sign_pack
 
+    target = output if output is not None else pack
+    try:
+        problem = refusal(pack, Role.PACK)
+        if problem is not None:
+            raise NotAPackError(problem)
+        if not same_file(target, pack):
+            check_output(target, Role.PACK, inputs=[key_file], force=force, example="signed.kxpack")
+    except KioskError as exc:
+        fail(str(exc))
     passphrase = None
     if private_key_is_encrypted(key_file):
         passphrase = click.prompt(f"Passphrase for {key_file}", hide_input=True, err=True).encode("utf-8")
@@ -312,7 +373,6 @@ def sign(pack: Path, key_file: Path, output: Path | None) -> None:
         private_key = load_private_key(key_file, passphrase)
         data = pack.read_bytes()
         signed = sign_pack(data, private_key, pack)
-        target = output if output is not None else pack
         write_atomically(target, signed)
         lexicon = load_lexicon(target)
     except KioskError as exc:

@@ -187,7 +187,7 @@ def test_the_packs_page_lines_say_which_file_is_in_use_and_why_the_disk_is_not(
     assert lines[0] == "Refused by the reload (no pack was changed):"
     assert f"\u2717 {station_pack}" in text
     # the refusal once, pointed to from the pack
-    assert " ".join(text.split()).count("is not a lexicon pack") == 1
+    assert " ".join(text.split()).count("not a lexicon pack") == 1
     assert "Club \u2014 edition 2025: Open" in text
     assert "6 words (up to 15 letters), youth list 1 word" in text
     assert "in use: an older copy kept in memory; club.kxpack on disk is refused (above)" in text

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk import __version__
-from kiosk.core.errors import PackCorruptError, PackVersionError
+from kiosk.core.errors import NotAPackError, PackCorruptError, PackVersionError
 from kiosk.core.normalise import NORMALISER_VERSION
 
 __all__ = [
@@ -302,12 +302,15 @@ def parse_pack(data: bytes, path: Path | None = None) -> PackContents:
         )
     if head != MAGIC:
         if not data:
-            raise PackCorruptError(
+            raise NotAPackError(
                 f"{where} is empty (0 bytes), not a lexicon pack; copy it again from the organiser's "
                 "original, or build one with 'lexicon-build build'"
             )
-        raise PackCorruptError(
-            f"{where} is not a lexicon pack (it does not start like one); build a pack from a word "
+        from kiosk.core.filekind import Role, refusal_for_bytes  # only on the way out
+
+        raise NotAPackError(
+            refusal_for_bytes(data, where, Role.PACK)
+            or f"{where} is not a lexicon pack (it does not start like one); build a pack from a word "
             "list with 'lexicon-build build'"
         )
     _, format_version, content_length, manifest_length = _HEADER.unpack_from(data)
@@ -416,9 +419,9 @@ def read_pack(path: Path) -> PackContents:
     try:
         data = path.read_bytes()
     except FileNotFoundError as exc:
-        raise PackCorruptError(f"{path} does not exist; check the pack path") from exc
+        raise NotAPackError(f"{path} does not exist; check the pack path") from exc
     except IsADirectoryError as exc:
-        raise PackCorruptError(f"{path} is a folder, not a pack file") from exc
+        raise NotAPackError(f"{path} is a folder, not a pack file") from exc
     except OSError as exc:
-        raise PackCorruptError(f"{path} cannot be read: {exc.strerror}") from exc
+        raise NotAPackError(f"{path} cannot be read: {exc.strerror}") from exc
     return parse_pack(data, path)

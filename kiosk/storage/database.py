@@ -65,7 +65,11 @@ def sqlite_url(path: Path) -> str:
 
 
 def is_sqlite(url: str) -> bool:
-    return make_url(url).get_backend_name() == "sqlite"
+    """Whether ``url`` names a SQLite file; a URL that cannot be read is refused by ``open_engine``."""
+    try:
+        return make_url(url).get_backend_name() == "sqlite"
+    except ArgumentError:
+        return False
 
 
 def describe_url(url: str) -> str:

@@ -8,6 +8,7 @@ returns the same storage every time: the log records into it, judge mode reads i
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -104,7 +105,13 @@ def run_station(
         if smoke:
             elapsed = seconds_since_process_start()
             shown = "?" if elapsed is None else f"{elapsed:.3f}"
-            print(f"ready frame painted {shown} s after process start", flush=True)
+            try:
+                print(f"ready frame painted {shown} s after process start", flush=True)
+            except OSError as exc:  # raised in a Qt slot, it would be swallowed and never quit
+                with contextlib.suppress(OSError):
+                    print(f"error: the smoke test cannot print its result: {exc.strerror}", file=sys.stderr)
+                app.exit(EXIT_ERROR)
+                return
             app.exit(0)  # quit() would ask the window, which refuses to close
             return
         window.build_screens()
