@@ -66,7 +66,7 @@ SPECIAL_KEYS = {
     ENTER: Qt.Key.Key_Return,
     DOWN: Qt.Key.Key_Down,
 }
-PIN = "4826"
+PIN = "482613"
 
 
 def drive(window: StationWindow, keys: str) -> None:

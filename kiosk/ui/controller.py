@@ -89,6 +89,7 @@ class StationController(QObject):
         self._judge_handler = judge_handler
         self._clock = clock
         self.unrecorded: list[ChallengeEntry] = []
+        self.last_fault = ""  # why the log refused the last challenge, for judge mode's Log status
         self.second_opinion: Verdict | None = None
         self.pending_divisions: tuple[LoadedDivision, ...] | None = None  # reloaded, not yet in use
         self.packs_verified_at: datetime | None = None  # by the last reload; None: at start-up
@@ -180,7 +181,8 @@ class StationController(QObject):
         for entry in self.unrecorded:
             try:
                 self.open_log().record(entry)
-            except StorageError:
+            except StorageError as exc:
+                self.last_fault = str(exc)
                 kept.append(entry)
             else:
                 self.challenge_recorded.emit(entry)
@@ -260,6 +262,7 @@ class StationController(QObject):
 
     def _fault(self, entry: ChallengeEntry, reason: str) -> None:
         print(f"station fault: the challenge log failed: {reason}", file=sys.stderr)
+        self.last_fault = reason.strip().splitlines()[-1] if reason.strip() else "unknown"
         self.unrecorded.append(entry)
         self.challenge_unrecorded.emit(entry)
         self.dispatch(RecordFailed())

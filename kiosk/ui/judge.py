@@ -27,15 +27,13 @@ from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QPushButton, QSizePolicy
 from kiosk.core.errors import KioskError
 from kiosk.core.judge import (
     MENU_PAGES,
-    CheckPin,
     Door,
-    DoorStage,
     JudgePage,
     JudgeSession,
-    SetPin,
     format_wait,
     menu_page,
 )
+from kiosk.core.pin import PinAttempts
 from kiosk.core.recheck import (
     REMOVABLE_MEDIA_ROOTS,
     RecheckCard,
@@ -277,16 +275,16 @@ class DoorPage(Page):
             message = f"{reason}. Next try in {format_wait(self.wait_s)}"
         elif door.message:
             message = door.message
-        elif door.stage is DoorStage.CHOOSE:
-            message = "At least 4 digits; it will be asked twice"
+        elif not door.has_pin:
+            message = f"Set one on this machine's terminal:\n{self.mode.set_pin_command}"
         else:
-            message = "Forgotten? The organiser sets a new PIN with 'kiosk set-pin'"
+            message = f"Forgotten? Set a new one on this machine's terminal:\n{self.mode.set_pin_command}"
         self.message.setText(message)
         # a refusal in the warning colour; the standing hint about a forgotten PIN stays quiet
-        warning = bool(self.unavailable or self.wait_s > 0.0 or door.message)
+        warning = bool(self.unavailable or self.wait_s > 0.0 or door.message or not door.has_pin)
         self.message.set_colour(theme.NOTICE if warning else theme.DIM_TEXT)
         for label, key in self.keys.items():
-            key.setEnabled(label == "CANCEL" or not self.shut)
+            key.setEnabled(label == "CANCEL" or not (self.shut or not door.has_pin))
 
     def tapped(self, label: str) -> None:
         if label == "OK":
@@ -317,19 +315,13 @@ class DoorPage(Page):
         self.door, action = self.door.submitted()
         if action is None:
             return
-        access = self.mode.storage().judge_access
         try:
-            if isinstance(action, SetPin):
-                access.set_pin(action.pin)
-                self.mode.unlocked()
-                return
-            assert isinstance(action, CheckPin)
-            check = access.check_pin(action.pin)
+            check = self.mode.storage().judge_access.check_pin(action.pin)
         except KioskError as exc:
             self.door = self.door.refused(str(exc))
             return
         if check.accepted:
-            self.mode.unlocked()
+            self.mode.unlocked(cleared=check.cleared)
             return
         from kiosk.storage import PinOutcome
 
@@ -338,6 +330,8 @@ class DoorPage(Page):
         else:
             counted = "" if check.outcome is PinOutcome.TOO_SOON else f" ({check.failures} in a row)"
             self.door = self.door.refused(f"Wrong PIN{counted}")
+            if check.outcome is PinOutcome.WRONG:  # the journal keeps what the judge may ask about later
+                print(f"judge mode: a wrong PIN ({check.failures} in a row)", file=sys.stderr, flush=True)
         self.wait_s = check.wait_s
 
 
@@ -347,9 +341,15 @@ class MenuPage(Page):
 
     def __init__(self, mode: JudgeView) -> None:
         super().__init__(mode)
-        grid = QGridLayout(self)
+        self.warning = FitLabel(fill=0.7, bold=True, colour=theme.NOTICE)
+        self.warning.setObjectName("menu-warning")
+        self.warning.setVisible(False)
+        choices = QWidget()
+        choices.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        grid = QGridLayout(choices)
         grid.setContentsMargins(0, 8, 0, 8)
         grid.setSpacing(10)
+        _stack(self, [(self.warning, 10), (choices, 90)])
         self.buttons: dict[JudgePage, FitButton] = {}
         rows = (len(MENU_PAGES) + 1) // 2
         for index, page in enumerate(MENU_PAGES):
@@ -363,6 +363,19 @@ class MenuPage(Page):
         longest = max((b.full_text for b in self.buttons.values()), key=len)
         for button in self.buttons.values():
             button.reference = longest  # one type size for the whole menu
+
+    def warn_of(self, cleared: PinAttempts) -> None:
+        """Tell the judge who just came in how many wrong PINs were typed before (someone guessing?)."""
+        if cleared.failures == 0 or cleared.last_failure_at is None:
+            self.warning.setText("")
+            self.warning.setVisible(False)
+            return
+        last = cleared.last_failure_at.astimezone()
+        self.warning.setText(
+            f"Before this PIN: {_count(cleared.failures, 'wrong PIN')} in a row, the last at "
+            f"{last:%H:%M} \u2014 has someone been guessing?"
+        )
+        self.warning.setVisible(True)
 
     def key(self, key: int, text: str) -> bool:
         page = menu_page(text)
@@ -664,9 +677,12 @@ class StatusPage(TextPage):
         lines = [f"{kind}:", f"    {status.location}"]
         if status.shared:
             lines.append(f"Waiting to be forwarded: {status.backlog}")
-        lines.append(f"Last problem: {status.last_error or 'none'}")
+        if status.shared:
+            lines.append(f"Last problem with the server: {status.last_error or 'none'}")
         kept = len(controller.unrecorded)
         lines.append(f"Kept in memory after a log failure: {kept}")
+        if controller.last_fault:
+            lines.append(f"Why the last challenge was not recorded: {controller.last_fault}")
         if controller.state.screen is Screen.FAULT:
             lines.append("The station shows a fault: 'Back to the station' clears it.")
         self.show_lines(lines)
@@ -977,10 +993,12 @@ class JudgeView(View):
         *,
         touch: bool,
         clock: MonotonicClock = time.monotonic,
+        set_pin_command: str = "kiosk set-pin",
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("judge")
+        self.set_pin_command = set_pin_command  # what the door tells a judge who forgot the PIN
         self.controller = controller
         self._storage = storage
         self.data_dir = data_dir
@@ -1061,8 +1079,10 @@ class JudgeView(View):
         self._show(self.door, "Judge mode \u2014 judges only")
         self.ticker.start()
 
-    def unlocked(self) -> None:
+    def unlocked(self, *, cleared: PinAttempts | None = None) -> None:
+        """The PIN was right; ``cleared`` are the wrong PINs typed before it, shown on the menu."""
         self.session = JudgeSession.opened(self._clock(), idle_lock_s=self.idle_lock_s)
+        self.menu.warn_of(cleared if cleared is not None else PinAttempts())
         self.go(None)
 
     def go(self, page: JudgePage | None) -> None:

@@ -57,10 +57,10 @@ def test_the_pin_opens_judge_mode_and_esc_returns_to_the_station(judge_station: 
     window = rig.window
     press(window, K.Key_Escape)
     assert window.judge.door.title.text() == "Judge PIN"
-    type_text(window, "48")
+    type_text(window, PIN[:2])
     assert window.judge.door.dots.text() == "\u25cf \u25cf"
-    assert "48" not in visible_texts(window)
-    type_text(window, "26")
+    assert PIN[:2] not in visible_texts(window)
+    type_text(window, PIN[2:])
     enter(window)
     assert shown(window) is window.judge.menu
     press(window, K.Key_Escape)
@@ -72,7 +72,7 @@ def test_wrong_pin_back_off_survives_a_restart(judge_station: JudgeFactory) -> N
     rig = judge_station()
     press(rig.window, K.Key_Escape)
     for _ in range(3):  # three free tries; the fourth must wait
-        type_text(rig.window, "1111")
+        type_text(rig.window, "111111")
         enter(rig.window)
     door = rig.window.judge.door
     assert door.shut
@@ -248,8 +248,8 @@ def test_counts_packs_and_status_screens(judge_station: JudgeFactory) -> None:
     assert "Kept in memory after a log failure: 0" in status
 
 
-def test_a_touch_judge_gets_in_with_taps_and_chooses_the_first_pin(judge_station: JudgeFactory) -> None:
-    rig = judge_station(pin=None, touch=True)
+def test_a_touch_judge_gets_in_with_taps(judge_station: JudgeFactory) -> None:
+    rig = judge_station(touch=True)
     window = rig.window
     button = window.ready.judge_button
     assert button is not None
@@ -257,11 +257,10 @@ def test_a_touch_judge_gets_in_with_taps_and_chooses_the_first_pin(judge_station
     assert button.height() < window.height() // 10  # small and out of the way
     QTest.mouseClick(button, Qt.MouseButton.LeftButton)
     door = window.judge.door
-    assert door.title.text() == "No judge PIN is set yet: choose one"
-    for label in ("1", "9", "7", "3", "OK", "1", "9", "7", "3", "OK"):
+    assert door.title.text() == "Judge PIN"
+    for label in (*PIN, "OK"):
         QTest.mouseClick(door.keys[label], Qt.MouseButton.LeftButton)
     assert shown(window) is window.judge.menu
-    assert rig.storage.judge_access.check_pin("1973").accepted
     assert_every_text_fits(window)
     QTest.mouseClick(
         window.judge.menu.buttons[next(reversed(window.judge.menu.buttons))], Qt.MouseButton.LeftButton
@@ -269,10 +268,67 @@ def test_a_touch_judge_gets_in_with_taps_and_chooses_the_first_pin(judge_station
     assert shown(window) is window.judge.exit_page
 
 
+@pytest.mark.parametrize("touch", [False, True])
+def test_with_no_pin_set_the_door_never_offers_to_set_one(judge_station: JudgeFactory, touch: bool) -> None:
+    """Whoever presses Esc first may be a player: no PIN is ever chosen at the station."""
+    rig = judge_station(pin=None, touch=touch)
+    window = rig.window
+    press(window, K.Key_Escape)
+    door = window.judge.door
+    assert door.title.text() == "No judge PIN is set"
+    assert "Set one on this machine's terminal:\nkiosk set-pin" in door.message.text()
+    for _ in range(2):  # typed twice, as the old door asked for a new PIN
+        type_text(window, "135791")
+        enter(window)
+        if touch:
+            for label in ("1", "OK"):
+                assert not door.keys[label].isEnabled()
+    assert shown(window) is door
+    assert window.judge.session is None
+    assert not rig.storage.judge_access.has_pin()
+
+
+def test_the_judge_who_comes_in_hears_how_many_wrong_pins_came_before(judge_station: JudgeFactory) -> None:
+    rig = judge_station()
+    for _ in range(3):
+        rig.storage.judge_access.check_pin("000000")
+    rig.storage.judge_access.set_pin(PIN)  # (clears them: the count shown is since the last right PIN)
+    for _ in range(2):
+        rig.storage.judge_access.check_pin("111111")
+    unlock(rig)
+    warning = rig.window.judge.menu.warning
+    assert warning.isVisible()
+    assert warning.text().startswith("Before this PIN: 2 wrong PINs in a row, the last at ")
+    assert_every_text_fits(rig.window)
+    press(rig.window, K.Key_Escape)
+    unlock(rig)  # the next judge: nothing new to report
+    assert not rig.window.judge.menu.warning.isVisible()
+
+
+def test_a_log_deleted_under_the_running_station_gives_the_fault_not_a_verdict(
+    judge_station: JudgeFactory, tmp_path: Path
+) -> None:
+    rig = judge_station()
+    type_text(rig.window, "1cat")
+    tab(rig.window)
+    assert screen(rig) is Screen.VERDICT
+    rig.controller.verdict_timer.timeout.emit()
+    for path in (tmp_path / "data").glob("kiosk.sqlite3*"):
+        path.unlink()
+    type_text(rig.window, "1dog")
+    tab(rig.window)
+    assert screen(rig) is Screen.FAULT
+    assert rig.window.stack.currentWidget() is rig.window.fault
+    assert [e.ruling.words for e in rig.controller.unrecorded] == [("DOG",)]
+    unlock(rig)
+    type_text(rig.window, "6")
+    assert "was deleted while the station was running" in rig.window.judge.status.text.text()
+
+
 def test_the_touch_keypad_is_shut_while_the_back_off_runs(judge_station: JudgeFactory) -> None:
     rig = judge_station(touch=True)
     for _ in range(3):
-        assert not rig.storage.judge_access.check_pin("0000").accepted
+        assert not rig.storage.judge_access.check_pin("000000").accepted
     QTest.mouseClick(rig.window.ready.judge_button, Qt.MouseButton.LeftButton)  # type: ignore[arg-type]
     door = rig.window.judge.door
     assert not door.keys["1"].isEnabled()
