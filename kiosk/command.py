@@ -8,6 +8,7 @@ station itself without loading click, and hands every other command line to the 
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -18,12 +19,13 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 import click
 
 from kiosk import __version__
-from kiosk.cli import EXIT_ACCEPTABLE, EXIT_UNACCEPTABLE, fail, start_station
+from kiosk.cli import EXIT_ACCEPTABLE, EXIT_UNACCEPTABLE, fail, load_station_config, start_station
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, adjudicate
 from kiosk.core.batch import batch_rulings
 from kiosk.core.errors import KioskError
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
-from kiosk.paths import DATA_DIR_ENV, data_dir, default_pack_path
+from kiosk.core.pin import PIN_MIN_LENGTH
+from kiosk.paths import DATA_DIR_ENV, StationData, default_pack_path, station_data
 
 if TYPE_CHECKING:
     from kiosk.core.record import ChallengeEntry
@@ -196,25 +198,47 @@ _RELATIVE_UNITS = {"m": "minutes", "h": "hours", "d": "days"}
 
 
 def storage_options(command: _F) -> _F:
-    """--data-dir and --database-url, shared by every command that opens the station's storage."""
+    """--config, --data-dir and --database-url, shared by every command that opens the station's
+    storage: they find it exactly as the station does (``kiosk.paths.station_data``)."""
     command = click.option(
         "--database-url",
         metavar="URL",
         help="The log's database, e.g. postgresql+psycopg://kiosk@server/kiosk "
-        "(default: the SQLite file in the data directory).",
+        "(default: the config's database_url, else the SQLite file in the data directory).",
     )(command)
-    return click.option(
+    command = click.option(
         "--data-dir",
         type=click.Path(path_type=Path, file_okay=False),
-        help=f"The station's data directory (default: ${DATA_DIR_ENV}, else the platform's own).",
+        help=f"The station's data directory (default: the config's data_dir, then ${DATA_DIR_ENV}, "
+        "then the platform's own).",
     )(command)
+    return config_option(command)
 
 
-def open_storage(data_dir_flag: Path | None, database_url: str | None) -> StationStorage:
+def locate(config_path: Path | None, data_dir: Path | None, database_url: str | None) -> StationData:
+    """The station's data as the station itself finds it; ``--config`` may come before the command."""
+    if config_path is None:
+        config_path = click.get_current_context().find_root().params.get("config_path")
+    try:
+        config = load_station_config(config_path)
+    except KioskError as exc:
+        fail(str(exc))
+    return station_data(config, data_dir=data_dir, database_url=database_url)
+
+
+def open_storage(where: StationData, *, existing: bool = False) -> StationStorage:
+    """Open the station's storage; ``existing``: refuse to create a station database that is not there
+    (a reader given the wrong folder must hear so, not read an empty log)."""
     from kiosk.storage import open_station_storage  # SQLAlchemy loads only for these commands
 
+    if existing and where.database_url is None and not where.local_database.exists():
+        fail(
+            f"there is no station database at {where.local_database} (data directory from "
+            f"{where.found_by}): no station has logged anything there. Name the station's "
+            "configuration with --config (or its folder with --data-dir)"
+        )
     try:
-        return open_station_storage(data_dir(data_dir_flag), database_url, forward_in_background=False)
+        return open_station_storage(where.data_dir, where.database_url, forward_in_background=False)
     except KioskError as exc:
         fail(str(exc))
 
@@ -270,7 +294,12 @@ def log() -> None:
 @click.option("--since", help="Only challenges from this time on: 2h, 30m, 1d, or 2024-05-01T14:00 (UTC).")
 @storage_options
 def show(
-    last: int, station: str | None, since: str | None, data_dir: Path | None, database_url: str | None
+    last: int,
+    station: str | None,
+    since: str | None,
+    config_path: Path | None,
+    data_dir: Path | None,
+    database_url: str | None,
 ) -> None:
     """Print recent challenges, oldest first, each with its per-word results. Times are UTC.
 
@@ -283,7 +312,8 @@ def show(
     from kiosk.storage import LogQuery
 
     since_at = parse_since(since, datetime.now(UTC)) if since is not None else None
-    with open_storage(data_dir, database_url) as storage:
+    where = locate(config_path, data_dir, database_url)
+    with open_storage(where, existing=True) as storage:
         try:
             entries = storage.log.query(LogQuery(last=last, station=station, since=since_at))
         except KioskError as exc:
@@ -299,6 +329,7 @@ def show(
         click.echo(f"No challenges in the log at {status.location} match.")
     for entry in reversed(entries):
         click.echo("\n".join(format_entry(entry)))
+    click.echo(f"(Read from {_log_described(where, status.location)}.)", err=True)
     if status.backlog:
         click.echo(f"{status.backlog} challenges judged here wait to be forwarded to {status.location}.")
 
@@ -312,7 +343,7 @@ def show(
     help="Write the whole log to this CSV file ('-' for standard output).",
 )
 @storage_options
-def export(csv_path: Path, data_dir: Path | None, database_url: str | None) -> None:
+def export(csv_path: Path, config_path: Path | None, data_dir: Path | None, database_url: str | None) -> None:
     """Write every challenge to a CSV file: all fields, per-word results included.
 
     \b
@@ -321,7 +352,8 @@ def export(csv_path: Path, data_dir: Path | None, database_url: str | None) -> N
     """
     from kiosk.storage import LogQuery, write_csv
 
-    with open_storage(data_dir, database_url) as storage:
+    where = locate(config_path, data_dir, database_url)
+    with open_storage(where, existing=True) as storage:
         try:
             entries = storage.log.query(LogQuery())
         except KioskError as exc:
@@ -334,39 +366,100 @@ def export(csv_path: Path, data_dir: Path | None, database_url: str | None) -> N
             "answers, or leave out --database-url to export this station's own log"
         )
     entries.reverse()  # oldest first, as a spreadsheet reads
+    source = _log_described(where, status.location)
     if str(csv_path) == "-":
-        write_csv(entries, sys.stdout)
+        count = write_csv(entries, sys.stdout)
+        click.echo(f"Wrote {count} challenges from {source}.", err=True)
         return
     try:
         with csv_path.open("w", encoding="utf-8", newline="") as out:
             count = write_csv(entries, out)
     except OSError as exc:
         fail(f"cannot write {csv_path}: {exc.strerror or exc}")
-    click.echo(f"Wrote {count} challenges to {csv_path}.")
+    click.echo(f"Wrote {count} challenges from {source} to {csv_path}.")
+
+
+def _log_described(where: StationData, location: str) -> str:
+    """Which database a command read: the shared server, or the station's own file."""
+    if where.database_url is not None and location != str(where.local_database):
+        return f"the shared log {location} (the station's own file: {where.described})"
+    return where.described
+
+
+def _refuse_another_users_folder(where: StationData) -> None:
+    """As root, never create files in a station's folder that belongs to its (unprivileged) user:
+    the station could no longer write its own database."""
+    geteuid = getattr(os, "geteuid", None)
+    if geteuid is None or geteuid() != 0 or not where.data_dir.is_dir():
+        return
+    owner_uid = where.data_dir.stat().st_uid
+    if owner_uid == 0:
+        return
+    import pwd
+
+    try:
+        owner = pwd.getpwuid(owner_uid).pw_name
+    except KeyError:
+        owner = str(owner_uid)
+    command = " ".join(sys.argv[1:]) or "set-pin"
+    fail(
+        f"the station's data directory {where.data_dir} belongs to the user {owner}, and this runs "
+        f"as root: a database file root creates there would lock the station out. Run it as "
+        f"{owner}: runuser -u {owner} -- {Path(sys.argv[0]).name} {command}"
+    )
 
 
 @kiosk.command("set-pin")
 @click.option("--stdin", "from_stdin", is_flag=True, help="Read the PIN from one line of standard input.")
+@click.option(
+    "--random",
+    "random_pin",
+    is_flag=True,
+    help=f"Choose a random {PIN_MIN_LENGTH}-digit PIN, set it and print it (for a demo station: "
+    "'./dev.sh kiosk' uses it; never on a tournament station: anyone reading the terminal sees it).",
+)
 @storage_options
-def set_pin(from_stdin: bool, data_dir: Path | None, database_url: str | None) -> None:
+def set_pin(
+    from_stdin: bool,
+    random_pin: bool,
+    config_path: Path | None,
+    data_dir: Path | None,
+    database_url: str | None,
+) -> None:
     """Set the judge PIN of this station, and clear its count of wrong PINs.
 
-    The PIN is asked twice and not shown. This is also the way back in for a forgotten PIN: it
-    needs the station's command line, which players do not have.
+    The PIN is asked twice and not shown. The station finds its data with the same --config (and
+    --data-dir), so give the same ones the station is started with. This is also the way back in
+    for a forgotten PIN: it needs the machine's terminal, which players do not have. A station
+    with no PIN does not serve players until one is set here.
 
     \b
     Examples:
-      kiosk set-pin
+      kiosk set-pin --config station.toml
       printf '%s\\n' "$PIN" | kiosk set-pin --stdin
+      kiosk set-pin --random         a demo PIN, printed
     """
-    if from_stdin:
+    if from_stdin and random_pin:
+        fail("give either --stdin or --random, not both")
+    where = locate(config_path, data_dir, database_url)
+    _refuse_another_users_folder(where)
+    if random_pin:
+        import secrets
+
+        pin = "".join(secrets.choice("0123456789") for _ in range(PIN_MIN_LENGTH))
+    elif from_stdin:
         pin = sys.stdin.readline().rstrip("\r\n")
     else:
         pin = click.prompt("New judge PIN", hide_input=True, confirmation_prompt=True)
-    with open_storage(data_dir, database_url) as storage:
+    with open_storage(where) as storage:
         try:
+            before = storage.judge_access.attempts()
             storage.judge_access.set_pin(pin)
         except KioskError as exc:
             fail(str(exc))
-        where = storage.local_path
-    click.echo(f"Judge PIN set for the station database {where}.")
+    click.echo(f"Judge PIN set for {where.described}.")
+    if random_pin:
+        click.echo(f"Demo judge PIN: {pin}")
+    if before.failures and before.last_failure_at is not None:
+        last = before.last_failure_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%SZ")
+        click.echo(f"This cleared {before.failures} wrong PINs in a row (the last at {last}).")

@@ -83,6 +83,8 @@ def test_station_fills_a_bare_x_screen_takes_keys_and_logs_the_challenge(
         "KIOSK_DATA_DIR": str(tmp_path / "data"),
     }
     kiosk = Path(sys.executable).with_name("kiosk")
+    # A station with no judge PIN serves nobody: the organiser sets one first.
+    subprocess.run([str(kiosk), "set-pin", "--random"], env=env, capture_output=True, check=True)
     station = subprocess.Popen(
         [str(kiosk), "station"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
     )

@@ -33,6 +33,7 @@ from kiosk.ui.views import EntryView, FaultView, HeaderBar, ReadyView, VerdictVi
 
 if TYPE_CHECKING:  # judge mode is imported when first built, after the first frame
     from kiosk.ui.judge import JudgeView, MonotonicClock, StorageFactory
+    from kiosk.ui.notready import NotReadyView
 
 __all__ = ["JUDGE_CHORD", "StationWindow"]
 
@@ -86,6 +87,7 @@ class StationWindow(QWidget):
         data_dir: Path | None = None,
         *,
         judge_clock: MonotonicClock = time.monotonic,
+        set_pin_command: str = "kiosk set-pin",
         parent: QWidget | None = None,
     ) -> None:
         """``storage`` opens (or returns) the station's storage: the same one the log records into."""
@@ -94,6 +96,7 @@ class StationWindow(QWidget):
         self._storage = storage
         self._data_dir = data_dir if data_dir is not None else Path.cwd()
         self._judge_clock = judge_clock
+        self._set_pin_command = set_pin_command
         config = controller.config
         self.setWindowTitle(f"Challenge station \u2014 {config.station_name}")
         self.setWindowFlags(Qt.WindowType.Window | Qt.WindowType.FramelessWindowHint)
@@ -110,6 +113,8 @@ class StationWindow(QWidget):
         self._verdict: VerdictView | None = None
         self._fault: FaultView | None = None
         self._judge: JudgeView | None = None
+        self._notice: NotReadyView | None = None
+        self.not_ready = False  # a notice is shown instead of the players' screens: no key is heard
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -159,11 +164,36 @@ class StationWindow(QWidget):
                 self._data_dir,
                 touch=self.controller.config.touch,
                 clock=self._judge_clock,
+                set_pin_command=self._set_pin_command,
             )
             self._judge.finished.connect(self._on_judge_finished)
             self._judge.exit_confirmed.connect(self.leave)
             self.stack.addWidget(self._judge)
         return self._judge
+
+    @property
+    def notice(self) -> NotReadyView:
+        if self._notice is None:
+            from kiosk.ui.notready import NotReadyView
+
+            self._notice = NotReadyView()
+            self.stack.addWidget(self._notice)
+        return self._notice
+
+    def show_not_ready(self, problem: str, *, command: str = "", how: str = "") -> None:
+        """Serve no player until ``serve_again``: "Station not ready — call a judge", and why."""
+        notice = self.notice
+        notice.show_problem(problem, command=command, how=how)
+        if self.judging:
+            self.judge.finish()
+        self.not_ready = True
+        self.stack.setCurrentWidget(notice)
+
+    def serve_again(self) -> None:
+        """What stopped the station is fixed: back to the players' screens."""
+        if self.not_ready:
+            self.not_ready = False
+            self.show_state(self.controller.state)
 
     def build_screens(self) -> None:
         """Build every screen now, so that the first Tab pays for nothing but the ruling."""
@@ -173,6 +203,8 @@ class StationWindow(QWidget):
     # -- showing ---------------------------------------------------------------------------------
 
     def show_state(self, state: SessionState) -> None:
+        if self.not_ready:
+            return
         if self.judging:  # judge mode stays in front; the header follows a division switch
             loaded = self.controller.divisions[state.division]
             name = self.controller.config.station_name
@@ -249,6 +281,8 @@ class StationWindow(QWidget):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
         event.accept()
+        if self.not_ready:
+            return
         if self.judging:
             if not event.modifiers() & (Mod.ControlModifier | Mod.AltModifier | Mod.MetaModifier):
                 self.judge.handle_key(event)
@@ -261,7 +295,8 @@ class StationWindow(QWidget):
         return False  # Tab judges; it never moves the focus
 
     def _on_tapped(self, event: Event) -> None:
-        self.controller.dispatch(event)
+        if not self.not_ready:
+            self.controller.dispatch(event)
 
     def _on_state_changed(self, state: SessionState) -> None:
         self.show_state(state)
