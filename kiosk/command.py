@@ -25,6 +25,7 @@ from kiosk.core.batch import batch_rulings
 from kiosk.core.errors import KioskError
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
 from kiosk.core.pin import PIN_MIN_LENGTH
+from kiosk.core.plural import counted
 from kiosk.paths import DATA_DIR_ENV, StationData, default_pack_path, station_data
 
 if TYPE_CHECKING:
@@ -331,7 +332,8 @@ def show(
         click.echo("\n".join(format_entry(entry)))
     click.echo(f"(Read from {_log_described(where, status.location)}.)", err=True)
     if status.backlog:
-        click.echo(f"{status.backlog} challenges judged here wait to be forwarded to {status.location}.")
+        waiting = counted(status.backlog, "challenge")
+        click.echo(f"{waiting} judged here wait to be forwarded to {status.location}.")
 
 
 @log.command()
@@ -369,14 +371,14 @@ def export(csv_path: Path, config_path: Path | None, data_dir: Path | None, data
     source = _log_described(where, status.location)
     if str(csv_path) == "-":
         count = write_csv(entries, sys.stdout)
-        click.echo(f"Wrote {count} challenges from {source}.", err=True)
+        click.echo(f"Wrote {counted(count, 'challenge')} from {source}.", err=True)
         return
     try:
         with csv_path.open("w", encoding="utf-8", newline="") as out:
             count = write_csv(entries, out)
     except OSError as exc:
         fail(f"cannot write {csv_path}: {exc.strerror or exc}")
-    click.echo(f"Wrote {count} challenges from {source} to {csv_path}.")
+    click.echo(f"Wrote {counted(count, 'challenge')} from {source} to {csv_path}.")
 
 
 def _log_described(where: StationData, location: str) -> str:
@@ -462,4 +464,4 @@ def set_pin(
         click.echo(f"Demo judge PIN: {pin}")
     if before.failures and before.last_failure_at is not None:
         last = before.last_failure_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%SZ")
-        click.echo(f"This cleared {before.failures} wrong PINs in a row (the last at {last}).")
+        click.echo(f"This cleared {counted(before.failures, 'wrong PIN')} in a row (the last at {last}).")

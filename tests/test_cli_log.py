@@ -188,7 +188,7 @@ def test_log_show_and_export_with_a_config_read_the_stations_log(
     args = ["log", "export", "--csv", str(out)]
     exported = runner.invoke(kiosk, [*config, *args] if before else [*args, *config], env=env)
     assert exported.exit_code == 0, exported.output
-    assert f"Wrote 1 challenges from the station database {folder / 'kiosk.sqlite3'}" in exported.output
+    assert f"Wrote 1 challenge from the station database {folder / 'kiosk.sqlite3'}" in exported.output
     assert not (tmp_path / "env-data").exists()
 
 

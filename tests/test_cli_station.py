@@ -154,7 +154,7 @@ def test_a_kiosk_session_without_a_pin_waits_on_screen_and_serves_once_the_judge
         assert station.stderr is not None
         line = next_station_line(station.stderr)
         assert line.startswith("station not ready: no judge PIN is set"), line
-        command = line.split("as the user ", 1)[1].split(": ", 1)[1].strip()
+        command = line.split("as the user ", 1)[1].split("with: ", 1)[1].strip()
         assert command == f"kiosk set-pin --config {config}"
         kiosk = str(Path(sys.executable).with_name("kiosk"))
         set_pin = subprocess.run(

@@ -49,6 +49,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from kiosk.core.errors import StorageError
+from kiosk.core.plural import counted
 from kiosk.core.record import ChallengeEntry, ChallengeId
 from kiosk.storage.database import IMMEDIATE, SqliteFiles
 from kiosk.storage.mapping import entry_from_json, entry_to_json, entry_to_row, row_to_entry
@@ -448,7 +449,8 @@ class SharedChallengeLog:
         if not self._forwarding.acquire(timeout=2 * self._remote_deadline_s):
             raise StorageError(
                 f"forwarding to the shared log at {self._remote.where} is already under way and has "
-                f"not finished; {self._outbox.count()} challenges judged here wait in the local outbox"
+                f"not finished; {counted(self._outbox.count(), 'challenge')} judged here wait in the "
+                "local outbox"
             )
         try:
             forwarded = 0

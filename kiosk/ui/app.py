@@ -41,6 +41,7 @@ LOCK_FILE_NAME = "station.lock"
 EXIT_OK = 0
 EXIT_ERROR = 2
 SERVES_BY_ITSELF = "This screen turns into the ready screen by itself once that is done."
+ONE_LINE = "Type the command as one line. "
 READINESS_RECHECK_MS = 2000  # a station that is not ready looks again this often (a SQLite read)
 
 
@@ -139,8 +140,9 @@ def run_station(
             controller.open_log()
             if not storage().judge_access.has_pin():
                 return (
-                    f"no judge PIN is set for {where.described}. A station without one does not "
-                    f"serve players. Set it on this machine's terminal, as the user {current_user()}:",
+                    f"no judge PIN is set for {where.described}, so this station does not serve "
+                    f"players. A judge sets one on this machine's terminal, as the user "
+                    f"{current_user()}, with:",
                     set_pin_command,
                 )
         except KioskError as exc:
@@ -156,7 +158,8 @@ def run_station(
                 return
             if first or not window.not_ready:
                 print(f"station not ready: {problem} {command}".rstrip(), file=sys.stderr, flush=True)
-            window.show_not_ready(problem, command=command, how=SERVES_BY_ITSELF)
+            how = ONE_LINE + SERVES_BY_ITSELF if command else SERVES_BY_ITSELF
+            window.show_not_ready(problem, command=command, how=how)
             recheck.start()
             return
         recheck.stop()

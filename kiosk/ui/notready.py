@@ -14,7 +14,7 @@ station checks again by itself and turns back into the ready screen once the jud
 
 from __future__ import annotations
 
-import textwrap
+import re
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QCursor, QKeyEvent, QPaintEvent
@@ -32,7 +32,11 @@ _LEAVE_MODIFIERS = (
     Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ShiftModifier
 )
 EXIT_ERROR = 2
-PROBLEM_LINE_CHARS = 64  # the judge's message wrapped by words, then fitted to the screen
+
+
+def command_lines(command: str) -> str:
+    """A command line as a judge reads it off the screen: each option with its value on a line."""
+    return re.sub(r" (?=--)", "\n    ", command)
 
 
 class NotReadyView(View):
@@ -51,11 +55,11 @@ class NotReadyView(View):
         self.headline.setAccessibleName("Station not ready: call a judge")
         self.players = FitLabel("This station cannot judge challenges right now.", fill=0.8)
         self.players.setObjectName("not-ready-players")
-        self.problem = FitLabel(fill=0.9)
+        self.problem = FitLabel(fill=0.9, wrap=True)
         self.problem.setObjectName("not-ready-problem")
         self.command = FitLabel(fill=0.8, bold=True, colour=theme.NOTICE)
         self.command.setObjectName("not-ready-command")
-        self.how = FitLabel(fill=0.8)
+        self.how = FitLabel(fill=0.8, wrap=True)
         self.how.setObjectName("not-ready-how")
         layout = QVBoxLayout(self)  # View keeps its side margins
         layout.setContentsMargins(0, 0, 0, 0)
@@ -64,8 +68,8 @@ class NotReadyView(View):
             (QWidget(), 8),
             (self.headline, 20),
             (self.players, 11),
-            (self.problem, 28),
-            (self.command, 9),
+            (self.problem, 24),
+            (self.command, 15),
             (self.how, 10),
             (QWidget(), 6),
         ):
@@ -73,8 +77,8 @@ class NotReadyView(View):
         self.show_problem(problem, command=command, how=how)
 
     def show_problem(self, problem: str, *, command: str = "", how: str = "") -> None:
-        self.problem.setText(textwrap.fill(f"For the judge: {problem}", PROBLEM_LINE_CHARS))
-        self.command.setText(command)
+        self.problem.setText(f"For the judge: {problem}")
+        self.command.setText(command_lines(command))
         self.command.setVisible(bool(command))
         self.how.setText(how)
 

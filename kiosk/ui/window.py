@@ -18,18 +18,18 @@ from PySide6.QtWidgets import QStackedWidget, QVBoxLayout, QWidget
 from kiosk.core.adjudication import Verdict
 from kiosk.core.session import (
     Backspace,
-    DivisionStepped,
     Escape,
     Event,
     JudgePressed,
     JudgeRequested,
+    Nudged,
     Screen,
     SessionState,
     Typed,
 )
 from kiosk.ui import theme
 from kiosk.ui.controller import StationController
-from kiosk.ui.views import EntryView, FaultView, HeaderBar, ReadyView, VerdictView
+from kiosk.ui.views import DivisionCard, DivisionView, EntryView, FaultView, HeaderBar, ReadyView, VerdictView
 
 if TYPE_CHECKING:  # judge mode is imported when first built, after the first frame
     from kiosk.ui.judge import JudgeView, MonotonicClock, StorageFactory
@@ -40,27 +40,32 @@ __all__ = ["JUDGE_CHORD", "StationWindow"]
 Mod = Qt.KeyboardModifier
 _CHORD_MODIFIERS = Mod.ControlModifier | Mod.AltModifier | Mod.ShiftModifier | Mod.MetaModifier
 JUDGE_CHORD = (Mod.ControlModifier | Mod.AltModifier, Qt.Key.Key_J)  # Ctrl+Alt+J: judge mode
+APP_TITLE = "Challenge station"
 HEADER_STRETCH = 9
 BODY_STRETCH = 91
 
 
-def key_to_event(event: QKeyEvent) -> Event | None:
-    """The session event a key press stands for, or None for keys the station ignores."""
+def window_title(station_name: str) -> str:
+    """The window title, e.g. "Challenge station — Table 3" (the default name is not said twice)."""
+    if station_name.casefold() == APP_TITLE.casefold():
+        return APP_TITLE
+    return f"{APP_TITLE} \u2014 {station_name}"
+
+
+def key_to_event(event: QKeyEvent) -> Event:
+    """The session event a key press stands for; ``Nudged`` for a key the flow has no use for
+    (an arrow, Shift, F1, Ctrl+Q): it does nothing but keep an entry from clearing itself."""
     key = event.key()
     modifiers = event.modifiers() & _CHORD_MODIFIERS
     if (modifiers, key) == JUDGE_CHORD:
         return JudgeRequested()
     if modifiers & (Mod.ControlModifier | Mod.AltModifier | Mod.MetaModifier):
-        return None  # Ctrl+Q, Ctrl+W, Alt+F4 and friends do nothing here
+        return Nudged()  # Ctrl+Q, Ctrl+W, Alt+F4 and friends do nothing here
     simple: dict[int, Event] = {
         Qt.Key.Key_Tab: JudgePressed(),
         Qt.Key.Key_Backtab: JudgePressed(),
         Qt.Key.Key_Backspace: Backspace(),
         Qt.Key.Key_Escape: Escape(),
-        Qt.Key.Key_Left: DivisionStepped(-1),
-        Qt.Key.Key_Up: DivisionStepped(-1),
-        Qt.Key.Key_Right: DivisionStepped(1),
-        Qt.Key.Key_Down: DivisionStepped(1),
         Qt.Key.Key_Return: Typed("\r"),
         Qt.Key.Key_Enter: Typed("\r"),
     }
@@ -71,7 +76,7 @@ def key_to_event(event: QKeyEvent) -> Event | None:
     # look-alike characters included) goes to the session, which refuses it with a reason.
     if text and not all(ord(char) < 0x20 or ord(char) == 0x7F for char in text):
         return Typed(text)
-    return None
+    return Nudged()
 
 
 class StationWindow(QWidget):
@@ -98,18 +103,17 @@ class StationWindow(QWidget):
         self._judge_clock = judge_clock
         self._set_pin_command = set_pin_command
         config = controller.config
-        self.setWindowTitle(f"Challenge station \u2014 {config.station_name}")
+        self.setWindowTitle(window_title(config.station_name))
         self.setWindowFlags(Qt.WindowType.Window | Qt.WindowType.FramelessWindowHint)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         theme.paint_background(self, theme.BACKGROUND)
         self.header = HeaderBar()
-        self.ready = ReadyView(
-            touch=config.touch, division_names=[d.division.name for d in controller.divisions]
-        )
+        self.ready = ReadyView(touch=config.touch)
         self.stack = QStackedWidget()
         self.stack.addWidget(self.ready)
         self.ready.tapped.connect(self._on_tapped)
         self._entry: EntryView | None = None
+        self._division: DivisionView | None = None
         self._verdict: VerdictView | None = None
         self._fault: FaultView | None = None
         self._judge: JudgeView | None = None
@@ -136,6 +140,14 @@ class StationWindow(QWidget):
             self._entry.tapped.connect(self._on_tapped)
             self.stack.addWidget(self._entry)
         return self._entry
+
+    @property
+    def division(self) -> DivisionView:
+        if self._division is None:
+            self._division = DivisionView(touch=self.controller.config.touch)
+            self._division.tapped.connect(self._on_tapped)
+            self.stack.addWidget(self._division)
+        return self._division
 
     @property
     def verdict(self) -> VerdictView:
@@ -197,37 +209,58 @@ class StationWindow(QWidget):
 
     def build_screens(self) -> None:
         """Build every screen now, so that the first Tab pays for nothing but the ruling."""
-        for view in (self.entry, self.verdict, self.fault, self.judge):
+        views: list[QWidget] = [self.entry, self.verdict, self.fault, self.judge]
+        if len(self.controller.divisions) > 1:
+            views.append(self.division)
+        for view in views:
             view.resize(self.stack.size())
 
     # -- showing ---------------------------------------------------------------------------------
 
+    def _card(self, index: int) -> DivisionCard:
+        loaded = self.controller.divisions[index]
+        info = loaded.lexicon.info
+        division = loaded.division
+        return DivisionCard(
+            name=division.name,
+            colour=division.colour,
+            lexicon=info.name,
+            edition=info.edition,
+            trust=loaded.lexicon.trust.label,
+            youth=division.youth_rules,
+        )
+
+    @property
+    def several(self) -> bool:
+        """Whether the configuration has several divisions: then each screen names the chosen one."""
+        return len(self.controller.divisions) > 1
+
+    def _show_header(self, state: SessionState) -> None:
+        station = self.controller.config.station_name
+        if state.division is None:  # not chosen yet: no division's colour, every division's name
+            names = [self.controller.divisions[i].division.name for i in state.served]
+            self.header.show_divisions(names, station)
+            return
+        division = self.controller.divisions[state.division].division
+        self.header.show_division(division.name, division.colour, station)
+
     def show_state(self, state: SessionState) -> None:
         if self.not_ready:
             return
-        if self.judging:  # judge mode stays in front; the header follows a division switch
-            loaded = self.controller.divisions[state.division]
-            name = self.controller.config.station_name
-            self.header.show_division(loaded.division.name, loaded.division.colour, name)
+        self._show_header(state)
+        if self.judging:  # judge mode stays in front; the header follows a change of divisions
             return
-        loaded = self.controller.divisions[state.division]
-        division = loaded.division
-        info = loaded.lexicon.info
-        self.header.show_division(division.name, division.colour, self.controller.config.station_name)
         screen = state.screen
         if screen is Screen.READY:
-            self.ready.show_ready(
-                info.name,
-                info.edition,
-                loaded.lexicon.trust.label,
-                division.youth_rules,
-                division.name,
-                division.colour,
-            )
+            self.ready.show_ready([self._card(i) for i in state.served], several=self.several)
             self.stack.setCurrentWidget(self.ready)
+        elif screen is Screen.DIVISION:
+            self.division.show_choices(state, [(i, self._card(i)) for i in state.served])
+            self.stack.setCurrentWidget(self.division)
         elif screen in (Screen.ENTRY, Screen.CONFIRM, Screen.JUDGING):
             if screen is not Screen.JUDGING:
-                self.entry.show_entry(state)
+                name = self.controller.division.division.name if self.several else None
+                self.entry.show_entry(state, name)
             self.stack.setCurrentWidget(self.entry)
         elif screen is Screen.VERDICT and state.ruling is not None:
             self._show_verdict(state)
@@ -237,7 +270,7 @@ class StationWindow(QWidget):
 
     def _show_verdict(self, state: SessionState) -> None:
         assert state.ruling is not None
-        loaded = self.controller.divisions[state.division]
+        loaded = self.controller.division
         info = loaded.lexicon.info
         ruling = state.ruling
         youth = " \u00b7 school rules" if ruling.youth_rules else ""
@@ -253,6 +286,7 @@ class StationWindow(QWidget):
             f"{info.name} ({info.edition}){youth}",
             outcome,
             second,
+            loaded.division.name if self.several else None,
         )
         self.stack.setCurrentWidget(self.verdict)
         spoken = "Acceptable" if ruling.verdict is Verdict.ACCEPTABLE else "Unacceptable"
@@ -287,9 +321,7 @@ class StationWindow(QWidget):
             if not event.modifiers() & (Mod.ControlModifier | Mod.AltModifier | Mod.MetaModifier):
                 self.judge.handle_key(event)
             return
-        session_event = key_to_event(event)
-        if session_event is not None:
-            self.controller.dispatch(session_event)
+        self.controller.dispatch(key_to_event(event))
 
     def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802 (Qt's names)
         return False  # Tab judges; it never moves the focus
