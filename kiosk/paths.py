@@ -98,11 +98,11 @@ class StationData:
 
     def set_pin_command(self, program: str = "kiosk") -> str:
         """The exact command that sets the judge PIN of this station, from its terminal."""
-        parts = [program, "set-pin"]
+        parts = [program, "set-pin"]  # absolute paths: the judge's terminal has its own folder
         if self.config is not None:
-            parts += ["--config", _quoted(str(self.config))]
+            parts += ["--config", _quoted(str(self.config.absolute()))]
         if self.config is None or not self.found_by.startswith("data_dir in"):
-            parts += ["--data-dir", _quoted(str(self.data_dir))]
+            parts += ["--data-dir", _quoted(str(self.data_dir.absolute()))]
         return " ".join(parts)
 
 

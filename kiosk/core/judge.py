@@ -56,7 +56,7 @@ class JudgePage(enum.Enum):
 
     RECHECK = "Recent challenges"
     PACKS = "Packs"
-    SETTINGS = "Division and rules"
+    SETTINGS = "Divisions and rules"
     COUNTS = "Today's counts"
     EXPORT = "Export the log"
     STATUS = "Log status"

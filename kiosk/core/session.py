@@ -362,7 +362,9 @@ def _on_division(state: SessionState, event: Event) -> Step:
     if chosen is not None:
         return Step(replace(state, screen=Screen.ENTRY, division=chosen, notice="", clearing_in_s=0))
     if isinstance(event, Typed | JudgePressed):
-        notice = f"First the division of your game: press its number, 1 to {len(state.served)}"
+        count = len(state.served)
+        numbers = "1 or 2" if count == 2 else f"1 to {count}"
+        notice = f"First the division of your game: press its number, {numbers}"
         return Step(replace(state, notice=notice, clearing_in_s=0))
     return Step(replace(state, clearing_in_s=0))
 

@@ -89,7 +89,7 @@ def _now_local() -> datetime:
 class FitButton(QPushButton):
     """A big button whose font fills it; it never takes the keyboard focus (the window keeps it).
 
-    Its text keeps a margin from the button's edge that grows with the button (a fifth of its
+    Its text keeps a margin from the button's edge that grows with the button (a quarter of its
     height), so that no label ever touches its box, from 1024x600 to 4K.
     """
 
@@ -108,7 +108,7 @@ class FitButton(QPushButton):
     @property
     def margin(self) -> int:
         """The room between the text and the button's edge, on each side."""
-        return max(8, self.height() // 5)
+        return max(12, self.height() // 4)
 
     def set_colour(self, colour: str) -> None:
         if colour == self._colour:
@@ -1043,7 +1043,8 @@ class ExitPage(Page):
             ""
             if kept == 0
             else f"{counted(kept, 'challenge')} kept in memory after a log failure would be lost: "
-            "record them first (6 Log status) or note them (1 Recent challenges)"
+            f"record {'it' if kept == 1 else 'them'} first (6 Log status) or note "
+            f"{'it' if kept == 1 else 'them'} (1 Recent challenges)"
         )
 
     def key(self, key: int, text: str) -> bool:

@@ -205,11 +205,13 @@ class FitLabel(QLabel):
         self._sized = False
 
     def set_colour(self, colour: str, background: str | None = None) -> None:
-        """The text colour (and a background of its own, for a chosen line)."""
+        """The text colour (and a background of its own, for a chosen line: the text then keeps
+        a margin from that box's edges, as a button's does)."""
         if (colour, background) == (self.colour, self.background):
             return
         self.colour, self.background = colour, background
         self.setStyleSheet(f"color: {colour}; background: {background or 'transparent'}; border-radius: 6px;")
+        self._fit()
 
     def set_max_px(self, max_px: int | None) -> None:
         if max_px != self.max_px:
@@ -234,6 +236,9 @@ class FitLabel(QLabel):
     def _fit(self) -> None:
         if not self._sized:
             return
+        side = 0 if self.background is None else max(6, self.height() // 4)
+        if self.contentsMargins().left() != side:
+            self.setContentsMargins(side, 0, side, 0)
         rect = self.contentsRect()
         if rect.width() <= 1 or rect.height() <= 1:
             return

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, Verdict
+from kiosk.core.pack import pack_title
 from kiosk.core.plural import counted
 from kiosk.core.rules import Outcome
 from kiosk.core.session import (
@@ -335,7 +336,7 @@ class DivisionCard:
     def described(self) -> str:
         """The division's lexicon in a few words: "ENABLE demo (enable1), school rules"."""
         school = ", school rules" if self.youth else ""
-        return f"{self.lexicon} ({self.edition}){school}"
+        return f"{pack_title(self.lexicon, self.edition)}{school}"
 
 
 class ReadyView(View):
@@ -392,7 +393,8 @@ class ReadyView(View):
             card = cards[0]
             self.caption.setText("Lexicon")
             self.lexicon.setText(card.lexicon)
-            self.edition.setText(f"edition {card.edition} \u00b7 {card.trust}")
+            edition = f"edition {card.edition} \u00b7 " if card.edition.strip() else ""
+            self.edition.setText(f"{edition}{card.trust}")
             self.youth.setText("School rules: youth list applied" if card.youth else "")
             self.division.setText(f"This station judges the {card.name} division only" if several else "")
         else:

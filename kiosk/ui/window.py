@@ -16,6 +16,7 @@ from PySide6.QtGui import QCloseEvent, QKeyEvent, QPaintEvent
 from PySide6.QtWidgets import QStackedWidget, QVBoxLayout, QWidget
 
 from kiosk.core.adjudication import Verdict
+from kiosk.core.pack import pack_title
 from kiosk.core.session import (
     Backspace,
     Escape,
@@ -277,13 +278,14 @@ class StationWindow(QWidget):
         second = ""
         if loaded.second_opinion is not None and self.controller.second_opinion is not None:
             other = loaded.second_opinion.info
-            second = f"Second opinion ({other.name} {other.edition}): {self.controller.second_opinion.value}"
+            named = pack_title(other.name, other.edition)
+            second = f"Second opinion, {named}: {self.controller.second_opinion.value}"
         outcome = self.controller.config.rules.outcome(ruling.verdict, len(ruling.words))
         self.verdict.show_verdict(
             ruling.verdict,
             ruling.words,
             state.max_length,
-            f"{info.name} ({info.edition}){youth}",
+            f"{pack_title(info.name, info.edition)}{youth}",
             outcome,
             second,
             loaded.division.name if self.several else None,

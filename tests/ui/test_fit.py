@@ -78,6 +78,10 @@ def frame(widget: QWidget) -> QRect:
     return QRect(widget.mapTo(widget.window(), widget.rect().topLeft()), widget.size())
 
 
+def boxed(widget: QWidget) -> bool:
+    return isinstance(widget, QAbstractButton) or getattr(widget, "background", None) is not None
+
+
 def _related(a: QWidget, b: QWidget) -> bool:
     return a.isAncestorOf(b) or b.isAncestorOf(a)
 
@@ -89,14 +93,15 @@ def assert_nothing_collides(window: QWidget) -> int:
     for widget in widgets:
         gap = max(6, widget.font().pixelSize() * 3 // 10)
         drawn = ink(widget)
-        if isinstance(widget, QAbstractButton):
+        if boxed(widget):  # a button, or a label with a background of its own: text clear of the edge
             box = frame(widget)
             room = min(drawn.left() - box.left(), box.right() - drawn.right())
-            assert room >= gap, f"{widget.objectName()} {widget.text()!r}: {room} px to its edge, < {gap}"
+            edge = max(10, widget.font().pixelSize() // 2)
+            assert room >= edge, f"{widget.objectName()} {widget.text()!r}: {room} px to its edge, < {edge}"
         for other in widgets:
             if other is widget or _related(widget, other):
                 continue
-            theirs = frame(other) if isinstance(other, QAbstractButton) else ink(other)
+            theirs = frame(other) if boxed(other) else ink(other)
             # across: the gap; up and down, lines may share the font's empty descent and leading
             slack = widget.font().pixelSize() // 8
             near = drawn.adjusted(-gap, slack, gap, -slack)

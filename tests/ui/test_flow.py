@@ -142,7 +142,7 @@ def test_second_opinion_is_a_smaller_line_under_the_verdict(
     type_text(window, "2cat dog")
     tab(window)
     assert window.verdict.headline.text() == "YES \u2014 the play is ACCEPTABLE"
-    assert window.verdict.second_opinion.text() == "Second opinion (Other list 2020): UNACCEPTABLE"
+    assert window.verdict.second_opinion.text() == "Second opinion, Other list (2020): UNACCEPTABLE"
 
 
 def test_refused_characters_show_the_reason(station: StationFactory) -> None:
@@ -282,3 +282,17 @@ def test_the_check_the_spelling_screen_is_not_hurried(station: StationFactory) -
     assert rig.controller.state.screen is Screen.CONFIRM
     waited_ms = rig.controller.idle_timer.interval() + 5000
     assert waited_ms >= 120_000  # two minutes for two players to read eight long words
+
+
+def test_a_pack_without_an_edition_shows_no_empty_brackets(
+    station: StationFactory, make_pack: object
+) -> None:
+    plain = make_pack(["CAT", "DOG"], name="Club list", edition="")  # type: ignore[operator]
+    divisions = (Division("Open", plain), Division("Schools", plain))
+    window = station(divisions=divisions).window
+    assert window.ready.edition.text() == "Open: Club list \u00b7 Schools: Club list"
+    type_text(window, "11cat")
+    tab(window)
+    assert window.verdict.lexicon.text() == "Division Open \u00b7 Lexicon: Club list"
+    single = station(divisions=(Division("Open", plain),)).window
+    assert single.ready.edition.text() == "unsigned"
