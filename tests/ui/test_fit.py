@@ -78,6 +78,11 @@ def frame(widget: QWidget) -> QRect:
     return QRect(widget.mapTo(widget.window(), widget.rect().topLeft()), widget.size())
 
 
+def shown(widget: QWidget) -> str:
+    """The text a label or a button shows."""
+    return str(widget.text())  # type: ignore[attr-defined]
+
+
 def boxed(widget: QWidget) -> bool:
     return isinstance(widget, QAbstractButton) or getattr(widget, "background", None) is not None
 
@@ -97,7 +102,7 @@ def assert_nothing_collides(window: QWidget) -> int:
             box = frame(widget)
             room = min(drawn.left() - box.left(), box.right() - drawn.right())
             edge = max(10, widget.font().pixelSize() // 2)
-            assert room >= edge, f"{widget.objectName()} {widget.text()!r}: {room} px to its edge, < {edge}"
+            assert room >= edge, f"{widget.objectName()} {shown(widget)!r}: {room} px to its edge, < {edge}"
         for other in widgets:
             if other is widget or _related(widget, other):
                 continue
@@ -106,7 +111,7 @@ def assert_nothing_collides(window: QWidget) -> int:
             slack = widget.font().pixelSize() // 8
             near = drawn.adjusted(-gap, slack, gap, -slack)
             assert not near.intersects(theirs), (
-                f"{widget.objectName()} {widget.text()!r} runs into {other.objectName()} {other.text()!r}"
+                f"{widget.objectName()} {shown(widget)!r} runs into {other.objectName()} {shown(other)!r}"
             )
     return len(widgets)
 

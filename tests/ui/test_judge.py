@@ -187,10 +187,10 @@ def test_a_settings_switch_applies_at_once_and_survives_a_restart(
     press(window, K.Key_Down)
     press(window, K.Key_Right)  # challenge rule: double -> penalty
     assert "Not saved yet" in settings.notice.source
-    assert rig.controller.state.served == (0, 1)
+    assert list(rig.controller.state.served) == [0, 1]
     enter(window)
     assert settings.notice.source == "Saved and applied; kept after a restart"
-    assert rig.controller.state.served == (1,)
+    assert list(rig.controller.state.served) == [1]
     assert rig.controller.config.rules.kind is ProfileKind.PENALTY
     assert window.header.division.text() == "Division: Schools"
     saved = rig.storage.settings.load()
@@ -206,9 +206,9 @@ def test_a_settings_switch_applies_at_once_and_survives_a_restart(
 
     rig.storage.close()
     again = judge_station(pin=None, divisions=divisions)
-    assert again.controller.state.served == (0, 1)  # the configuration, until the storage is read
+    assert list(again.controller.state.served) == [0, 1]  # the configuration, until the storage is read
     assert restore_settings(again.controller, again.storage) == ()
-    assert again.controller.state.served == (1,)
+    assert list(again.controller.state.served) == [1]
     assert again.controller.config.rules.name == "penalty-5-challenger_loses"
 
 
