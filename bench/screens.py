@@ -167,15 +167,20 @@ def not_ready_shots(app: QCoreApplication, out: Path) -> None:
         "/etc/challenge-kiosk/school.kxpack is damaged: its contents do not match their SHA-256 "
         "checksum; rebuild it with lexicon-build, or copy it again from the organiser's original"
     )
-    for width, height in SIZES:
-        window = NotReadyWindow(problem)
-        window.setGeometry(0, 0, width, height)
-        window.show()
-        app.processEvents()
-        path = out / f"26-station-not-ready-{width}x{height}.png"
-        window.grab().save(str(path))
-        window.deleteLater()
-        print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+    read_only = (
+        "the station's data directory /var/lib/challenge-kiosk cannot be written: it is on a "
+        "read-only file system; give the station a folder on a writable disk"
+    )
+    for name, text in (("26-station-not-ready", problem), ("36-station-not-ready-read-only", read_only)):
+        for width, height in SIZES:
+            window = NotReadyWindow(text)
+            window.setGeometry(0, 0, width, height)
+            window.show()
+            app.processEvents()
+            path = out / f"{name}-{width}x{height}.png"
+            window.grab().save(str(path))
+            window.deleteLater()
+            print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
 
 
 def no_pin_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None:

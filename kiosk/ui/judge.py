@@ -930,8 +930,7 @@ class SettingsPage(Page):
         self.line = 0
         self.warned = False
         if self.unsaved:
-            how = "tap Save and apply" if self.mode.touch_mode else "press Enter"
-            self.notice.setText(f"Not saved yet, kept from before: {how} to save and apply it")
+            self.notice.setText("Not saved yet: changes kept from before")
         else:
             self.notice.setText("")
         self.show_draft()
@@ -972,8 +971,7 @@ class SettingsPage(Page):
         if self.draft == before and fields[index] in (Field.KEY_LOCKOUT, Field.VERDICT_DISPLAY):
             self.notice.setText("Keys must be ignored for less time than the verdict is shown")
         elif self.draft != self.mode.controller.choice:
-            how = "tap Save and apply" if self.mode.touch_mode else "press Enter to save and apply"
-            self.notice.setText(f"Not saved yet: {how}")
+            self.notice.setText("Not saved yet")  # the button below says how
         else:
             self.notice.setText("")
         self.show_draft()

@@ -383,6 +383,12 @@ def test_every_judge_screen_fits(judge_station: JudgeFactory, pack: Path, size: 
     for key in "123456":
         type_text(window, key)
         assert_every_text_fits(window)
+        if key == "3":  # with a change not saved yet, and its notice
+            press(window, K.Key_Down)
+            press(window, K.Key_Right)
+            assert_every_text_fits(window)
+            press(window, K.Key_Escape)
+            assert_every_text_fits(window)
         press(window, K.Key_Escape)
     type_text(window, "8")
     assert_every_text_fits(window)
@@ -488,7 +494,7 @@ def test_unsaved_settings_outlive_the_idle_lock_and_say_so(judge_station: JudgeF
     unlock(rig)
     type_text(window, "3")
     settings = window.judge.settings
-    assert settings.notice.source == "Not saved yet, kept from before: press Enter to save and apply it"
+    assert settings.notice.source == "Not saved yet: changes kept from before"
     assert settings.lines[0][2].text() == "5-point per-word penalty"
     assert rig.controller.config.rules.kind is ProfileKind.DOUBLE  # nothing applied meanwhile
 
