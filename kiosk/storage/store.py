@@ -106,7 +106,7 @@ def open_station_storage(
         raise
     return StationStorage(
         log=log,
-        settings=SettingsStore(local, where=where),
+        settings=SettingsStore(local, where=where, files=local_files),
         judge_access=JudgeAccess(local, where=where),
         local_path=local_path,
         _engines=tuple(engines),

@@ -88,3 +88,16 @@ def test_untouched_files_record_as_before_and_a_new_station_starts_a_new_log(tmp
     with open_station_storage(tmp_path) as storage:  # the restart the message asks for
         storage.log.record(make_entry(["ZA"]))
         assert [e.ruling.words for e in storage.log.query(LogQuery())] == [("ZA",)]
+
+
+def test_settings_saved_into_a_deleted_database_are_not_called_saved(tmp_path: Path) -> None:
+    from kiosk.storage import StationSettings
+
+    with open_station_storage(tmp_path) as storage:
+        storage.settings.save(StationSettings(rule_profile="free"))
+        for path in log_files(tmp_path):
+            path.unlink()
+        with pytest.raises(StorageError, match="was deleted"):
+            storage.settings.save(StationSettings(rule_profile="double"))
+        # the judge can still get into judge mode (the PIN is read from the open file) to see why
+        storage.judge_access.has_pin()
