@@ -37,7 +37,6 @@ __all__ = [
     "StationData",
     "check_data_dir",
     "current_user",
-    "data_dir",
     "default_pack_path",
     "station_data",
 ]
@@ -67,11 +66,6 @@ def default_pack_path() -> Path:
     if override:
         return Path(override)
     return _bundle_root() / "data" / DEFAULT_PACK_NAME
-
-
-def data_dir(flag: Path | None = None) -> Path:
-    """The data directory without a configuration: the flag, then $KIOSK_DATA_DIR, then the platform's."""
-    return station_data(None, data_dir=flag).data_dir
 
 
 class StationData(NamedTuple):
