@@ -21,7 +21,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QCoreApplication, QRect, Qt
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 from kiosk.core.adjudication import adjudicate
 from kiosk.core.config import Division, LoadedDivision, StationConfig, load_divisions
@@ -159,6 +159,14 @@ def main(out: Path) -> None:
     app.processEvents()
 
 
+def save_shot(app: QCoreApplication, window: QWidget, path: Path) -> None:
+    """Paint ``window``, save it as ``path`` and let it go."""
+    app.processEvents()
+    window.grab().save(str(path))
+    window.deleteLater()
+    print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+
+
 def not_ready_shots(app: QCoreApplication, out: Path) -> None:
     """A kiosk session whose pack failed verification: no station, the reason for the judge."""
     from kiosk.ui.notready import NotReadyWindow
@@ -176,11 +184,7 @@ def not_ready_shots(app: QCoreApplication, out: Path) -> None:
             window = NotReadyWindow(text)
             window.setGeometry(0, 0, width, height)
             window.show()
-            app.processEvents()
-            path = out / f"{name}-{width}x{height}.png"
-            window.grab().save(str(path))
-            window.deleteLater()
-            print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+            save_shot(app, window, out / f"{name}-{width}x{height}.png")
 
 
 def no_pin_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None:
@@ -198,11 +202,7 @@ def no_pin_shots(app: QCoreApplication, out: Path, config: StationConfig) -> Non
     for width, height in SIZES:
         window = station(config, divisions, (width, height), MemoryLog())
         window.show_not_ready(problem, command=command, how=ONE_LINE + SERVES_BY_ITSELF)
-        app.processEvents()
-        path = out / f"33-station-not-ready-no-pin-{width}x{height}.png"
-        window.grab().save(str(path))
-        window.deleteLater()
-        print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+        save_shot(app, window, out / f"33-station-not-ready-no-pin-{width}x{height}.png")
 
 
 def reload_shots(app: QCoreApplication, out: Path, pack: Path) -> None:
