@@ -210,12 +210,13 @@ def start_station(
 ) -> NoReturn:
     """``kiosk station``: verify the config and every pack, then run the station until it is left.
 
-    If either cannot be used, the station never opens: the error goes to standard error (exit
-    2) and, in a kiosk session, "Station not ready — call a judge" stays on screen with it.
+    If either, or the data directory, cannot be used, the station never opens: the error goes to
+    standard error (exit 2) and, in a kiosk session, "Station not ready — call a judge" stays on
+    screen with it. A station with no judge PIN does not serve players (see ``run_station``).
     """
     from kiosk.core.config import load_divisions
     from kiosk.core.errors import KioskError
-    from kiosk.paths import data_dir as resolve_data_dir
+    from kiosk.paths import check_data_dir, station_data
 
     try:
         config = load_station_config(config_path)
@@ -228,15 +229,44 @@ def start_station(
     screen_problem = no_screen(config_path, data_dir, os.environ)
     if screen_problem is not None:
         fail(screen_problem)
+    where = station_data(config, data_dir=data_dir)
+    try:
+        check_data_dir(where.data_dir)
+    except KioskError as exc:
+        not_ready(exc, kiosk_session=kiosk_session, smoke=smoke)
     from kiosk.ui.app import run_station  # Qt is loaded only for the station itself
 
-    folder = resolve_data_dir(data_dir if data_dir is not None else config.data_dir)
-    storage = LazyStorage(folder, config.database_url)
+    storage = LazyStorage(where.data_dir, where.database_url)
     try:
-        code = run_station(config, divisions, folder, storage.open, smoke=smoke)
+        code = run_station(
+            config,
+            divisions,
+            where,
+            storage.open,
+            smoke=smoke,
+            kiosk_session=kiosk_session,
+            set_pin_command=where.set_pin_command(program_name()),
+        )
     finally:
         storage.close()
     sys.exit(code)
+
+
+def program_name() -> str:
+    """How a judge at this machine's terminal runs this program: ``kiosk`` if that is it on the
+    PATH, else its full path (the bundle in /opt, a virtual environment)."""
+    if getattr(sys, "frozen", False):
+        program = Path(sys.executable)
+    else:
+        program = Path(sys.argv[0]) if sys.argv and sys.argv[0] else Path("kiosk")
+        if program.stem != "kiosk":
+            return "kiosk"
+    import shutil
+
+    on_path = shutil.which(program.name)
+    if on_path is not None and Path(on_path).resolve() == program.resolve():
+        return program.stem if program.suffix.lower() != ".exe" else program.name
+    return str(program.resolve())
 
 
 class LazyStorage:

@@ -60,6 +60,7 @@ __all__ = [
     "SourceInfo",
     "encode_pack",
     "encode_signature_block",
+    "pack_title",
     "parse_pack",
     "read_pack",
     "sorted_words_hash",
@@ -116,6 +117,11 @@ class SourceInfo:
     min_length: int | None = None
     max_length: int | None = None
     words: int = 0
+
+
+def pack_title(name: str, edition: str) -> str:
+    """A pack as screens name it: "NWL2023 (2023-09)", or just the name when it has no edition."""
+    return f"{name} ({edition})" if edition.strip() else name
 
 
 @dataclass(frozen=True)
