@@ -67,6 +67,8 @@ TEMPLATES: dict[str, list[str]] = {
     "kiosk log show": [
         "log",
         "show",
+        "--config",
+        "{config_path}",
         "--data-dir",
         "{data_dir}",
         "--last",
@@ -79,6 +81,8 @@ TEMPLATES: dict[str, list[str]] = {
     "kiosk log export": [
         "log",
         "export",
+        "--config",
+        "{config_path}",
         "--csv",
         "{csv_path}",
         "--data-dir",
@@ -86,7 +90,16 @@ TEMPLATES: dict[str, list[str]] = {
         "--database-url",
         "{database_url}",
     ],
-    "kiosk set-pin": ["set-pin", "--stdin", "--data-dir", "{data_dir}", "--database-url", "{database_url}"],
+    "kiosk set-pin": [
+        "set-pin",
+        "--stdin",
+        "--config",
+        "{config_path}",
+        "--data-dir",
+        "{data_dir}",
+        "--database-url",
+        "{database_url}",
+    ],
     "lexicon-build": ["info", "club.kxpack"],
     "lexicon-build build": [
         "build",
