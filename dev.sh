@@ -89,6 +89,17 @@ case "$cmd" in
       say "  $VENV/bin/kiosk check CAT DOGS"
       exit 1
     fi
+    # A station with no judge PIN serves nobody: this demo station gets a fresh random PIN, printed
+    # here (a tournament station's PIN is set by its judge with `kiosk set-pin`).
+    pin_args=()
+    args=("$@")
+    for ((i = 0; i < ${#args[@]}; i++)); do
+      case "${args[i]}" in
+        --config|--data-dir) pin_args+=("${args[i]}" "${args[i + 1]:-}"); i=$((i + 1)) ;;
+        --config=*|--data-dir=*) pin_args+=("${args[i]}") ;;
+      esac
+    done
+    "$VENV/bin/kiosk" set-pin --random "${pin_args[@]}"
     exec "$VENV/bin/kiosk" "$@"
     ;;
   test)

@@ -2,7 +2,8 @@
 
 A shared log is local first: record() commits to the station's SQLite file and outbox and returns;
 a background forwarder sends the entry to PostgreSQL. So this prints, for the shared log, the
-record() latency (the verdict path) with the server up, with the server stopped and with the
+record() latency (the verdict path; for SQLite with the check that the log's files are still in
+place, also timed alone) with the server up, with the server stopped and with the
 server blackholed (a port that accepts and never answers), and how long the forwarder takes to
 get an entry onto the server (record() called to row visible on the server) while it is up.
 
@@ -27,6 +28,7 @@ from pathlib import Path
 from sqlalchemy import create_engine, text
 
 from kiosk.storage import LogQuery, open_station_storage
+from kiosk.storage.database import SqliteFiles
 from tests.storage.entries import make_entry
 from tests.storage.postgres import PostgresServer, find_postgres_bin
 from tests.storage.proxy import LoopbackProxy
@@ -49,6 +51,15 @@ def measure(label: str, count: int, record: Callable[[], None]) -> None:
 def bench_sqlite(count: int, where: Path | None) -> None:
     with tempfile.TemporaryDirectory(dir=where) as tmp, open_station_storage(Path(tmp)) as storage:
         measure("SQLite record() (WAL, synchronous=FULL)", count, lambda: storage.log.record(make_entry()))
+        # record() ends by checking that the files committed to are still the log's (two stat calls)
+        files = SqliteFiles(storage.local_path)
+        files.remember()
+        runs = 100_000
+        start = time.perf_counter()
+        for _ in range(runs):
+            files.check()
+        per_check_us = (time.perf_counter() - start) / runs * 1e6
+        print(f"{'  of which: the log files still in place (check)':<52} {per_check_us:7.2f} us per record()")
 
 
 def forwarding_lag(count: int, url: str) -> None:

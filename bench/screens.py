@@ -21,16 +21,18 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QCoreApplication, QRect, Qt
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 from kiosk.core.adjudication import adjudicate
 from kiosk.core.config import Division, LoadedDivision, StationConfig, load_divisions
 from kiosk.core.errors import StorageError
+from kiosk.core.lexicon import load_lexicon
 from kiosk.core.record import ChallengeEntry, ChallengeId, ChallengeLog
 from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
 from kiosk.core.session import Typed
 from kiosk.paths import default_pack_path
 from kiosk.storage import StationStorage, open_station_storage
+from kiosk.ui.app import ONE_LINE, SERVES_BY_ITSELF
 from kiosk.ui.controller import StationController
 from kiosk.ui.window import StationWindow
 
@@ -56,6 +58,7 @@ def key(window: StationWindow, qt_key: Qt.Key, text: str = "") -> None:
 
 
 RIGHT = "\x1c"
+IDLE_WARNING = "\x1d"  # stands for the idle timer running out: the countdown shows
 ESCAPE = "\x1b"
 ENTER = "\r"
 DOWN = "\x1f"
@@ -66,13 +69,16 @@ SPECIAL_KEYS = {
     ENTER: Qt.Key.Key_Return,
     DOWN: Qt.Key.Key_Down,
 }
-PIN = "4826"
+PIN = "482613"
 
 
 def drive(window: StationWindow, keys: str) -> None:
     """Type ``keys``; tab, escape and the file separator (for the right arrow) press those keys."""
     for char in keys:
-        if char in SPECIAL_KEYS:
+        if char == IDLE_WARNING:
+            window.controller.idle_timer.timeout.emit()
+            window.controller.idle_countdown.timeout.emit()
+        elif char in SPECIAL_KEYS:
             key(window, SPECIAL_KEYS[char], char if char in "\t\r" else "")
         elif window.judging:
             key(window, Qt.Key.Key_unknown, char)
@@ -113,18 +119,23 @@ def main(out: Path) -> None:
     )
     shots: list[tuple[str, StationConfig, ChallengeLog, str]] = [
         ("01-ready", single, MemoryLog(), ""),
-        ("02-ready-divisions-school", double, MemoryLog(), RIGHT),
+        ("02-ready-divisions", double, MemoryLog(), ""),
         ("03-entry-typing", single, MemoryLog(), "3quixotry zax"),
         ("04-entry-refused-character", single, MemoryLog(), "2caf\u00e9"),
         ("05-confirm", single, MemoryLog(), "3quixotry zax quiz "),
         ("06-confirm-eight-long-words", single, MemoryLog(), eight + " "),
         ("07-verdict-acceptable", single, MemoryLog(), "3quixotry zax quiz\t"),
         ("08-verdict-unacceptable", single, MemoryLog(), "3quixotry zaxx quiz\t"),
-        ("09-verdict-second-opinion", double, MemoryLog(), "2cat dogs\t"),
+        ("09-verdict-second-opinion", double, MemoryLog(), "21cat dogs\t"),
         ("10-verdict-eight-long-words", single, MemoryLog(), eight + "\t"),
         ("11-station-fault", single, BrokenLog(), "1cat\t"),
         ("13-touch-ready", replace(double, touch=True), MemoryLog(), ""),
         ("14-touch-entry", replace(single, touch=True), MemoryLog(), "2cat do"),
+        ("28-division-choice", double, MemoryLog(), "3"),
+        ("29-confirm-division-named", double, MemoryLog(), "22quixotry zax "),
+        ("30-entry-word-too-long", single, MemoryLog(), "2quixotry antidisestablishment"),
+        ("31-entry-idle-warning", single, MemoryLog(), "3quixotry za" + IDLE_WARNING),
+        ("32-touch-division-choice", replace(double, touch=True), MemoryLog(), "1"),
     ]
     loaded: dict[int, tuple[LoadedDivision, ...]] = {}
     for name, config, log, keys in shots:
@@ -138,12 +149,22 @@ def main(out: Path) -> None:
             window.controller.lockout_timer.stop()
             window.controller.verdict_timer.stop()
             window.controller.idle_timer.stop()
+            window.controller.idle_countdown.stop()
             window.deleteLater()
             print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
     judge_shots(app, out, double)
     not_ready_shots(app, out)
+    no_pin_shots(app, out, single)
     reload_shots(app, out, pack)
     app.processEvents()
+
+
+def save_shot(app: QCoreApplication, window: QWidget, path: Path) -> None:
+    """Paint ``window``, save it as ``path`` and let it go."""
+    app.processEvents()
+    window.grab().save(str(path))
+    window.deleteLater()
+    print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
 
 
 def not_ready_shots(app: QCoreApplication, out: Path) -> None:
@@ -154,15 +175,34 @@ def not_ready_shots(app: QCoreApplication, out: Path) -> None:
         "/etc/challenge-kiosk/school.kxpack is damaged: its contents do not match their SHA-256 "
         "checksum; rebuild it with lexicon-build, or copy it again from the organiser's original"
     )
+    read_only = (
+        "the station's data directory /var/lib/challenge-kiosk cannot be written: it is on a "
+        "read-only file system; give the station a folder on a writable disk"
+    )
+    for name, text in (("26-station-not-ready", problem), ("36-station-not-ready-read-only", read_only)):
+        for width, height in SIZES:
+            window = NotReadyWindow(text)
+            window.setGeometry(0, 0, width, height)
+            window.show()
+            save_shot(app, window, out / f"{name}-{width}x{height}.png")
+
+
+def no_pin_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None:
+    """A kiosk session with no judge PIN yet: it serves nobody and says how a judge sets one."""
+    from kiosk.paths import station_data
+
+    where = station_data(config, data_dir=Path("/var/lib/challenge-kiosk"))
+    command = "/opt/challenge-kiosk/kiosk set-pin --config /etc/challenge-kiosk/station.toml"
+    command += " --data-dir /var/lib/challenge-kiosk"
+    problem = (
+        f"no judge PIN is set for {where.described}, so this station does not serve players. A "
+        "judge sets one on this machine's terminal, as the user kiosk, with:"
+    )
+    divisions = load_divisions(config)
     for width, height in SIZES:
-        window = NotReadyWindow(problem)
-        window.setGeometry(0, 0, width, height)
-        window.show()
-        app.processEvents()
-        path = out / f"26-station-not-ready-{width}x{height}.png"
-        window.grab().save(str(path))
-        window.deleteLater()
-        print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+        window = station(config, divisions, (width, height), MemoryLog())
+        window.show_not_ready(problem, command=command, how=ONE_LINE + SERVES_BY_ITSELF)
+        save_shot(app, window, out / f"33-station-not-ready-no-pin-{width}x{height}.png")
 
 
 def reload_shots(app: QCoreApplication, out: Path, pack: Path) -> None:
@@ -228,6 +268,39 @@ def seed(storage: StationStorage, divisions: tuple[LoadedDivision, ...]) -> None
         )
 
 
+def wrong_pins(storage: StationStorage, count: int) -> None:
+    """``count`` wrong PINs, one a minute (as fast as the door listens), the last two minutes ago."""
+    from kiosk.storage import JudgeAccess
+    from kiosk.storage.database import open_engine, sqlite_url
+
+    moments = iter(datetime.now(UTC) - timedelta(minutes=2 + count - n) for n in range(count))
+    engine = open_engine(sqlite_url(storage.local_path))
+    access = JudgeAccess(engine, where=str(storage.local_path), clock=lambda: next(moments))
+    for _ in range(count):
+        access.check_pin("111111")
+    engine.dispose()
+
+
+def deleted_log_error(shown_as: Path) -> str:
+    """What the log says when its file was deleted under the station (a real one, in a temp dir)."""
+    with tempfile.TemporaryDirectory() as folder, open_station_storage(Path(folder)) as storage:
+        for path in Path(folder).glob("kiosk.sqlite3*"):
+            path.unlink()
+        entry = ChallengeEntry(
+            challenge_id=ChallengeId(uuid.uuid4()),
+            judged_at=datetime.now(UTC),
+            station="Station 2",
+            division="Open",
+            rule_profile="double",
+            ruling=adjudicate(["CAT"], load_lexicon(default_pack_path())),
+        )
+        try:
+            storage.log.record(entry)
+        except StorageError as exc:
+            return str(exc).replace(folder, str(shown_as))
+    raise AssertionError("the deleted log was not noticed")
+
+
 def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None:
     divisions = load_divisions(config)
     shots = [
@@ -243,6 +316,8 @@ def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None
         ("23-judge-touch-pin-wait", True, ""),
         ("24-judge-touch-recheck", True, "1"),
         ("25-judge-export-written-to-stick", False, ESCAPE + PIN + ENTER + "5" + RIGHT + ENTER),
+        ("34-judge-menu-after-wrong-pins", False, ESCAPE + PIN + ENTER),
+        ("35-judge-status-log-deleted", False, ESCAPE + PIN + ENTER + "6"),
     ]
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder)
@@ -263,9 +338,13 @@ def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None
                         window.judge.export.list_mounts = lambda stick=stick: [stick]  # type: ignore[misc]
                     else:
                         window.judge.export.list_mounts = list  # the machine's own mounts would vary
+                    if name == "34-judge-menu-after-wrong-pins":
+                        wrong_pins(storage, 37)
+                    if name == "35-judge-status-log-deleted":
+                        controller.last_fault = deleted_log_error(data)
                     if name == "23-judge-touch-pin-wait":
                         for _ in range(3):
-                            storage.judge_access.check_pin("1111")
+                            storage.judge_access.check_pin("111111")
                         window.open_judge_mode()
                     elif touch:
                         window.open_judge_mode()

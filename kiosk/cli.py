@@ -8,7 +8,7 @@ start the station itself (``kiosk``, ``kiosk [--config FILE] station [--config F
 and gives every other one -- ``--help``, ``--version``, ``check``, ``log``, a typo, an option
 twice, a value click would refuse, shell completion -- to the click group in ``kiosk.command``,
 which also owns every help text. Both ways end in ``start_station``: the same code, the same
-messages, the same exit codes.
+messages, the same exit codes, under ``kiosk.console.run_guarded``.
 """
 
 from __future__ import annotations
@@ -22,14 +22,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from kiosk.core.config import StationConfig, Verifier, default_config, load_config, load_divisions
-from kiosk.core.edition import load_edition_table
-from kiosk.core.errors import KioskError
-from kiosk.core.walk import PackWalker, WalkCache
-from kiosk.paths import data_dir as resolve_data_dir
-from kiosk.paths import default_pack_path, known_editions_path, walk_cache_dir
+# Only the standard library and kiosk.console at import: this module is the console script's, and
+# whatever else fails to import (a broken installation) must still end as an error, exit 2, never
+# as a ruling's 1 -- so everything else is imported inside run_guarded.
+from kiosk.console import EXIT_ERROR, run_guarded
 
 if TYPE_CHECKING:
+    from kiosk.core.config import StationConfig, Verifier
+    from kiosk.core.errors import KioskError
     from kiosk.core.record import ChallengeLog
     from kiosk.storage import StationStorage
 
@@ -45,7 +45,6 @@ __all__ = [
 
 EXIT_ACCEPTABLE = 0
 EXIT_UNACCEPTABLE = 1
-EXIT_ERROR = 2
 _STATION = "station"
 # The options `kiosk station` takes (its own, and --config also before it), as click spells them.
 _VALUE_OPTIONS = {"--config": "config_path", "--data-dir": "data_dir"}
@@ -141,40 +140,40 @@ def station_arguments(args: Sequence[str]) -> StationArguments | None:
     )
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """The ``kiosk`` program: the station at once, anything else through click."""
-    arguments = station_arguments(sys.argv[1:] if argv is None else argv)
-    if arguments is None:
-        from kiosk.command import kiosk
+def main(argv: Sequence[str] | None = None) -> NoReturn:
+    """The ``kiosk`` program: the station at once, anything else through click.
 
-        kiosk.main(args=None if argv is None else list(argv))
-        return
-    try:
-        start_station(
+    Both ways run under ``kiosk.console.run_guarded``: whatever goes wrong exits 2, never a
+    ruling's 0 or 1, and no output fails on the terminal's encoding.
+    """
+    args = sys.argv[1:] if argv is None else argv
+    arguments = station_arguments(args)
+
+    def run() -> object:
+        if arguments is None:
+            if getattr(sys, "frozen", False):  # frozen, the station walks packs' tries with itself
+                from kiosk.core.walk import WALK_ARGUMENT, child_main
+
+                if list(args) == [WALK_ARGUMENT]:
+                    return child_main()
+            from kiosk.command import kiosk
+
+            return kiosk.main(args=None if argv is None else list(argv), standalone_mode=False)
+        return start_station(
             arguments.config_path,
             arguments.data_dir,
             touch=arguments.touch,
             smoke=arguments.smoke,
             kiosk_session=arguments.kiosk_session,
         )
-    except (EOFError, KeyboardInterrupt, OSError) as exc:
-        _end_as_click_would(exc)
 
-
-def _end_as_click_would(error: BaseException) -> NoReturn:
-    """Ctrl+C, end of input or an OS error while the station runs: click's standalone mode prints
-    and exits (``Aborted!``, exit 1; a broken pipe quietly; any other OS error as a traceback)
-    exactly as when click started the station -- whatever click's version does."""
-    import click
-
-    def rethrow() -> None:
-        raise error
-
-    click.Command("kiosk", callback=rethrow).main(args=[], standalone_mode=True)
-    raise AssertionError("click's standalone mode always exits")  # pragma: no cover
+    run_guarded(run)
 
 
 def load_station_config(config_path: Path | None) -> StationConfig:
+    from kiosk.core.config import default_config, load_config
+    from kiosk.paths import default_pack_path
+
     if config_path is None:
         return default_config(default_pack_path())
     return load_config(config_path, default_pack=default_pack_path())
@@ -184,6 +183,11 @@ def station_verifier(config: StationConfig, folder: Path, *, check_only: bool = 
     """How this station checks packs: the walk, remembered in the data directory ``folder``, and
     the built-in table of known editions with the configuration's own; raise EditionTableError
     naming a table. ``check_only``: make no folder and say nothing when a walk cannot be remembered."""
+    from kiosk.core.config import Verifier
+    from kiosk.core.edition import load_edition_table
+    from kiosk.core.walk import PackWalker, WalkCache
+    from kiosk.paths import known_editions_path, walk_cache_dir
+
     cache = WalkCache(walk_cache_dir(folder), make_parents=not check_only)
     walker = PackWalker(cache=cache, warn=not check_only)
     return Verifier(walker=walker, editions=load_edition_table(known_editions_path(), config.known_editions))
@@ -234,15 +238,20 @@ def start_station(
 ) -> NoReturn:
     """``kiosk station``: verify the config and every pack, then run the station until it is left.
 
-    If either cannot be used, the station never opens: the error goes to standard error (exit
-    2) and, in a kiosk session, "Station not ready — call a judge" stays on screen with it.
+    If either, or the data directory, cannot be used, the station never opens: the error goes to
+    standard error (exit 2) and, in a kiosk session, "Station not ready — call a judge" stays on
+    screen with it. A station with no judge PIN does not serve players (see ``run_station``).
     """
+    from kiosk.core.config import load_divisions
+    from kiosk.core.errors import KioskError
+    from kiosk.paths import check_data_dir, station_data
+
     try:
         config = load_station_config(config_path)
         if touch:
             config = replace(config, touch=True)
-        folder = resolve_data_dir(data_dir if data_dir is not None else config.data_dir)
-        verifier = station_verifier(config, folder)
+        where = station_data(config, data_dir=data_dir)
+        verifier = station_verifier(config, where.data_dir)  # walks are remembered in the data directory
         divisions = load_divisions(config, verifier)
     except KioskError as exc:  # on the terminal only, where there is no screen to show it on
         screen = no_screen(config_path, data_dir, os.environ) is None
@@ -250,14 +259,44 @@ def start_station(
     screen_problem = no_screen(config_path, data_dir, os.environ)
     if screen_problem is not None:
         fail(screen_problem)
+    try:
+        check_data_dir(where.data_dir)
+    except KioskError as exc:
+        not_ready(exc, kiosk_session=kiosk_session, smoke=smoke)
     from kiosk.ui.app import run_station  # Qt is loaded only for the station itself
 
-    storage = LazyStorage(folder, config.database_url)
+    storage = LazyStorage(where.data_dir, where.database_url)
     try:
-        code = run_station(config, divisions, folder, storage.open, smoke=smoke, verifier=verifier)
+        code = run_station(
+            config,
+            divisions,
+            where,
+            storage.open,
+            smoke=smoke,
+            kiosk_session=kiosk_session,
+            set_pin_command=where.set_pin_command(program_name()),
+            verifier=verifier,
+        )
     finally:
         storage.close()
     sys.exit(code)
+
+
+def program_name() -> str:
+    """How a judge at this machine's terminal runs this program: ``kiosk`` if that is it on the
+    PATH, else its full path (the bundle in /opt, a virtual environment)."""
+    if getattr(sys, "frozen", False):
+        program = Path(sys.executable)
+    else:
+        program = Path(sys.argv[0]) if sys.argv and sys.argv[0] else Path("kiosk")
+        if program.stem != "kiosk":
+            return "kiosk"
+    import shutil
+
+    on_path = shutil.which(program.name)
+    if on_path is not None and Path(on_path).resolve() == program.resolve():
+        return program.stem if program.suffix.lower() != ".exe" else program.name
+    return str(program.resolve())
 
 
 class LazyStorage:

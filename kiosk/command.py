@@ -9,11 +9,10 @@ station itself without loading click, and hands every other command line to the 
 from __future__ import annotations
 
 import contextlib
-import getpass
+import io
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -34,9 +33,20 @@ from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, adjudicate
 from kiosk.core.batch import batch_rulings
 from kiosk.core.config import load_divisions
 from kiosk.core.errors import KioskError
+from kiosk.core.filekind import Role, check_output, refusal
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.pin import PIN_MIN_LENGTH
+from kiosk.core.plural import counted
 from kiosk.core.walk import PackWalker, WalkCache
-from kiosk.paths import DATA_DIR_ENV, data_dir, default_pack_path, guide_dir, walk_cache_dir
+from kiosk.paths import (
+    DATA_DIR_ENV,
+    StationData,
+    check_data_dir,
+    default_pack_path,
+    guide_dir,
+    station_data,
+    walk_cache_dir,
+)
 
 if TYPE_CHECKING:
     from kiosk.core.record import ChallengeEntry
@@ -69,7 +79,7 @@ def read_lines(stream: TextIO) -> Iterator[list[str]]:
 
 
 def open_lexicon(pack: Path | None) -> MarisaLexicon:
-    walker = PackWalker(cache=WalkCache(walk_cache_dir(data_dir())))
+    walker = PackWalker(cache=WalkCache(walk_cache_dir(station_data(None).data_dir)))
     try:
         return load_lexicon(pack if pack is not None else default_pack_path(), walker=walker)
     except KioskError as exc:
@@ -165,12 +175,13 @@ def station(
     A bad configuration or a pack that fails verification stops it with a message naming the
     file (exit 2); with --kiosk-session the message also stays on screen for the judge.
     Leaving the station: judge mode (Esc on the ready screen, or Ctrl+Alt+J; then the judge
-    PIN), then "Exit the station". Set the PIN first with 'kiosk set-pin'.
+    PIN), then "Exit the station". Set the PIN first with 'kiosk set-pin'. On a kiosk machine
+    the configuration is /etc/challenge-kiosk/station.toml.
 
     \b
     Examples:
       kiosk station
-      kiosk station --config /etc/challenge-kiosk/station.toml
+      kiosk station --config station.toml
       kiosk station --smoke          check that the station starts, and how fast
       kiosk station --config station.toml --check
     """
@@ -182,39 +193,6 @@ def station(
     start_station(config_path, data_dir, touch=touch, smoke=smoke, kiosk_session=kiosk_session)
 
 
-def data_dir_problem(folder: Path) -> str | None:
-    """Why the station, run by this user, could not keep its log in ``folder``; None if it could.
-
-    Tried for real: the folder is made as the station would make it, a file is written in it, and
-    whatever the check made is removed again.
-    """
-    try:
-        user = getpass.getuser()
-    except (KeyError, OSError):  # no name for this user id
-        user = "this user"
-    made = []
-    parent = folder.absolute()
-    while not parent.exists() and parent != parent.parent:
-        made.append(parent)
-        parent = parent.parent
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
-            pass
-    except OSError as exc:
-        return f"{folder} cannot be used by {user}, who runs the station ({exc.strerror or exc})"
-    finally:
-        for path in made:  # deepest first; only the empty folders this check made
-            with contextlib.suppress(OSError):
-                path.rmdir()
-    from kiosk.storage.database import LOCAL_DATABASE_NAME  # a constant: no SQLAlchemy engine is made
-
-    for name in (LOCAL_DATABASE_NAME, f"{LOCAL_DATABASE_NAME}-wal", f"{LOCAL_DATABASE_NAME}-shm"):
-        if (folder / name).exists() and not os.access(folder / name, os.R_OK | os.W_OK):
-            return f"{folder / name} is not writable by {user}, who runs the station"
-    return None
-
-
 def check_station(config_path: Path | None, data_dir_flag: Path | None) -> None:
     """``kiosk station --check``: what the station would start with, checked without Qt or a screen.
 
@@ -223,8 +201,8 @@ def check_station(config_path: Path | None, data_dir_flag: Path | None) -> None:
     """
     try:
         config = load_station_config(config_path)
-        folder = data_dir(data_dir_flag if data_dir_flag is not None else config.data_dir)
-        divisions = load_divisions(config, station_verifier(config, folder, check_only=True))
+        where_data = station_data(config, data_dir=data_dir_flag)
+        divisions = load_divisions(config, station_verifier(config, where_data.data_dir, check_only=True))
     except KioskError as exc:
         fail(str(exc))
     where = str(config_path) if config_path is not None else "none (one division on the embedded pack)"
@@ -243,14 +221,18 @@ def check_station(config_path: Path | None, data_dir_flag: Path | None) -> None:
         if loaded.second_opinion is not None:
             second = loaded.second_opinion.info
             click.echo(f"  second opinion: {division.second_opinion_pack}: {second.title}, verified")
-    problem = data_dir_problem(folder)
-    if problem is not None:
-        fail(
-            f"the data directory {problem}; make the folder and give it to that user, or name another with "
-            f"data_dir in the configuration, --data-dir or ${DATA_DIR_ENV}"
-        )
+    folder = where_data.data_dir
+    made = [p for p in (folder.absolute(), *folder.absolute().parents) if not p.exists()]
+    try:
+        check_data_dir(folder)  # the station's own check: made, written to, and its database files
+    except KioskError as exc:
+        fail(f"{exc} (this folder comes from {where_data.found_by})")
+    finally:
+        for path in made:  # deepest first; only the empty folders this check made
+            with contextlib.suppress(OSError):
+                path.rmdir()
     state = "there" if folder.is_dir() else "not there yet: the station makes it when it starts"
-    click.echo(f"Data directory: {folder} ({state})")
+    click.echo(f"Data directory: {folder} ({state}; from {where_data.found_by})")
     if config.database_url is not None:
         click.echo("Challenge log: the shared database of database_url (not contacted by this check)")
     click.echo(
@@ -286,7 +268,9 @@ def check(
 ) -> None:
     """Rule on one challenged play: prints ACCEPTABLE (exit 0) or UNACCEPTABLE (exit 1).
 
-    An input or pack error prints a message on standard error and exits 2.
+    WORDS are split as the station splits what players type: at spaces and commas, so
+    "CAT, DOGS" is two words. Any error (a word that cannot be judged, a pack that cannot be
+    used, output that cannot be written) prints a message on standard error and exits 2.
 
     \b
     Examples:
@@ -296,6 +280,11 @@ def check(
     """
     if batch is not None and words:
         fail("give either WORDS or --batch FILE, not both")
+    batch_name = getattr(batch, "name", None)  # a file's path; standard input has none, or "<stdin>"
+    if isinstance(batch_name, str) and Path(batch_name).is_file():
+        problem = refusal(Path(batch_name), Role.CHALLENGES)
+        if problem is not None:
+            fail(problem)
     lexicon = open_lexicon(pack)
     if youth and not lexicon.has_youth_list:
         fail(
@@ -314,7 +303,8 @@ def check(
         out.flush()
         return
     try:
-        ruling = adjudicate(words, lexicon, youth=youth, max_words=max_words)
+        # One text, split by the one normaliser exactly as the station and --batch split it.
+        ruling = adjudicate(" ".join(words), lexicon, youth=youth, max_words=max_words)
     except KioskError as exc:
         fail(str(exc))
     click.echo(ruling.verdict.value)
@@ -335,25 +325,47 @@ _RELATIVE_UNITS = {"m": "minutes", "h": "hours", "d": "days"}
 
 
 def storage_options(command: _F) -> _F:
-    """--data-dir and --database-url, shared by every command that opens the station's storage."""
+    """--config, --data-dir and --database-url, shared by every command that opens the station's
+    storage: they find it exactly as the station does (``kiosk.paths.station_data``)."""
     command = click.option(
         "--database-url",
         metavar="URL",
         help="The log's database, e.g. postgresql+psycopg://kiosk@server/kiosk "
-        "(default: the SQLite file in the data directory).",
+        "(default: the config's database_url, else the SQLite file in the data directory).",
     )(command)
-    return click.option(
+    command = click.option(
         "--data-dir",
         type=click.Path(path_type=Path, file_okay=False),
-        help=f"The station's data directory (default: ${DATA_DIR_ENV}, else the platform's own).",
+        help=f"The station's data directory (default: the config's data_dir, then ${DATA_DIR_ENV}, "
+        "then the platform's own).",
     )(command)
+    return config_option(command)
 
 
-def open_storage(data_dir_flag: Path | None, database_url: str | None) -> StationStorage:
+def locate(config_path: Path | None, data_dir: Path | None, database_url: str | None) -> StationData:
+    """The station's data as the station itself finds it; ``--config`` may come before the command."""
+    if config_path is None:
+        config_path = click.get_current_context().find_root().params.get("config_path")
+    try:
+        config = load_station_config(config_path)
+    except KioskError as exc:
+        fail(str(exc))
+    return station_data(config, data_dir=data_dir, database_url=database_url)
+
+
+def open_storage(where: StationData, *, existing: bool = False) -> StationStorage:
+    """Open the station's storage; ``existing``: refuse to create a station database that is not there
+    (a reader given the wrong folder must hear so, not read an empty log)."""
     from kiosk.storage import open_station_storage  # SQLAlchemy loads only for these commands
 
+    if existing and where.database_url is None and not where.local_database.exists():
+        fail(
+            f"there is no station database at {where.local_database} (data directory from "
+            f"{where.found_by}): no station has logged anything there. Name the station's "
+            "configuration with --config (or its folder with --data-dir)"
+        )
     try:
-        return open_station_storage(data_dir(data_dir_flag), database_url, forward_in_background=False)
+        return open_station_storage(where.data_dir, where.database_url, forward_in_background=False)
     except KioskError as exc:
         fail(str(exc))
 
@@ -430,6 +442,7 @@ def show(
     since: str | None,
     division: str | None,
     lexicon: str | None,
+    config_path: Path | None,
     data_dir: Path | None,
     database_url: str | None,
 ) -> None:
@@ -450,7 +463,8 @@ def show(
 
     since_at = parse_since(since, datetime.now(UTC)) if since is not None else None
     query = LogQuery(last=last, station=station, since=since_at, division=division, lexicon=lexicon)
-    with open_storage(data_dir, database_url) as storage:
+    where = locate(config_path, data_dir, database_url)
+    with open_storage(where, existing=True) as storage:
         try:
             entries = storage.log.query(query)
         except KioskError as exc:
@@ -466,8 +480,10 @@ def show(
         click.echo(f"No challenges in the log at {status.location} match.")
     for entry in reversed(entries):
         click.echo("\n".join(format_entry(entry)))
+    click.echo(f"(Read from {_log_described(where, status.location)}.)", err=True)
     if status.backlog:
-        click.echo(f"{status.backlog} challenges judged here wait to be forwarded to {status.location}.")
+        waiting = counted(status.backlog, "challenge")
+        click.echo(f"{waiting} judged here wait to be forwarded to {status.location}.")
 
 
 @log.command()
@@ -475,16 +491,29 @@ def show(
     "--csv",
     "csv_path",
     required=True,
-    type=click.Path(path_type=Path, dir_okay=False, allow_dash=True),
-    help="Write the whole log to this CSV file ('-' for standard output).",
+    type=click.Path(path_type=Path, dir_okay=False, allow_dash=True, writable=True),
+    help="Write the log to this CSV file ('-' for standard output).",
+)
+@click.option(
+    "--force", is_flag=True, help="Replace the CSV file if it exists (never a file of another kind)."
 )
 @division_option
 @lexicon_option
 @storage_options
 def export(
-    csv_path: Path, division: str | None, lexicon: str | None, data_dir: Path | None, database_url: str | None
+    csv_path: Path,
+    force: bool,
+    division: str | None,
+    lexicon: str | None,
+    config_path: Path | None,
+    data_dir: Path | None,
+    database_url: str | None,
 ) -> None:
-    """Write every challenge to a CSV file: all fields, per-word results included.
+    """Write every challenge (or those of --division and --lexicon) to a CSV file (UTF-8): all
+    fields, per-word results included.
+
+    The file is never written over the log itself or any file that is not an export; an earlier
+    export is replaced only with --force.
 
     \b
     Examples:
@@ -493,7 +522,13 @@ def export(
     """
     from kiosk.storage import LogQuery, write_csv
 
-    with open_storage(data_dir, database_url) as storage:
+    if str(csv_path) != "-":
+        try:
+            check_output(csv_path, Role.LOG_EXPORT, force=force, example="challenges.csv")
+        except KioskError as exc:
+            fail(str(exc))
+    where = locate(config_path, data_dir, database_url)
+    with open_storage(where, existing=True) as storage:
         try:
             entries = storage.log.query(LogQuery(division=division, lexicon=lexicon))
         except KioskError as exc:
@@ -506,39 +541,107 @@ def export(
             "answers, or leave out --database-url to export this station's own log"
         )
     entries.reverse()  # oldest first, as a spreadsheet reads
+    source = _log_described(where, status.location)
     if str(csv_path) == "-":
-        write_csv(entries, sys.stdout)
+        # A CSV is data for other programs: UTF-8 whatever the terminal's encoding ("Стол 3" too).
+        sys.stdout.flush()
+        out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="", write_through=True)
+        try:
+            count = write_csv(entries, out)
+            out.flush()
+        finally:
+            out.detach()
+        click.echo(f"Wrote {counted(count, 'challenge')} from {source}.", err=True)
         return
     try:
         with csv_path.open("w", encoding="utf-8", newline="") as out:
             count = write_csv(entries, out)
     except OSError as exc:
         fail(f"cannot write {csv_path}: {exc.strerror or exc}")
-    click.echo(f"Wrote {count} challenges to {csv_path}.")
+    click.echo(f"Wrote {counted(count, 'challenge')} from {source} to {csv_path}.")
+
+
+def _log_described(where: StationData, location: str) -> str:
+    """Which database a command read: the shared server, or the station's own file."""
+    if where.database_url is not None and location != str(where.local_database):
+        return f"the shared log {location} (the station's own file: {where.described})"
+    return where.described
+
+
+def _refuse_another_users_folder(where: StationData) -> None:
+    """As root, never create files in a station's folder that belongs to its (unprivileged) user:
+    the station could no longer write its own database."""
+    geteuid = getattr(os, "geteuid", None)
+    if geteuid is None or geteuid() != 0 or not where.data_dir.is_dir():
+        return
+    owner_uid = where.data_dir.stat().st_uid
+    if owner_uid == 0:
+        return
+    import pwd
+
+    try:
+        owner = pwd.getpwuid(owner_uid).pw_name
+    except KeyError:
+        owner = str(owner_uid)
+    command = " ".join(sys.argv[1:]) or "set-pin"
+    fail(
+        f"the station's data directory {where.data_dir} belongs to the user {owner}, and this runs "
+        f"as root: a database file root creates there would lock the station out. Run it as "
+        f"{owner}: runuser -u {owner} -- {Path(sys.argv[0]).name} {command}"
+    )
 
 
 @kiosk.command("set-pin")
 @click.option("--stdin", "from_stdin", is_flag=True, help="Read the PIN from one line of standard input.")
+@click.option(
+    "--random",
+    "random_pin",
+    is_flag=True,
+    help=f"Choose a random {PIN_MIN_LENGTH}-digit PIN, set it and print it (for a demo station: "
+    "'./dev.sh kiosk' uses it; never on a tournament station: anyone reading the terminal sees it).",
+)
 @storage_options
-def set_pin(from_stdin: bool, data_dir: Path | None, database_url: str | None) -> None:
+def set_pin(
+    from_stdin: bool,
+    random_pin: bool,
+    config_path: Path | None,
+    data_dir: Path | None,
+    database_url: str | None,
+) -> None:
     """Set the judge PIN of this station, and clear its count of wrong PINs.
 
-    The PIN is asked twice and not shown. This is also the way back in for a forgotten PIN: it
-    needs the station's command line, which players do not have.
+    The PIN is asked twice and not shown. The station finds its data with the same --config (and
+    --data-dir), so give the same ones the station is started with. This is also the way back in
+    for a forgotten PIN: it needs the machine's terminal, which players do not have. A station
+    with no PIN does not serve players until one is set here.
 
     \b
     Examples:
-      kiosk set-pin
+      kiosk set-pin --config station.toml
       printf '%s\\n' "$PIN" | kiosk set-pin --stdin
+      kiosk set-pin --random         a demo PIN, printed
     """
-    if from_stdin:
+    if from_stdin and random_pin:
+        fail("give either --stdin or --random, not both")
+    where = locate(config_path, data_dir, database_url)
+    _refuse_another_users_folder(where)
+    if random_pin:
+        import secrets
+
+        pin = "".join(secrets.choice("0123456789") for _ in range(PIN_MIN_LENGTH))
+    elif from_stdin:
         pin = sys.stdin.readline().rstrip("\r\n")
     else:
         pin = click.prompt("New judge PIN", hide_input=True, confirmation_prompt=True)
-    with open_storage(data_dir, database_url) as storage:
+    with open_storage(where) as storage:
         try:
+            before = storage.judge_access.attempts()
             storage.judge_access.set_pin(pin)
         except KioskError as exc:
             fail(str(exc))
-        where = storage.local_path
-    click.echo(f"Judge PIN set for the station database {where}.")
+    click.echo(f"Judge PIN set for {where.described}.")
+    if random_pin:
+        click.echo(f"Demo judge PIN: {pin}")
+    if before.failures and before.last_failure_at is not None:
+        last = before.last_failure_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%SZ")
+        click.echo(f"This cleared {counted(before.failures, 'wrong PIN')} in a row (the last at {last}).")

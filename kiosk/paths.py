@@ -1,23 +1,50 @@
-"""Where the station finds its files: the embedded default pack, the known editions, its data.
+"""Where the station finds its files: the embedded default pack, the known editions, its data directory.
 
-Nothing is resolved at import time; ``main()`` calls these with the flag it was given.
+There is ONE way to find a station's data (``station_data``): the station and every command that
+opens its storage (``kiosk set-pin``, ``kiosk log show``, ``kiosk log export``) call it with the
+same configuration, so a PIN set from the terminal is the PIN the station asks for, and the log a
+director reads is the log the station writes. The data directory is the ``--data-dir`` flag, else
+the configuration's ``data_dir``, else ``$KIOSK_DATA_DIR``, else the platform's data folder; the
+log's database is ``--database-url``, else the configuration's ``database_url``, else the SQLite
+file in the data directory.
+
+The data directory also remembers which packs the verification walk has proven
+(``walk_cache_dir``), so that a station walks a pack once, not at every start.
+
+``check_data_dir`` says, before a station starts, whether it can keep its log there, and if not,
+exactly why (not a directory, permission denied, a read-only file system, a full disk).
+
+Nothing is resolved at import time; ``main()`` calls these with the flags it was given.
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from kiosk.core.errors import StorageError
+
+if TYPE_CHECKING:
+    from kiosk.core.config import StationConfig
 
 __all__ = [
     "DATA_DIR_ENV",
     "DEFAULT_PACK_ENV",
     "DEFAULT_PACK_NAME",
     "KNOWN_EDITIONS_NAME",
-    "data_dir",
+    "LOCAL_DATABASE_NAME",
+    "MIN_FREE_BYTES",
+    "StationData",
+    "check_data_dir",
+    "current_user",
     "default_pack_path",
     "guide_dir",
     "known_editions_path",
+    "station_data",
     "walk_cache_dir",
 ]
 
@@ -27,6 +54,11 @@ DATA_DIR_ENV = "KIOSK_DATA_DIR"
 KNOWN_EDITIONS_NAME = "known-lexicons.tsv"
 WALK_CACHE_FOLDER = "verified-packs"
 APP_NAME = "challenge-kiosk"
+LOCAL_DATABASE_NAME = "kiosk.sqlite3"
+# Below this much free space the log cannot be trusted to take a day's challenges (a challenge is
+# about 1 KiB; SQLite's write-ahead log grows by pages before each checkpoint).
+MIN_FREE_BYTES = 1024 * 1024
+_PROBE_BYTES = 4096  # one page: a write that must get a block of its own on the disk
 
 
 def _bundle_root() -> Path:
@@ -65,13 +97,172 @@ def guide_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "docs"
 
 
-def data_dir(flag: Path | None = None) -> Path:
-    """The station's data directory: the flag, then $KIOSK_DATA_DIR, then the platform's own."""
-    if flag is not None:
-        return flag
+class StationData(NamedTuple):
+    """Where one station keeps its data, and how that was decided (said by every command).
+
+    (A NamedTuple, frozen like a dataclass: the station pays for this module at every start, and a
+    dataclass costs ten times as much to define.)
+    """
+
+    data_dir: Path
+    database_url: str | None
+    found_by: str  # e.g. "data_dir in /etc/challenge-kiosk/station.toml"
+    config: Path | None = None  # the configuration file it came from, if any
+
+    @property
+    def local_database(self) -> Path:
+        """The station's own SQLite file: its PIN, settings, outbox and (without a server) its log."""
+        return self.data_dir / LOCAL_DATABASE_NAME
+
+    @property
+    def described(self) -> str:
+        """One line for a message: the database, and where its folder came from."""
+        return f"the station database {self.local_database} (data directory from {self.found_by})"
+
+    def set_pin_command(self, program: str = "kiosk") -> str:
+        """The exact command that sets the judge PIN of this station, from its terminal."""
+        parts = [program, "set-pin"]  # absolute paths: the judge's terminal has its own folder
+        if self.config is not None:
+            parts += ["--config", _quoted(str(self.config.absolute()))]
+        if self.config is None or not self.found_by.startswith("data_dir in"):
+            parts += ["--data-dir", _quoted(str(self.data_dir.absolute()))]
+        return " ".join(parts)
+
+
+def _quoted(text: str) -> str:
+    """A shell word as a judge can type it: quoted only when it must be."""
+    if text and all(ch.isalnum() or ch in "/._-+:=@%~" for ch in text):
+        return text
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def station_data(
+    config: StationConfig | None, *, data_dir: Path | None = None, database_url: str | None = None
+) -> StationData:
+    """The station's data directory and log database: the flags, the configuration, the environment.
+
+    ``config`` None means no configuration file (the embedded default station).
+    """
+    source = None if config is None else config.source
+    url = database_url if database_url is not None else (None if config is None else config.database_url)
+    if data_dir is not None:
+        return StationData(data_dir, url, "--data-dir", source)
+    if config is not None and config.data_dir is not None:
+        where = source if source is not None else "the station configuration"
+        return StationData(config.data_dir, url, f"data_dir in {where}", source)
     env = os.environ.get(DATA_DIR_ENV)
     if env:
-        return Path(env)
-    import platformdirs  # ~5 ms at start-up, paid only when neither the flag nor the variable is set
+        return StationData(Path(env), url, f"${DATA_DIR_ENV}", source)
+    import platformdirs  # ~5 ms at start-up, paid only when nothing else names the folder
 
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+    folder = Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+    return StationData(folder, url, "the platform's data folder", source)
+
+
+def current_user() -> str:
+    """The user this process runs as (a station's files must be writable by it)."""
+    try:
+        import pwd  # POSIX only
+
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except (ImportError, KeyError, AttributeError):
+        return os.environ.get("USERNAME") or os.environ.get("USER") or "this user"
+
+
+def _owner(path: Path) -> str:
+    try:
+        status = path.stat()
+    except OSError:
+        return ""
+    try:
+        import pwd
+
+        owner = pwd.getpwuid(status.st_uid).pw_name
+    except (ImportError, KeyError):
+        owner = str(status.st_uid)
+    return f"owner {owner}, mode {stat.filemode(status.st_mode)}"
+
+
+def _reason(exc: OSError, path: Path) -> str:
+    """Why ``path`` cannot be written, in words a judge can act on."""
+    code = exc.errno
+    if code == errno.EROFS:
+        return "it is on a read-only file system; give the station a folder on a writable disk"
+    if code in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+        return "the disk is full; free some space on it or give the station a folder on another disk"
+    if code in (errno.EACCES, errno.EPERM):
+        path = _reachable(path)
+        owner = _owner(path)
+        held = f" ({owner})" if owner else ""
+        return (
+            f"permission denied: the user {current_user()} may not write to {path}{held}; "
+            "give that user the folder (chown) or start the station as its owner"
+        )
+    return exc.strerror or str(exc)
+
+
+def _reachable(path: Path) -> Path:
+    """The deepest of ``path`` and its parents this user can look at: where access stops."""
+    for candidate in (path, *path.parents):
+        try:
+            candidate.stat()
+        except OSError:
+            continue
+        return candidate
+    return path
+
+
+def _free_bytes(folder: Path) -> int:
+    """Free space for an unprivileged user (root's reserved blocks do not count)."""
+    if hasattr(os, "statvfs"):
+        status = os.statvfs(folder)
+        return status.f_bavail * status.f_frsize
+    import shutil  # Windows
+
+    return shutil.disk_usage(folder).free
+
+
+def check_data_dir(folder: Path) -> None:
+    """Create ``folder`` if needed and make sure the station can keep its log there.
+
+    Raises StorageError naming the folder and the reason: a file where the folder should be, a
+    folder that cannot be created or written (permission denied, a read-only file system), a full
+    disk, or a database file in it that this user cannot write.
+    """
+    start = f"the station's data directory {folder}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError as exc:
+        raise StorageError(f"{start} is a file, not a directory; remove it or name another folder") from exc
+    except NotADirectoryError as exc:
+        blocker = _reachable(folder)
+        raise StorageError(
+            f"{start} cannot be created: {blocker} is a file, not a directory; name another folder"
+        ) from exc
+    except OSError as exc:
+        raise StorageError(f"{start} cannot be created: {_reason(exc, folder)}") from exc
+    probe = folder / f".kiosk-write-check-{os.getpid()}"  # (tempfile and shutil: ~8 ms to import)
+    try:
+        handle = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.write(handle, b"\0" * _PROBE_BYTES)
+        finally:
+            os.close(handle)
+            probe.unlink()
+    except OSError as exc:
+        raise StorageError(f"{start} cannot be written: {_reason(exc, folder)}") from exc
+    try:
+        free = _free_bytes(folder)
+    except OSError as exc:
+        raise StorageError(f"{start} cannot be checked: {_reason(exc, folder)}") from exc
+    if free < MIN_FREE_BYTES:
+        raise StorageError(
+            f"{start} is on a full disk ({free // 1024} KiB free; the log needs at least "
+            f"{MIN_FREE_BYTES // 1024} KiB): free some space or give the station a folder on another disk"
+        )
+    for name in (LOCAL_DATABASE_NAME, f"{LOCAL_DATABASE_NAME}-wal", f"{LOCAL_DATABASE_NAME}-shm"):
+        path = folder / name
+        if os.path.lexists(path) and not os.access(path, os.R_OK | os.W_OK):
+            raise StorageError(
+                f"{path} cannot be written: {_reason(OSError(errno.EACCES, os.strerror(errno.EACCES)), path)}"
+            )

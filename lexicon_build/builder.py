@@ -27,7 +27,7 @@ from kiosk.core.edition import (
     WordSetFacts,
     recognise_pack,
 )
-from kiosk.core.errors import PackEditionError, SourceError
+from kiosk.core.errors import OutputError, PackEditionError, SourceError, SourceLinesError
 from kiosk.core.lexicon import WORDS_SECTION, YOUTH_SECTION, MarisaLexicon
 from kiosk.core.pack import PackInfo, SourceInfo, encode_pack, parse_pack, sorted_words_hash
 from kiosk.core.trust import check_pack_signature
@@ -142,7 +142,7 @@ def build_pack(
         shown = report.rejected[:MAX_REJECTIONS_SHOWN]
         more = len(report.rejected) - len(shown)
         lines = [str(r) for r in shown] + ([f"... and {more} more"] if more else [])
-        raise SourceError(
+        raise SourceLinesError(
             f"{len(report.rejected)} line(s) could not be read as words:\n"
             + "\n".join(lines)
             + "\nFix the lines, or build anyway with --skip-invalid (they are left out)."
@@ -180,10 +180,10 @@ def build_pack(
         school = _facts([w for w in ordered if w not in youth_words])
     sets = [full] if school is None else [full, school]
     if recipe.expect is not None:
-        wanted = Expectation.parse(recipe.expect, table, where="the recipe")
+        wanted = Expectation.parse(recipe.expect, table, where="lexicon-build build")
         if not wanted.met_by(sets):
             raise PackEditionError(
-                f"the recipe expects {wanted.label}, but these sources are not that word set: "
+                f"the build expects {wanted.label} (expect), but these sources are not that word set: "
                 f"{wanted.shortfall(sets)}. Check that the sources are the whole published list, "
                 "or change expect"
             )
@@ -225,9 +225,15 @@ def write_atomically(path: Path, data: bytes, *, mode: int | None = None) -> Non
 
     ``mode`` None gives what any new file gets under the umask (packs are for sharing);
     otherwise exactly ``mode`` (a private key is never group-readable, whatever the umask).
+    Raise OutputError if it cannot be written (full disk, no permission): nothing is left behind.
+    Whether the file *may* be written over is ``kiosk.core.filekind.check_output``'s question.
     """
+    shown = path
     path = path.resolve()
-    handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise OutputError(f"cannot write {shown}: {exc.strerror or exc}; nothing was written") from exc
     try:
         if mode is None:
             umask = os.umask(0)
@@ -239,6 +245,12 @@ def write_atomically(path: Path, data: bytes, *, mode: int | None = None) -> Non
             stream.flush()
             os.fsync(stream.fileno())
         Path(temp_name).replace(path)
+    except OSError as exc:
+        Path(temp_name).unlink(missing_ok=True)
+        raise OutputError(
+            f"cannot write {shown}: {exc.strerror or exc}; nothing was written (a file that was "
+            "there is unchanged)"
+        ) from exc
     except BaseException:
         Path(temp_name).unlink(missing_ok=True)
         raise

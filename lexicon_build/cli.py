@@ -1,7 +1,14 @@
 """The ``lexicon-build`` command: organisers turn the word lists they own into packs.
 
-A thin click layer over ``lexicon_build.builder`` and ``kiosk.core.pack``; exit code 0 on
-success, 1 when a check finds a problem (verify, a build refused for bad lines), 2 on usage errors.
+A thin click layer over ``lexicon_build.builder`` and ``kiosk.core.pack``. Exit codes: 0 on
+success; 1 when a check ran and found a problem in what it checked (``verify``: the pack is
+damaged or not signed as required; ``build``: lines that are not words); 2 for every other error
+(a file that is missing, unreadable or of the wrong kind, an output that would destroy a file, a
+bad value, Ctrl+C), so that a script never mistakes a mistake for a verdict. The program's entry
+point is ``lexicon_build.entry.run``: ``kiosk.console.run_guarded`` around the click group ``main``.
+
+No command writes over a file it reads, over a file of another kind, or (without ``--force``) over
+one of its own kind: ``kiosk.core.filekind.check_output`` decides, before any work is done.
 The commands that sign or check signatures import ``lexicon_build.signing`` (and cryptography)
 themselves, so that a build does not load it (``bench/bench_tournament.py``).
 """
@@ -16,32 +23,39 @@ from typing import NoReturn
 import click
 
 from kiosk import __version__
-from kiosk.core.config import recognise
+from kiosk.console import EXIT_ERROR
+from kiosk.core.config import recognise as recognise_pack_of
 from kiosk.core.edition import EditionTable, PackRecognition, load_edition_table
-from kiosk.core.errors import KioskError
+from kiosk.core.errors import KioskError, NotAPackError, PackEditionError, PackError, SourceLinesError
+from kiosk.core.filekind import Kind, Role, check_output, recognise, refusal, same_file
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
 from kiosk.core.normalise import MAX_WORD_LETTERS
-from kiosk.core.pack import MAGIC, PackInfo
+from kiosk.core.pack import PackInfo
 from kiosk.core.trust import TrustedKey
 from kiosk.core.walk import PackWalker, WalkCache
-from kiosk.paths import data_dir, known_editions_path, walk_cache_dir
+from kiosk.paths import known_editions_path, station_data, walk_cache_dir
 from lexicon_build.builder import build_pack, write_atomically
 from lexicon_build.reader import ListFormat, read_word_list
 from lexicon_build.recipe import Recipe, SourceSpec, load_recipe
 
 __all__ = ["main"]
 
-EXIT_PROBLEM = 1
+EXIT_PROBLEM = 1  # a check found a problem in what it checked
 MIN_PASSPHRASE_CHARS = 8
 
 
-def fail(message: str) -> NoReturn:
+def fail(message: str, code: int = EXIT_ERROR) -> NoReturn:
     click.echo(f"error: {message}", err=True)
-    sys.exit(EXIT_PROBLEM)
+    sys.exit(code)
 
 
-file_path = click.Path(path_type=Path, dir_okay=False)
+# Files a command writes are marked writable=True: click then refuses an existing read-only one,
+# and tests/test_cli_errors.py knows which options are outputs.
+output_file = click.Path(path_type=Path, dir_okay=False, writable=True)
 existing_file = click.Path(path_type=Path, dir_okay=False, exists=True)
+force_option = click.option(
+    "--force", is_flag=True, help="Replace the output file if it exists (never a file of another kind)."
+)
 known_editions_option = click.option(
     "--known-editions",
     "known_editions",
@@ -64,7 +78,7 @@ def edition_table(added: tuple[Path, ...] = ()) -> EditionTable:
 def walker(*, always: bool = False) -> PackWalker:
     """The verification walk, remembered in the data directory ($KIOSK_DATA_DIR, else the
     platform's own): a station run by the same user with the same data directory shares it."""
-    return PackWalker(cache=WalkCache(walk_cache_dir(data_dir())), always_walk=always)
+    return PackWalker(cache=WalkCache(walk_cache_dir(station_data(None).data_dir)), always_walk=always)
 
 
 def recognition_lines(info: PackInfo, recognition: PackRecognition) -> list[str]:
@@ -88,7 +102,7 @@ def main() -> None:
 
 @main.command()
 @click.argument("recipe", required=False, type=existing_file)
-@click.option("-o", "--output", required=True, type=file_path, help="Pack file to write.")
+@click.option("-o", "--output", required=True, type=output_file, help="Pack file to write.")
 @click.option("--name", help="Pack name shown on the station (without a recipe).")
 @click.option("--edition", default="", help="Edition or date, e.g. 2024-01.")
 @click.option("--description", default="", help="One line describing the pack.")
@@ -112,6 +126,7 @@ def main() -> None:
     "overrides the recipe's expect.",
 )
 @known_editions_option
+@force_option
 def build(
     recipe: Path | None,
     output: Path,
@@ -123,23 +138,28 @@ def build(
     max_length: int,
     list_format: str,
     skip_invalid: bool,
+    force: bool,
     expect: str | None,
     known_editions: tuple[Path, ...],
 ) -> None:
     """Build a pack from a recipe, or from --name and --source files.
 
-    Lines that are not words are listed as FILE:LINE: reason and the build fails, unless
+    Lines that are not words are listed as FILE:LINE: reason and the build fails (exit 1), unless
     --skip-invalid is given. Duplicates are counted, not errors. The word set is recognised
     against the known editions: "matches NWL2023 as published", or how it differs by length from
-    the closest edition of similar size.
+    the closest edition of similar size; with --expect (e.g. --expect CSW24, or expect in the
+    recipe) a set that is not that edition fails the build (exit 1), saying how it differs.
+    --known-editions adds a table of your own editions (the format of the built-in
+    data/known-lexicons.tsv: see docs/organisers.md). The pack is never written over
+    a source, the recipe or any file that is not a pack; an existing pack is replaced only with
+    --force. Its folder must exist.
 
     \b
     Examples:
       lexicon-build build --name "Club list" --edition 2024 --source words.txt -o club.kxpack
       lexicon-build build --name School --source nwl.txt --youth-exclusions youth.txt -o school.kxpack
       lexicon-build build school-2014.toml -o school-2014.kxpack
-      lexicon-build build --name CSW21 --source csw21.txt --expect CSW21 -o csw21.kxpack
-      lexicon-build build --name Club --source club.txt --known-editions editions.tsv -o club.kxpack
+      lexicon-build build --name Club --source words.txt --known-editions club.tsv --expect CLUB24 -o c.kxpack
     """
     try:
         if recipe is not None:
@@ -164,12 +184,16 @@ def build(
         files = [s.path for s in plan.sources] + (
             [plan.youth_exclusions.path] if plan.youth_exclusions is not None else []
         )
+        inputs = files + ([recipe] if recipe is not None else [])
+        check_output(output, Role.PACK, inputs=inputs, force=force, example=f"{output.stem}.kxpack")
         total_bytes = sum(p.stat().st_size for p in files if p.is_file())
         with click.progressbar(
             length=total_bytes, label="Reading word lists", file=sys.stderr, hidden=not sys.stderr.isatty()
         ) as bar:
             result = build_pack(plan, editions=table, skip_invalid=skip_invalid, progress=bar.update)
         write_atomically(output, result.data)
+    except (SourceLinesError, PackEditionError) as exc:  # the check found a problem in the sources
+        fail(str(exc), EXIT_PROBLEM)
     except KioskError as exc:
         fail(str(exc))
     report = result.report
@@ -189,10 +213,20 @@ def build(
 
 
 def _load(
-    path: Path, trusted_keys: tuple[TrustedKey, ...] = (), *, always_walk: bool = False
+    path: Path,
+    trusted_keys: tuple[TrustedKey, ...] = (),
+    *,
+    always_walk: bool = False,
+    pack_problem: int = EXIT_ERROR,
 ) -> MarisaLexicon:
+    """The pack, walked (or its walk remembered); exit ``pack_problem`` if the pack is damaged,
+    forged or not signed as required, 2 if the file is no pack at all or anything else is wrong."""
     try:
         return load_lexicon(path, trusted_keys=trusted_keys, walker=walker(always=always_walk))
+    except NotAPackError as exc:
+        fail(str(exc))
+    except PackError as exc:
+        fail(str(exc), pack_problem)
     except KioskError as exc:
         fail(str(exc))
 
@@ -238,13 +272,15 @@ def verify(pack: Path, trust: tuple[str, ...], known_editions: tuple[Path, ...])
     Every trie is walked in a process of its own: read whole, rebuilt and compared byte for byte,
     and the word set's digest recomputed from it and compared with the manifest. Without --trust,
     any valid signature (or none) passes and is shown; with --trust, the pack must be signed by
-    one of the keys given (and only then are the edition lines it carries believed).
+    one of the keys given (and only then are the edition lines it carries believed). A file that
+    is not a pack at all (a word list, a recipe...) or a --trust that is no key is an error: exit
+    2, with what the file is.
 
     \b
     Examples:
       lexicon-build verify club.kxpack
       lexicon-build verify club.kxpack --trust organiser.pub
-      lexicon-build verify club.kxpack --known-editions editions.tsv
+      lexicon-build verify club.kxpack --known-editions club.tsv
     """
     from lexicon_build.signing import load_trusted_keys  # cryptography: ~17 ms that build does not pay
 
@@ -253,10 +289,10 @@ def verify(pack: Path, trust: tuple[str, ...], known_editions: tuple[Path, ...])
         keys = load_trusted_keys(trust)
     except KioskError as exc:
         fail(str(exc))
-    lexicon = _load(pack, keys, always_walk=True)
+    lexicon = _load(pack, keys, always_walk=True, pack_problem=EXIT_PROBLEM)
     info = lexicon.info
     click.echo(f"OK {pack}: {info.title}, {info.word_count} words, every trie walked")
-    for line in recognition_lines(info, recognise(lexicon, table)):
+    for line in recognition_lines(info, recognise_pack_of(lexicon, table)):
         click.echo(line)
     click.echo(f"signature: {lexicon.trust.label}")
 
@@ -271,19 +307,20 @@ def info(pack: Path, known_editions: tuple[Path, ...]) -> None:
     \b
     Examples:
       lexicon-build info club.kxpack
-      lexicon-build info club.kxpack --known-editions editions.tsv
+      lexicon-build info club.kxpack --known-editions club.tsv
     """
     table = edition_table(known_editions)
     lexicon = _load(pack)
-    for line in _describe(lexicon.info, recognise(lexicon, table)):
+    for line in _describe(lexicon.info, recognise_pack_of(lexicon, table)):
         click.echo(line)
 
 
 def _word_set(path: Path) -> set[str]:
-    with path.open("rb") as stream:
-        is_pack = stream.read(len(MAGIC)) == MAGIC
-    if is_pack:
+    if recognise(path).kind is Kind.PACK:
         return set(_load(path).words.keys())
+    problem = refusal(path, Role.PACK_OR_WORD_LIST)
+    if problem is not None:
+        fail(problem)
     try:
         word_list = read_word_list(path, max_length=MAX_WORD_LETTERS)
     except KioskError as exc:
@@ -296,21 +333,39 @@ def _word_set(path: Path) -> set[str]:
 @main.command()
 @click.argument("old", type=existing_file)
 @click.argument("new", type=existing_file)
-@click.option("--added", "added_file", type=file_path, help="Write the added words to this file.")
-@click.option("--removed", "removed_file", type=file_path, help="Write the removed words to this file.")
+@click.option("--added", "added_file", type=output_file, help="Write the added words to this file.")
+@click.option("--removed", "removed_file", type=output_file, help="Write the removed words to this file.")
 @click.option("--list/--no-list", "show", default=True, help="Print the words themselves.")
-def diff(old: Path, new: Path, added_file: Path | None, removed_file: Path | None, show: bool) -> None:
+@force_option
+def diff(
+    old: Path, new: Path, added_file: Path | None, removed_file: Path | None, show: bool, force: bool
+) -> None:
     """Words added and removed between two packs or word lists (e.g. two editions).
+
+    --added and --removed write word lists; they never replace OLD, NEW or a file that is not a
+    word list, and an existing list only with --force.
 
     \b
     Example:
       lexicon-build diff nwl2020.kxpack nwl2023.kxpack --added new-words.txt --removed gone.txt
     """
+    outputs = [path for path in (added_file, removed_file) if path is not None]
+    if len(outputs) == 2 and (outputs[0] == outputs[1] or same_file(outputs[0], outputs[1])):
+        fail(f"--added and --removed both name {outputs[0]}; give each its own file")
+    try:
+        for path, example in ((added_file, "added.txt"), (removed_file, "removed.txt")):
+            if path is not None:
+                check_output(path, Role.WORD_LIST, inputs=[old, new], force=force, example=example)
+    except KioskError as exc:
+        fail(str(exc))
     before, after = _word_set(old), _word_set(new)
     added, removed = sorted(after - before), sorted(before - after)
-    for path, words in ((added_file, added), (removed_file, removed)):
-        if path is not None:
-            write_atomically(path, "".join(f"{w}\n" for w in words).encode("ascii"))
+    try:
+        for target, words in ((added_file, added), (removed_file, removed)):
+            if target is not None:
+                write_atomically(target, "".join(f"{w}\n" for w in words).encode("ascii"))
+    except KioskError as exc:
+        fail(str(exc))
     if show:
         for word in added:
             click.echo(f"+{word}")
@@ -320,9 +375,11 @@ def diff(old: Path, new: Path, added_file: Path | None, removed_file: Path | Non
 
 
 @main.command()
-@click.argument("key_file", metavar="KEY", type=file_path)
+@click.argument("key_file", metavar="KEY", type=output_file)
 @click.option("--name", required=True, help="The organiser's name, shown on stations for its signatures.")
-@click.option("--force", is_flag=True, help="Replace KEY and its .pub file if they exist.")
+@click.option(
+    "--force", is_flag=True, help="Replace KEY and its .pub file if they exist (never other files)."
+)
 @click.option(
     "--passphrase",
     "ask_passphrase",
@@ -337,8 +394,8 @@ def keygen(key_file: Path, name: str, force: bool, ask_passphrase: bool) -> None
 
     \b
     Examples:
-      lexicon-build keygen naspa.key --name "NASPA"    # writes naspa.key and naspa.pub
-      lexicon-build keygen naspa.key --name "NASPA" --passphrase
+      lexicon-build keygen organiser.key --name "Club Organiser"    # writes organiser.key and .pub
+      lexicon-build keygen organiser.key --name "Club Organiser" --passphrase
     """
     from lexicon_build.signing import generate_key_pair
 
@@ -361,20 +418,33 @@ def keygen(key_file: Path, name: str, force: bool, ask_passphrase: bool) -> None
 @main.command()
 @click.argument("pack", type=existing_file)
 @click.option("--key", "key_file", required=True, type=existing_file, help="Private key from keygen.")
-@click.option("-o", "--output", type=file_path, help="Write the signed pack here (default: PACK, in place).")
-def sign(pack: Path, key_file: Path, output: Path | None) -> None:
+@click.option(
+    "-o", "--output", type=output_file, help="Write the signed pack here (default: PACK, in place)."
+)
+@force_option
+def sign(pack: Path, key_file: Path, output: Path | None, force: bool) -> None:
     """Sign a pack (the whole file, manifest included); an old signature is replaced.
 
     The pack is checked whole first: a damaged pack is never signed. In place, the file is
-    replaced atomically, so a station reading it sees the old pack or the signed one.
+    replaced atomically, so a station reading it sees the old pack or the signed one. -o never
+    replaces the key or a file that is not a pack, and another pack only with --force.
 
     \b
     Examples:
-      lexicon-build sign nwl2023.kxpack --key naspa.key
-      lexicon-build sign nwl2023.kxpack --key naspa.key -o nwl2023-signed.kxpack
+      lexicon-build sign nwl2023.kxpack --key organiser.key
+      lexicon-build sign nwl2023.kxpack --key organiser.key -o nwl2023-signed.kxpack
     """
     from lexicon_build.signing import load_private_key, private_key_is_encrypted, sign_pack
 
+    target = output if output is not None else pack
+    try:
+        problem = refusal(pack, Role.PACK)
+        if problem is not None:
+            raise NotAPackError(problem)
+        if not same_file(target, pack):
+            check_output(target, Role.PACK, inputs=[key_file], force=force, example="signed.kxpack")
+    except KioskError as exc:
+        fail(str(exc))
     passphrase = None
     if private_key_is_encrypted(key_file):
         passphrase = click.prompt(f"Passphrase for {key_file}", hide_input=True, err=True).encode("utf-8")
@@ -382,7 +452,6 @@ def sign(pack: Path, key_file: Path, output: Path | None) -> None:
         private_key = load_private_key(key_file, passphrase)
         data = pack.read_bytes()
         signed = sign_pack(data, private_key, pack, walker=walker())
-        target = output if output is not None else pack
         write_atomically(target, signed)
         lexicon = load_lexicon(target, walker=walker())
     except KioskError as exc:

@@ -9,7 +9,9 @@ lines ignored:
 
 ``auto`` picks Zyzzyva when most word lines carry text after the word, so that a stray
 ``TWO WORDS`` line in a plain list is reported instead of being read as a word and a definition.
-A file named ``*.dwg`` is read as a Zyzzyva word graph (``lexicon_build.dwg``).
+A Zyzzyva word graph (``lexicon_build.dwg``) is read as one, whatever its name; any other kind of
+file (a pack, a recipe, a Word document...) is refused by ``kiosk.core.filekind``, which says what
+it is and what to do with it.
 Every word goes through the one normaliser; a line it refuses is reported as ``FILE:LINE: reason``.
 """
 
@@ -25,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kiosk.core.errors import InputError, SourceError
+from kiosk.core.filekind import Kind, Role, recognise_bytes, refusal_for_bytes
 from kiosk.core.normalise import BOARD_MAX_LETTERS, normalise_word, normalise_words
 from lexicon_build.dwg import decode_dwg
 
@@ -169,7 +172,7 @@ def read_word_list(
         raise SourceError(f"{path}: no such file") from exc
     except OSError as exc:
         raise SourceError(f"{path}: cannot be read ({exc.strerror})") from exc
-    if list_format is ListFormat.DWG or (list_format is ListFormat.AUTO and path.suffix.lower() == ".dwg"):
+    if _is_graph(path, data, list_format):
         return _read_dwg(path, data, max_length, progress)
     text = _decode(path, data)
     fmt = _detect(text) if list_format is ListFormat.AUTO else list_format
@@ -230,6 +233,32 @@ def _read_line_by_line(
     result.lines = number
     if progress is not None:
         progress(size - reported)
+
+
+def _is_graph(path: Path, data: bytes, list_format: ListFormat) -> bool:
+    """Whether to read ``data`` as a Zyzzyva graph (True) or as text (False), by what it is.
+
+    Raise SourceError, saying what the file is and what to do, for anything that is neither.
+    """
+    found = recognise_bytes(data, path.name)
+    if found.kind is Kind.WORD_GRAPH and list_format in (ListFormat.PLAIN, ListFormat.ZYZZYVA):
+        raise SourceError(
+            f"{path} is a Zyzzyva word graph, not a {list_format.value} text list; read it with "
+            '--format auto (or format = "auto" in the recipe)'
+        )
+    if list_format is ListFormat.DWG and found.kind in (Kind.WORD_LIST, Kind.TEXT, Kind.OTHER_ENCODING_TEXT):
+        raise SourceError(
+            f"{path} is a text word list, not a Zyzzyva word graph; read it with --format auto "
+            '(or format = "auto" in the recipe)'
+        )
+    graph_format = list_format is ListFormat.DWG or path.suffix.lower() == ".dwg"
+    unclear = (Kind.BINARY, Kind.EMPTY, Kind.OTHER_ENCODING_TEXT)
+    if found.kind is Kind.WORD_GRAPH or (graph_format and found.kind in unclear):
+        return True  # a damaged graph is refused by the decoder, which says where
+    problem = refusal_for_bytes(data, str(path), Role.WORD_LIST)
+    if problem is not None:
+        raise SourceError(problem)
+    return False
 
 
 def _read_dwg(path: Path, data: bytes, max_length: int, progress: Callable[[int], None] | None) -> WordList:

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.core.errors import InputError, SourceError
+from kiosk.core.filekind import Role, refusal_for_bytes
 from kiosk.core.normalise import BOARD_MAX_LETTERS, MAX_WORD_LETTERS, MIN_WORD_LETTERS, normalise_word
 from kiosk.core.pack import MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, text_problem
 from lexicon_build.reader import ListFormat
@@ -170,13 +171,24 @@ def recipe_from_mapping(data: Mapping[str, Any], base: Path, where: str) -> Reci
 
 
 def load_recipe(path: Path) -> Recipe:
-    """Read a recipe; paths inside it are relative to the recipe's own folder."""
+    """Read a recipe; paths inside it are relative to the recipe's own folder.
+
+    A file of another kind (a word list, a pack, a station configuration...) is refused with what
+    it is and what to do with it.
+    """
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+        data = path.read_bytes()
     except FileNotFoundError as exc:
         raise SourceError(f"{path}: no such recipe file") from exc
+    except OSError as exc:
+        raise SourceError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
+    problem = refusal_for_bytes(data, str(path), Role.RECIPE)
+    if problem is not None:
+        raise SourceError(problem)
+    try:
+        table = tomllib.loads(data.decode("utf-8-sig"))
     except tomllib.TOMLDecodeError as exc:
         raise SourceError(f"{path}: not valid TOML ({exc})") from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SourceError(f"{path}: cannot be read ({exc})") from exc
-    return recipe_from_mapping(data, path.parent, str(path))
+    except UnicodeDecodeError as exc:
+        raise SourceError(f"{path}: not UTF-8 text; save the recipe as UTF-8") from exc
+    return recipe_from_mapping(table, path.parent, str(path))

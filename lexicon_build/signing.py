@@ -21,6 +21,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from kiosk.core.errors import ConfigError, SourceError
+from kiosk.core.filekind import Role, check_output, refusal, refusal_for_bytes
 from kiosk.core.pack import PUBLIC_KEY_BYTES, SIGNATURE_BLOCK_BYTES, encode_signature_block, parse_pack
 from kiosk.core.trust import TrustedKey, check_pack_signature, key_fingerprint, trusted_keys_from_config
 from kiosk.core.walk import PackWalker
@@ -69,14 +70,6 @@ def public_key_text(key: TrustedKey) -> str:
     )
 
 
-def _write_new(path: Path, data: bytes, mode: int, overwrite: bool) -> None:
-    """Write a whole file with exactly ``mode``; refuse to replace one unless ``overwrite``."""
-    path = path.resolve()
-    if path.exists() and not overwrite:
-        raise SourceError(f"{path} already exists; choose another name, or pass --force to replace it")
-    write_atomically(path, data, mode=mode)
-
-
 def generate_key_pair(
     private_path: Path, name: str, *, overwrite: bool = False, passphrase: bytes | None = None
 ) -> KeyPair:
@@ -88,9 +81,9 @@ def generate_key_pair(
     if not name.strip():
         raise SourceError("a key needs a --name: the organiser's name that stations show for its signatures")
     public_path = public_key_path(private_path)
-    for path in (private_path, public_path):
-        if path.exists() and not overwrite:
-            raise SourceError(f"{path} already exists; choose another name, or pass --force to replace it")
+    # Only a key replaces a key, and only with --force: never a word list or a pack by mistake.
+    check_output(private_path, Role.PRIVATE_KEY, force=overwrite, example="organiser.key")
+    check_output(public_path, Role.PUBLIC_KEY, force=overwrite, example="organiser.key")
     private_key = Ed25519PrivateKey.generate()
     encryption: serialization.KeySerializationEncryption = (
         serialization.NoEncryption()
@@ -102,8 +95,8 @@ def generate_key_pair(
         serialization.Encoding.Raw, serialization.PublicFormat.Raw
     )
     trusted = TrustedKey(name=name, public_key=raw_public)
-    _write_new(private_path, pem, PRIVATE_KEY_MODE, overwrite)
-    _write_new(public_path, public_key_text(trusted).encode("utf-8"), PUBLIC_KEY_MODE, overwrite)
+    write_atomically(private_path, pem, mode=PRIVATE_KEY_MODE)
+    write_atomically(public_path, public_key_text(trusted).encode("utf-8"), mode=PUBLIC_KEY_MODE)
     return KeyPair(private_path=private_path, public_path=public_path, trusted_key=trusted)
 
 
@@ -121,12 +114,12 @@ def load_private_key(path: Path, passphrase: bytes | None = None) -> Ed25519Priv
         data = path.read_bytes()
     except OSError as exc:
         raise SourceError(f"{path}: cannot be read ({exc.strerror})") from exc
+    problem = refusal_for_bytes(data, str(path), Role.PRIVATE_KEY)
+    if problem is not None:
+        raise SourceError(problem)
     encrypted = b"-----BEGIN ENCRYPTED PRIVATE KEY-----" in data
     if encrypted and passphrase is None:
         raise SourceError(f"{path} is protected by a passphrase; give it to sign")
-    if b"PRIVATE KEY" not in data:
-        hint = " (that is the public key: sign with the private one)" if b"trusted_keys" in data else ""
-        raise SourceError(f"{path} is not a private key file{hint}; make one with 'lexicon-build keygen'")
     try:
         key = serialization.load_pem_private_key(data, password=passphrase if encrypted else None)
     except ValueError as exc:
@@ -193,12 +186,27 @@ def _key_from_text(text: str, where: str) -> tuple[TrustedKey, ...]:
     )
 
 
+def _names_a_file(spec: str) -> bool:
+    """A --trust value that can only be a file name: not a base64 key, and with a dot or a slash."""
+    try:
+        if len(base64.b64decode(spec, validate=True)) == PUBLIC_KEY_BYTES:
+            return False
+    except (binascii.Error, ValueError):
+        pass
+    return "." in spec or "/" in spec or "\\" in spec
+
+
 def load_trusted_keys(specs: tuple[str, ...]) -> tuple[TrustedKey, ...]:
     """Read ``--trust`` values: .pub files, station configs with ``[[trusted_keys]]``, or base64 keys."""
     keys: list[TrustedKey] = []
     for spec in specs:
         path = Path(spec)
-        if path.is_file():
+        if not path.exists() and _names_a_file(spec):
+            raise ConfigError(f"--trust {spec}: no such file; check the name and the folder of the .pub file")
+        if path.exists():
+            problem = refusal(path, Role.TRUSTED_KEYS)
+            if problem is not None:
+                raise ConfigError(problem)
             try:
                 text = path.read_text(encoding="utf-8-sig")
             except (OSError, UnicodeDecodeError) as exc:

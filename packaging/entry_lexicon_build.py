@@ -1,16 +1,6 @@
-"""Frozen entry point of the `lexicon-build` program.
+"""Frozen entry point of the `lexicon-build` program (the organisers' pack builder)."""
 
-``verify``, ``info`` and ``sign`` walk a pack's tries in a process of their own: frozen, that is
-this very program started with WALK_ARGUMENT (kiosk.core.walk).
-"""
-
-import sys
-
-from kiosk.core.walk import WALK_ARGUMENT, child_main
+from lexicon_build.entry import run
 
 if __name__ == "__main__":
-    if sys.argv[1:] == [WALK_ARGUMENT]:
-        sys.exit(child_main())
-    from lexicon_build.cli import main
-
-    main()
+    run()

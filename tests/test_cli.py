@@ -221,13 +221,13 @@ def test_build_from_a_recipe(runner: CliRunner, tmp_path: Path) -> None:
     both = runner.invoke(
         lexicon_build, ["build", str(tmp_path / "r.toml"), "--name", "X", "-o", str(tmp_path / "x.kxpack")]
     )
-    assert both.exit_code == 1
+    assert both.exit_code == 2  # a mistake, not a finding: 1 is for bad lines and bad packs
     assert "not both" in both.stderr
 
 
 def test_build_without_name_or_source_explains(runner: CliRunner, tmp_path: Path) -> None:
     result = runner.invoke(lexicon_build, ["build", "-o", str(tmp_path / "x.kxpack")])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "--name and at least one --source" in result.stderr
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import io
+import os
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -143,18 +144,18 @@ def test_log_show_and_export_filter_by_division_and_lexicon(editions_dir: Path, 
 
 
 def test_set_pin_asks_twice_without_echo_and_sets_the_hash(tmp_path: Path) -> None:
-    result = CliRunner().invoke(kiosk, ["set-pin", "--data-dir", str(tmp_path)], input="5791\n5791\n")
+    result = CliRunner().invoke(kiosk, ["set-pin", "--data-dir", str(tmp_path)], input="579135\n579135\n")
     assert result.exit_code == 0, result.output
-    assert "5791" not in result.output
+    assert "579135" not in result.output
     with open_station_storage(tmp_path) as storage:
-        assert storage.judge_access.check_pin("5791").accepted
+        assert storage.judge_access.check_pin("579135").accepted
 
 
 def test_set_pin_reads_standard_input_for_scripts(tmp_path: Path) -> None:
-    result = CliRunner().invoke(kiosk, ["set-pin", "--stdin", "--data-dir", str(tmp_path)], input="8642\n")
+    result = CliRunner().invoke(kiosk, ["set-pin", "--stdin", "--data-dir", str(tmp_path)], input="864297\n")
     assert result.exit_code == 0, result.output
     with open_station_storage(tmp_path) as storage:
-        assert storage.judge_access.check_pin("8642").accepted
+        assert storage.judge_access.check_pin("864297").accepted
 
 
 def test_a_too_short_pin_is_refused_with_exit_2(tmp_path: Path) -> None:
@@ -209,3 +210,95 @@ def test_since_accepts_durations_and_iso_times(text: str, expected: datetime) ->
 def test_since_refuses_other_text_with_examples() -> None:
     with pytest.raises(click.BadParameter, match="2h, 30m"):
         parse_since("yesterday", T0)
+
+
+@pytest.fixture
+def config_with_data_dir(tmp_path: Path) -> Path:
+    """A station configuration naming its own data directory (relative to the file)."""
+    config = tmp_path / "event" / "station.toml"
+    config.parent.mkdir()
+    config.write_text('station_name = "Table 3"\ndata_dir = "station-data"\n', encoding="utf-8")
+    return config
+
+
+@pytest.mark.parametrize(
+    "before", [True, False], ids=["kiosk --config X set-pin", "kiosk set-pin --config X"]
+)
+def test_set_pin_with_a_config_writes_where_the_station_reads(
+    config_with_data_dir: Path, tmp_path: Path, before: bool
+) -> None:
+    elsewhere = tmp_path / "env-data"  # $KIOSK_DATA_DIR comes after the config's data_dir
+    args = ["--config", str(config_with_data_dir)]
+    argv = [*args, "set-pin", "--stdin"] if before else ["set-pin", "--stdin", *args]
+    result = CliRunner().invoke(kiosk, argv, input="579135\n", env={"KIOSK_DATA_DIR": str(elsewhere)})
+    assert result.exit_code == 0, result.output
+    folder = config_with_data_dir.parent / "station-data"
+    assert f"the station database {folder / 'kiosk.sqlite3'}" in result.output
+    assert f"data directory from data_dir in {config_with_data_dir}" in result.output
+    assert not elsewhere.exists()
+    with open_station_storage(folder) as storage:
+        assert storage.judge_access.check_pin("579135").accepted
+
+
+@pytest.mark.parametrize("before", [True, False])
+def test_log_show_and_export_with_a_config_read_the_stations_log(
+    config_with_data_dir: Path, tmp_path: Path, before: bool
+) -> None:
+    folder = config_with_data_dir.parent / "station-data"
+    with open_station_storage(folder) as storage:
+        storage.log.record(make_entry(["QI"], station="Table 3", judged_at=T0))
+    config = ["--config", str(config_with_data_dir)]
+    env = {"KIOSK_DATA_DIR": str(tmp_path / "env-data")}
+    runner = CliRunner()
+    shown = runner.invoke(kiosk, [*config, "log", "show"] if before else ["log", "show", *config], env=env)
+    assert shown.exit_code == 0, shown.output
+    assert "Table 3  Open  ACCEPTABLE  QI" in shown.stdout
+    assert f"Read from the station database {folder / 'kiosk.sqlite3'}" in shown.stderr
+    out = tmp_path / "log.csv"
+    args = ["log", "export", "--csv", str(out)]
+    exported = runner.invoke(kiosk, [*config, *args] if before else [*args, *config], env=env)
+    assert exported.exit_code == 0, exported.output
+    assert f"Wrote 1 challenge from the station database {folder / 'kiosk.sqlite3'}" in exported.output
+    assert not (tmp_path / "env-data").exists()
+
+
+def test_reading_a_folder_where_no_station_logged_is_an_error_not_an_empty_log(tmp_path: Path) -> None:
+    wrong = tmp_path / "typo"
+    for args in (["log", "show"], ["log", "export", "--csv", str(tmp_path / "x.csv")]):
+        result = CliRunner().invoke(kiosk, [*args, "--data-dir", str(wrong)])
+        assert result.exit_code == 2
+        assert f"there is no station database at {wrong / 'kiosk.sqlite3'}" in result.output
+        assert "--config" in result.output
+    assert not wrong.exists()
+
+
+def test_set_pin_random_sets_and_prints_a_six_digit_pin(tmp_path: Path) -> None:
+    result = CliRunner().invoke(kiosk, ["set-pin", "--random", "--data-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    pin = result.output.split("Demo judge PIN: ")[1].strip()
+    assert len(pin) == 6
+    assert pin.isdigit()
+    with open_station_storage(tmp_path) as storage:
+        assert storage.judge_access.check_pin(pin).accepted
+
+
+def test_set_pin_says_how_many_wrong_pins_it_cleared(tmp_path: Path) -> None:
+    with open_station_storage(tmp_path) as storage:
+        storage.judge_access.set_pin("579135")
+        for _ in range(3):
+            storage.judge_access.check_pin("000000")
+    result = CliRunner().invoke(kiosk, ["set-pin", "--stdin", "--data-dir", str(tmp_path)], input="864297\n")
+    assert result.exit_code == 0, result.output
+    assert "This cleared 3 wrong PINs in a row" in result.output
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to own a folder")
+def test_root_does_not_write_into_a_folder_that_belongs_to_the_stations_user(tmp_path: Path) -> None:
+    folder = tmp_path / "kiosk-data"
+    folder.mkdir()
+    os.chown(folder, 65534, 65534)  # nobody: the station's unprivileged user
+    result = CliRunner().invoke(kiosk, ["set-pin", "--stdin", "--data-dir", str(folder)], input="579135\n")
+    assert result.exit_code == 2
+    assert "belongs to the user" in result.output
+    assert "runuser -u" in result.output
+    assert list(folder.iterdir()) == []

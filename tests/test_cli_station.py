@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
+from typing import IO
 
 from click.testing import CliRunner
 
@@ -96,3 +98,105 @@ def test_a_pack_error_names_the_config_file_and_the_division(tmp_path: Path) -> 
     code, output = run("station", "--config", str(config))
     assert code == 2
     assert f"{config}: division 'Schools', pack: {tmp_path / 'gone.kxpack'} does not exist" in output
+
+
+STATION = [sys.executable, "-c", "from kiosk.cli import main; main()", "station"]
+
+
+def station_env(tmp_path: Path) -> dict[str, str]:
+    return {**os.environ, "QT_QPA_PLATFORM": "offscreen", "KIOSK_DATA_DIR": str(tmp_path / "env-data")}
+
+
+def config_file(tmp_path: Path, data_dir: str = "station-data") -> Path:
+    config = tmp_path / "event" / "station.toml"
+    config.parent.mkdir(exist_ok=True)
+    config.write_text(f'station_name = "Table 3"\ndata_dir = "{data_dir}"\n', encoding="utf-8")
+    return config
+
+
+def next_station_line(stream: IO[str]) -> str:
+    """The station's next line of its own on standard error (Qt's plugins print theirs too)."""
+    for line in stream:
+        if line.startswith("station "):
+            return line
+    return ""
+
+
+def test_without_a_judge_pin_the_station_serves_nobody_and_names_the_command(tmp_path: Path) -> None:
+    """Outside a kiosk session the terminal is right there: exit 2 with the exact command."""
+    config = config_file(tmp_path)
+    result = subprocess.run(
+        [*STATION, "--config", str(config)],
+        env=station_env(tmp_path), capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    assert (
+        f"no judge PIN is set for the station database {config.parent / 'station-data' / 'kiosk.sqlite3'}"
+        in (result.stderr)
+    )
+    assert f"kiosk set-pin --config {config}" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_kiosk_session_without_a_pin_waits_on_screen_and_serves_once_the_judge_sets_it(
+    tmp_path: Path,
+) -> None:
+    """The notice names the command; typed at the terminal as shown, it makes the station ready."""
+    config = config_file(tmp_path)
+    env = station_env(tmp_path)
+    station = subprocess.Popen(
+        [*STATION, "--kiosk-session", "--config", str(config)],
+        env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    watchdog = threading.Timer(60, station.kill)  # a station that never says a word fails, not hangs
+    watchdog.start()
+    try:
+        assert station.stderr is not None
+        line = next_station_line(station.stderr)
+        assert line.startswith("station not ready: no judge PIN is set"), line
+        command = line.split("as the user ", 1)[1].split("with: ", 1)[1].strip()
+        assert command == f"kiosk set-pin --config {config}"
+        kiosk = str(Path(sys.executable).with_name("kiosk"))
+        set_pin = subprocess.run(
+            [kiosk, *command.split()[1:], "--stdin"],
+            input="579135\n", env=env, capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert set_pin.returncode == 0, set_pin.stderr
+        assert next_station_line(station.stderr).strip() == "station ready: serving players"
+        assert station.poll() is None
+    finally:
+        watchdog.cancel()
+        station.terminate()
+        station.communicate(timeout=30)
+
+
+def test_a_data_dir_that_is_a_file_is_named_and_shown_in_a_kiosk_session(tmp_path: Path) -> None:
+    config = config_file(tmp_path, data_dir="station-data")
+    (config.parent / "station-data").write_text("", encoding="utf-8")
+    plain = subprocess.run(
+        [*STATION, "--config", str(config)],
+        env=station_env(tmp_path), capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert plain.returncode == 2
+    assert "station-data is a file, not a directory" in plain.stderr
+    session = subprocess.run(
+        [*STATION, "--kiosk-session", "--smoke", "--config", str(config)],
+        env=station_env(tmp_path), capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert session.returncode == 2
+    assert "not-ready frame painted" in session.stdout
+    assert "station-data is a file, not a directory" in session.stderr
+
+
+def test_a_read_only_data_dir_gets_its_own_reason_and_the_not_ready_screen(tmp_path: Path) -> None:
+    from tests.test_paths import in_private_tmpfs
+
+    folder = tmp_path / "read-only"
+    command = [*STATION, "--kiosk-session", "--smoke", "--data-dir", str(folder)]
+    result = in_private_tmpfs(folder, "ro,size=1m", False, "env", "QT_QPA_PLATFORM=offscreen", *command)
+    assert result.returncode == 2, result.stderr
+    assert "not-ready frame painted" in result.stdout
+    assert f"the station's data directory {folder} cannot be written: it is on a read-only file system" in (
+        result.stderr
+    )
+    assert "another station" not in result.stderr

@@ -194,9 +194,15 @@ def test_a_graph_with_bytes_appended_is_refused(tmp_path: Path) -> None:
     assert "not the size its header says" in message
 
 
-@pytest.mark.parametrize("data", [b"", b"\x01\x00", struct.pack("<i", -5), b"CAT\nDOG\n"])
+@pytest.mark.parametrize("data", [b"", b"\x01\x00", struct.pack("<i", -5)])
 def test_a_file_that_is_no_graph_is_refused(tmp_path: Path, data: bytes) -> None:
     assert "Zyzzyva word graph" in refusal(data, tmp_path)
+
+
+def test_a_text_list_named_dwg_is_read_as_the_list_it_is(tmp_path: Path) -> None:
+    path = tmp_path / "club.dwg"
+    path.write_bytes(b"CAT\nDOG\n")
+    assert read_word_list(path).words == ["CAT", "DOG"]
 
 
 def test_a_child_index_out_of_range_is_refused(tmp_path: Path) -> None:
@@ -257,7 +263,7 @@ def test_the_cli_names_the_damaged_graph(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         main, ["build", "--name", "X", "--source", str(source), "-o", str(tmp_path / "x.kxpack")]
     )
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a source that cannot be read is a mistake to fix, not bad lines
     assert "NWL2023.dwg is damaged or not a Zyzzyva word graph" in result.output
     assert not (tmp_path / "x.kxpack").exists()
 

@@ -8,19 +8,23 @@ organiser can run. The shipped table is checked for its format and for holding w
 from __future__ import annotations
 
 import hashlib
+import os
 import random
+import re
 import shutil
 import subprocess
+import tracemalloc
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from kiosk.core.config import recognise
 from kiosk.core.edition import (
     BUILT_IN_SOURCE,
+    MAX_TABLE_BYTES,
     EditionTable,
     KnownEdition,
     WordSetFacts,
@@ -305,7 +309,7 @@ def test_a_recipe_that_expects_an_edition_fails_with_the_difference(tmp_path: Pa
     result = CliRunner().invoke(lexicon_build, ["build", str(recipe), "-o", str(out)])
     assert result.exit_code == 1
     assert (
-        "the recipe expects BASE2024, but these sources are not that word set: it has 3 fewer"
+        "the build expects BASE2024 (expect), but these sources are not that word set: it has 3 fewer"
         in result.stderr
     )
     assert not out.exists()
@@ -322,33 +326,20 @@ def test_expect_takes_a_set_digest_and_refuses_a_name_it_does_not_know(
 ) -> None:
     source = write_list(tmp_path / "base.txt", base)
     runner = CliRunner()
-    out = tmp_path / "x.kxpack"
-    good = runner.invoke(
-        lexicon_build,
-        [
-            "build",
-            "--name",
-            "B",
-            "--source",
-            str(source),
-            "--expect",
-            f"sha256:{digest(base)}",
-            "-o",
-            str(out),
-        ],
-    )
+    out, elsewhere = tmp_path / "x.kxpack", tmp_path / "y.kxpack"
+
+    def expecting(expect: str, output: Path) -> Result:
+        command = ["build", "--name", "B", "--source", str(source), "--expect", expect, "-o", str(output)]
+        return runner.invoke(lexicon_build, command)
+
+    good = expecting(f"sha256:{digest(base)}", out)
     assert good.exit_code == 0, good.output
-    other = runner.invoke(
-        lexicon_build,
-        ["build", "--name", "B", "--source", str(source), "--expect", "sha256:" + "ab" * 32, "-o", str(out)],
-    )
-    assert other.exit_code == 1
+    other = expecting("sha256:" + "ab" * 32, elsewhere)
+    assert other.exit_code == 1  # the check ran and found the sources are not that set
     assert f"its word set is sha256:{digest(base)[:16]}" in other.stderr
-    unknown = runner.invoke(
-        lexicon_build,
-        ["build", "--name", "B", "--source", str(source), "--expect", "NWL2032", "-o", str(out)],
-    )
-    assert unknown.exit_code == 1
+    assert not elsewhere.exists()
+    unknown = expecting("NWL2032", elsewhere)
+    assert unknown.exit_code == 2  # a mistake in the command, not a finding about the sources
     assert "expect = 'NWL2032' is neither a known edition nor a set digest" in unknown.stderr
     assert "NWL2023" in unknown.stderr  # the known editions are listed
 
@@ -396,10 +387,46 @@ def test_an_added_line_that_contradicts_the_built_in_table_is_refused(
 
 
 def test_a_huge_file_given_as_a_table_is_refused_before_it_is_read(tmp_path: Path) -> None:
-    path = tmp_path / "words.txt"
-    with path.open("wb") as stream:
+    """A word list given where the table belongs, or any large file: read no further than the bound."""
+    words = write_list(tmp_path / "words.txt", enable_words())
+    assert words.stat().st_size > MAX_TABLE_BYTES
+    with pytest.raises(EditionTableError, match=f"{words} is larger than .* holds facts, not word lists"):
+        read_edition_table(words)
+    zeros = tmp_path / "disk.img"
+    with zeros.open("wb") as stream:
         stream.truncate(50 << 20)
-    with pytest.raises(EditionTableError, match="holds facts, not word lists"):
+    tracemalloc.start()
+    try:
+        with pytest.raises(
+            EditionTableError, match=f"{zeros} is a binary file, not a table of known editions"
+        ):
+            read_edition_table(zeros)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * MAX_TABLE_BYTES
+
+
+@pytest.mark.parametrize(
+    ("make", "fragment"),
+    [
+        (lambda p: os.mkfifo(p), "is a device or other special file, not a table of known editions"),
+        (lambda p: p.write_bytes(b""), "is an empty file (0 bytes)"),
+        (lambda p: p.write_bytes((HEADER + "X\t1\t" + "0" * 64 + "\t1").encode("utf-16")), "saved as UTF-16"),
+        (
+            lambda p: shutil.copy(DATA_DIR / "enable-demo.kxpack", p),
+            "is a lexicon pack, not a table of known",
+        ),
+    ],
+    ids=["named pipe", "empty", "utf-16", "pack"],
+)
+def test_a_file_of_another_kind_given_as_a_table_is_named_for_what_it_is(
+    tmp_path: Path, make: Callable[[Path], object], fragment: str
+) -> None:
+    """A named pipe used to hang the read for ever; the others said only 'not UTF-8' or 'no header'."""
+    path = tmp_path / "editions.tsv"
+    make(path)
+    with pytest.raises(EditionTableError, match=re.escape(fragment)):
         read_edition_table(path)
 
 

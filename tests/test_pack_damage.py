@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import re
 import struct
 import tracemalloc
 import zlib
@@ -20,7 +21,7 @@ import marisa_trie
 import pytest
 
 from kiosk import __version__
-from kiosk.core.errors import PackCorruptError, PackError, PackVersionError
+from kiosk.core.errors import NotAPackError, PackCorruptError, PackError, PackVersionError
 from kiosk.core.lexicon import WORDS_SECTION, YOUTH_SECTION, load_lexicon
 from kiosk.core.normalise import NORMALISER_VERSION
 from kiosk.core.pack import DIGEST_BYTES, FORMAT_VERSION, SIGNATURE_MAGIC, encode_pack, read_pack
@@ -157,11 +158,9 @@ def test_swapped_sections_of_equal_length_with_a_fresh_checksum_are_refused(make
 @pytest.mark.parametrize(
     ("data", "fragment"),
     [
-        (b"CAT\nDOG\nQI\n", "not a lexicon pack"),
-        (b"\x03\x00\x00\x00" + b"\x00" * 12, "not a lexicon pack"),  # a Zyzzyva .dwg
-        (b"PK\x03\x04" + b"\x00" * 100, "not a lexicon pack"),  # a zip
-        (b"\x89PNG\r\n\x1a\n" + b"\x00" * 100, "not a lexicon pack"),
-        (marisa_trie.Trie(["CAT", "DOG"]).tobytes(), "not a lexicon pack"),  # a bare trie
+        (b"CAT\nDOG\nQI\n", "is a word list, not a lexicon pack"),
+        (b"\x03\x00\x00\x00" + b"\x00" * 12, "is a binary file, not a lexicon pack"),  # letterless graph
+        (marisa_trie.Trie(["CAT", "DOG"]).tobytes(), "is a binary file, not a lexicon pack"),  # a bare trie
         (b"KXLEXPK\n", "truncated inside its header"),
     ],
 )
@@ -169,6 +168,19 @@ def test_a_file_of_another_kind_is_refused(tmp_path: Path, data: bytes, fragment
     message = refused(rewrite(tmp_path / "lexicon.kxpack", data), PackCorruptError, fragment)
     if "not a lexicon pack" in message:
         assert "lexicon-build build" in message
+
+
+@pytest.mark.parametrize(
+    ("data", "fragment"),
+    [
+        (b"PK\x03\x04" + b"\x00" * 100, "is a zip archive, not a lexicon pack; unzip it"),
+        (b"\x89PNG\r\n\x1a\n" + b"\x00" * 100, "is an image (PNG), not a lexicon pack"),
+    ],
+)
+def test_a_file_of_a_known_kind_is_named_as_such(tmp_path: Path, data: bytes, fragment: str) -> None:
+    path = rewrite(tmp_path / "lexicon.kxpack", data)
+    with pytest.raises(NotAPackError, match=re.escape(f"{path} {fragment}")):
+        load_lexicon(path)
 
 
 def test_a_folder_or_a_missing_file_is_refused(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from kiosk.core.errors import SourceError
@@ -76,7 +76,7 @@ def test_a_list_that_is_not_utf8_names_the_line(tmp_path: Path) -> None:
 
 
 def test_a_binary_file_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(SourceError, match="NUL bytes"):
+    with pytest.raises(SourceError, match="is a binary file, not a word list"):
         read_word_list(_file(tmp_path, b"cat\x00\x00\x01"))
 
 
@@ -144,7 +144,9 @@ def test_a_list_read_at_once_gives_what_reading_it_line_by_line_gives(
     tmp_path: Path, text: str, list_format: ListFormat, max_length: int
 ) -> None:
     """Every word through the one normaliser either way: at once (``normalise_words``) for clean
-    lists, one ``normalise_word`` per line otherwise; the results must not differ in anything."""
+    lists, one ``normalise_word`` per line otherwise; the results must not differ in anything.
+    (An empty file is refused before either: a copy that failed, see test_organiser_mistakes.)"""
+    assume(text != "")
     path = _file(tmp_path, text)
     got = read_word_list(path, list_format=list_format, max_length=max_length)
     by_line = WordList(path=path, sha256=got.sha256, format=got.format)

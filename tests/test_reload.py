@@ -184,10 +184,11 @@ def test_the_packs_page_lines_say_which_file_is_in_use_and_why_the_disk_is_not(
     lines = pack_lines(current, on_disk, verified="at start-up", result=result)
     text = "\n".join(lines)
 
-    assert lines[0] == "Refused by the reload (no pack was changed):"
+    assert lines[0] == "The files the reload refused:"
+    assert "Not reloaded" not in text  # the page's notice says that, once
     assert f"\u2717 {station_pack}" in text
     # the refusal once, pointed to from the pack
-    assert " ".join(text.split()).count("is not a lexicon pack") == 1
+    assert " ".join(text.split()).count("not a lexicon pack") == 1
     assert "Club \u2014 edition 2025: Open" in text
     assert "6 words (up to 15 letters), youth list 1 word" in text
     assert "in use: an older copy kept in memory; club.kxpack on disk is refused (above)" in text
@@ -201,5 +202,13 @@ def test_the_packs_page_lines_after_a_swap_waiting_for_the_ready_screen(station_
     current = load_divisions(config)
     result = ReloadResult(divisions=current, changes=("Club 2025 \u2192 Club 2026, 8 words",))
     lines = pack_lines(current, {}, verified="at start-up", result=result, waiting=True)
-    assert lines[0] == "Reloaded: Club 2025 \u2192 Club 2026, 8 words"
-    assert "used from the ready screen" in lines[1]
+    assert "used from the ready screen" in lines[0]
+    assert result.summary == "Reloaded: Club 2025 \u2192 Club 2026, 8 words"
+    assert not any("Club 2025 \u2192" in line for line in lines)  # said once: in the notice
+    two = ReloadResult(divisions=current, changes=("A 1 \u2192 A 2, 8 words", "B 1 \u2192 B 2, 9 words"))
+    assert two.summary == "Reloaded: 2 packs changed (listed above)"
+    assert pack_lines(current, {}, verified="at start-up", result=two)[:3] == [
+        "Changed by the reload:",
+        "  A 1 \u2192 A 2, 8 words",
+        "  B 1 \u2192 B 2, 9 words",
+    ]

@@ -1,5 +1,3 @@
-from dataclasses import replace
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -9,21 +7,23 @@ from kiosk.core.normalise import MIN_WORD_LETTERS
 from kiosk.core.session import (
     Backspace,
     DivisionSelected,
-    DivisionStepped,
     Effect,
     Escape,
     Event,
     FaultCleared,
     IdleExpired,
+    IdleWarned,
     JudgePressed,
     JudgeRequested,
     LockoutEnded,
+    Nudged,
     Recorded,
     RecordFailed,
     Screen,
     SessionState,
     Typed,
     VerdictExpired,
+    idle_timing,
     start,
     transition,
 )
@@ -81,10 +81,30 @@ def test_look_alike_and_invisible_characters_are_named() -> None:
     assert "combining" in entered("ca\u0301", 1).notice.lower()
 
 
-def test_a_word_longer_than_the_pack_allows_is_refused() -> None:
+def test_a_word_longer_than_the_pack_allows_stays_as_typed_and_is_never_judged() -> None:
+    """The station never judges a word other than the one typed (it used to cut it to fit)."""
     state = entered("abcdef", 1, max_length=5)
-    assert state.current == "ABCDE"
-    assert "at most 5 letters" in state.notice
+    assert state.current == "ABCDEF"
+    assert state.notice == (
+        "Too long: 'ABCDEF' has 6 letters; this lexicon holds words of at most 5 letters. "
+        "Backspace corrects it"
+    )
+    assert state.screen is Screen.ENTRY
+    for key in (JudgePressed(), Typed(" "), Typed("\r")):
+        step = transition(state, key)
+        assert step.effects == ()
+        assert step.state.current == "ABCDEF"
+        assert "'ABCDEF' has 6 letters" in step.state.notice
+    corrected = run(state, Backspace())
+    assert corrected.current == "ABCDE"
+    assert corrected.screen is Screen.CONFIRM
+    assert transition(corrected, JudgePressed()).effects == (Effect.JUDGE_PLAY,)
+
+
+def test_a_key_held_down_stops_at_twice_the_longest_word() -> None:
+    state = entered("a" * 40, 1, max_length=15)
+    assert state.current == "A" * 30
+    assert state.notice.startswith("Not typed: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' has 30 letters")
 
 
 def test_a_one_letter_word_cannot_be_finished() -> None:
@@ -99,7 +119,9 @@ def test_more_words_than_the_count_are_refused() -> None:
     state = run(state, Typed("x"))
     assert state.entered == ("CAT", "DOG")
     assert state.screen is Screen.CONFIRM
-    assert "press TAB" in state.notice
+    assert state.notice == "All 2 words are typed: press TAB to judge, or Esc to start again"
+    one = run(entered("cat ", 1), Typed("x"))
+    assert one.notice == "The word is typed: press TAB to judge, or Esc to start again"
 
 
 def test_backspace_corrects_across_words() -> None:
@@ -116,13 +138,27 @@ def test_escape_clears_then_returns_to_ready() -> None:
     assert run(state, Escape()).screen is Screen.READY
 
 
-def test_tab_before_all_words_does_nothing_harmful() -> None:
-    state = entered("cat", 2)
+def test_tab_before_the_last_word_ends_the_word_being_typed() -> None:
+    """Zyzzyva players press Tab between words: ZA, Tab, CAF is ZA and CAF, never ZACAF."""
+    state = run(entered("za", 3), JudgePressed(), Typed("caf"))
+    assert state.words == ("ZA",)
+    assert state.current == "CAF"
     step = transition(state, JudgePressed())
     assert step.effects == ()
-    assert step.state.entered == ("CAT",)
-    assert step.state.screen is Screen.ENTRY
-    assert "Type all 2 words first (1 to go)" in step.state.notice
+    assert step.state.words == ("ZA", "CAF")
+    step = transition(run(step.state, Typed("qi")), JudgePressed())  # the last word: Tab judges
+    assert step.effects == (Effect.JUDGE_PLAY,)
+    assert step.state.words == ("ZA", "CAF", "QI")
+
+
+def test_tab_with_nothing_being_typed_says_what_is_missing() -> None:
+    state = run(entered("cat ", 2), JudgePressed())
+    assert state.entered == ("CAT",)
+    assert state.notice == "Type all 2 words first (1 to go)"
+    assert run(start((15,)), Typed("1"), JudgePressed()).notice == "Type the word first"
+    state = run(entered("cat a", 2), JudgePressed())  # a one-letter last word is not judged
+    assert state.current == "A"
+    assert "at least 2 letters" in state.notice
 
 
 def test_tab_judges_then_the_verdict_shows_and_clears(small_lexicon: MarisaLexicon) -> None:
@@ -153,23 +189,70 @@ def test_escape_on_ready_requests_judge_mode() -> None:
     assert transition(start((15,)), JudgeRequested()).effects == (Effect.JUDGE_REQUESTED,)
 
 
-def test_idle_entry_clears_to_ready_keeping_the_division() -> None:
-    state = run(start((15, 15)), DivisionStepped(1), Typed("2"), Typed("cat"), IdleExpired())
-    assert state.screen is Screen.READY
+def test_idle_entry_clears_to_ready() -> None:
+    state = run(start((15,)), Typed("2"), Typed("cat"), IdleExpired())
+    assert state == start((15,))
+
+
+def test_idle_clearing_is_announced_and_any_key_keeps_the_entry() -> None:
+    state = run(start((15,)), Typed("2"), Typed("cat"), IdleWarned(5))
+    assert state.clearing_in_s == 5
+    assert state.current == "CAT"
+    assert run(state, IdleWarned(4)).clearing_in_s == 4
+    for key in (Nudged(), Typed("s"), Backspace(), JudgePressed()):
+        kept = run(state, key)
+        assert kept.clearing_in_s == 0
+        assert kept.screen in (Screen.ENTRY, Screen.CONFIRM)
+
+
+def test_the_confirm_step_is_not_hurried() -> None:
+    quiet_ms, warning_s = idle_timing(Screen.ENTRY, 15_000)
+    assert (quiet_ms, warning_s) == (10_000, 5)
+    quiet_ms, warning_s = idle_timing(Screen.CONFIRM, 15_000)
+    assert quiet_ms + warning_s * 1000 >= 120_000
+    assert idle_timing(Screen.ENTRY, 1000) == (0, 1)
+
+
+def test_with_several_divisions_each_challenge_chooses_its_own() -> None:
+    state = run(start((15, 15)), Typed("2"))
+    assert state.screen is Screen.DIVISION
+    assert state.division is None
+    state = run(state, Typed("2"))
+    assert (state.screen, state.division) == (Screen.ENTRY, 1)
+    state = run(state, Typed("cat qi"), JudgePressed())
+    assert state.screen is Screen.JUDGING
     assert state.division == 1
+    again = run(state, RecordFailed(), FaultCleared(), Typed("1"))
+    assert again.screen is Screen.DIVISION  # nothing carries over to the next players
+    assert again.division is None
 
 
-def test_divisions_change_only_on_the_ready_screen() -> None:
-    state = run(start((15, 15, 15)), DivisionStepped(-1))
-    assert state.division == 2
-    state = run(state, DivisionSelected(1), Typed("1"), DivisionSelected(0), DivisionStepped(1))
-    assert state.division == 1
-    assert run(state, DivisionSelected(9)).division == 1
+def test_the_division_screen_takes_only_a_division_and_esc_goes_back() -> None:
+    state = run(start((15, 15, 15)), Typed("3"))
+    for key in (Typed("4"), Typed("a"), JudgePressed()):
+        refused = run(state, key)
+        assert refused.screen is Screen.DIVISION
+        assert refused.notice == "First the division of your game: press its number, 1 to 3"
+    assert run(state, DivisionSelected(2)).division == 2
+    assert run(state, DivisionSelected(7)).screen is Screen.DIVISION
+    assert run(state, Escape()).screen is Screen.READY
+    assert run(state, Backspace()).screen is Screen.READY
+    assert run(state, IdleExpired()) == start((15, 15, 15))
 
 
-def test_max_length_follows_the_division() -> None:
-    state = run(start((15, 4)), DivisionSelected(1), Typed("1"), Typed("abcde"))
-    assert state.current == "ABCD"
+def test_one_division_asks_nothing() -> None:
+    state = run(start((15,)), Typed("1"))
+    assert (state.screen, state.division) == (Screen.ENTRY, 0)
+    only_schools = run(start((15, 15), served=(1,)), Typed("1"))
+    assert (only_schools.screen, only_schools.division) == (Screen.ENTRY, 1)
+    assert run(start((15, 15, 15), served=(2, 0)), Typed("1"), Typed("1")).division == 2
+
+
+def test_max_length_follows_the_chosen_division() -> None:
+    state = run(start((15, 4)), Typed("1"), Typed("2"), Typed("abcde"))
+    assert state.current == "ABCDE"
+    assert "at most 4 letters" in state.notice
+    assert state.screen is Screen.ENTRY
 
 
 KEYS = st.one_of(
@@ -179,8 +262,9 @@ KEYS = st.one_of(
     st.just(Escape()),
     st.just(JudgePressed()),
     st.just(JudgeRequested()),
-    st.builds(DivisionStepped, st.integers(-3, 3)),
     st.builds(DivisionSelected, st.integers(-1, 3)),
+    st.just(Nudged()),
+    st.builds(IdleWarned, st.integers(0, 5)),
     st.just(LockoutEnded()),
     st.just(VerdictExpired()),
     st.just(IdleExpired()),
@@ -190,16 +274,20 @@ KEYS = st.one_of(
 
 
 def check_consistent(state: SessionState) -> None:
-    assert 0 <= state.division < len(state.max_lengths)
+    if state.division is None:
+        assert state.choosing
+        assert state.screen in (Screen.READY, Screen.DIVISION)
+    else:
+        assert state.division in state.served
     for word in state.entered:
         assert word.isascii()
         assert word.isalpha()
         assert word.isupper()
-        assert len(word) <= state.max_length
-    for word in state.words:
-        assert len(word) >= MIN_WORD_LETTERS
+    for word in state.words:  # a word too long stays the one being typed, never a finished word
+        assert MIN_WORD_LETTERS <= len(word) <= state.max_length
+    assert len(state.current) <= 2 * state.max_length
     if state.screen is Screen.READY:
-        assert state == replace(start(state.max_lengths), division=state.division)
+        assert state == start(state.max_lengths, state.served)
     else:
         assert 1 <= state.expected <= 8
         assert len(state.entered) <= state.expected
@@ -211,6 +299,9 @@ def check_consistent(state: SessionState) -> None:
     if state.screen in (Screen.JUDGING, Screen.VERDICT, Screen.FAULT):
         assert len(state.words) == state.expected
         assert state.current == ""
+        assert state.division is not None
+    if state.clearing_in_s:
+        assert state.screen in (Screen.DIVISION, Screen.ENTRY, Screen.CONFIRM)
     assert (state.ruling is not None) == (state.screen is Screen.VERDICT)
     if state.ruling is not None:
         assert state.ruling.words == state.words
@@ -220,11 +311,15 @@ def check_consistent(state: SessionState) -> None:
 
 # The lexicon is only read, so sharing it between examples is safe.
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(keys=st.lists(KEYS, max_size=60), lengths=st.lists(st.integers(2, 15), min_size=1, max_size=3))
+@given(
+    keys=st.lists(KEYS, max_size=60),
+    lengths=st.lists(st.integers(2, 15), min_size=1, max_size=3),
+    served=st.lists(st.integers(0, 2), min_size=1, max_size=3, unique=True),
+)
 def test_random_key_sequences_never_reach_an_inconsistent_state(
-    small_lexicon: MarisaLexicon, keys: list[Event], lengths: list[int]
+    small_lexicon: MarisaLexicon, keys: list[Event], lengths: list[int], served: list[int]
 ) -> None:
-    state = start(tuple(lengths))
+    state = start(tuple(lengths), tuple(i for i in served if i < len(lengths)) or (0,))
     for event in keys:
         step = transition(state, event)
         state = step.state

@@ -35,7 +35,7 @@ def test_rule_profiles_come_back_from_their_names() -> None:
 def test_a_saved_choice_wins_over_the_configuration() -> None:
     choice, problems = resolve_choice(CONFIG, "Schools", "penalty-5-both", {"verdict_display_ms": 12000})
     assert problems == ()
-    assert choice.division == 1
+    assert choice.served == 1
     assert choice.rules == RuleProfile(ProfileKind.PENALTY, 5, PenaltyParty.BOTH)
     assert choice.timings == Timings(key_lockout_ms=600, verdict_display_ms=12000)
     assert saved_names(choice, NAMES) == (
@@ -47,9 +47,22 @@ def test_a_saved_choice_wins_over_the_configuration() -> None:
 
 def test_saved_names_the_configuration_lost_are_reported_not_guessed() -> None:
     choice, problems = resolve_choice(CONFIG, "Juniors", "penalty-x", {"key_lockout_ms": 90000})
-    assert choice == StationChoice(0, CONFIG.rules, CONFIG.timings)
+    assert choice == StationChoice(None, CONFIG.rules, CONFIG.timings)
     assert len(problems) == 3
-    assert "'Juniors'" in problems[0]
+    assert "'Juniors' is not in the configuration; serving every division" in problems[0]
+
+
+def test_a_judge_chooses_which_divisions_the_station_serves() -> None:
+    """The players choose each challenge's division; a judge may narrow the station to one."""
+    choice = StationChoice(None, CONFIG.rules, CONFIG.timings)
+    assert value_text(choice, Field.DIVISION, NAMES) == "every division: players choose"
+    shown = []
+    for _ in range(3):
+        choice = stepped(choice, Field.DIVISION, 1, 2)
+        shown.append(value_text(choice, Field.DIVISION, NAMES))
+    assert shown == ["only Open", "only Schools", "every division: players choose"]
+    assert saved_names(choice, NAMES)[0] is None
+    assert saved_names(stepped(choice, Field.DIVISION, -1, 2), NAMES)[0] == "Schools"
 
 
 def test_points_appear_only_under_the_penalty_rule() -> None:
@@ -75,5 +88,5 @@ def test_stepping_never_makes_an_invalid_choice(steps: list[tuple[Field, int]]) 
     for field, delta in steps:
         choice = stepped(choice, field, delta, 2)
         assert choice.timings.key_lockout_ms < choice.timings.verdict_display_ms
-        assert 0 <= choice.division < 2
+        assert choice.served in (None, 0, 1)
         assert RuleProfile.from_name(choice.rules.name).name == choice.rules.name

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kiosk.core.errors import ConfigError, PackCorruptError, PackSignatureError, SourceError
+from kiosk.core.errors import ConfigError, OutputError, PackCorruptError, PackSignatureError, SourceError
 from kiosk.core.lexicon import load_lexicon
 from kiosk.core.pack import DIGEST_BYTES, SIGNATURE_BLOCK_BYTES, SIGNATURE_MAGIC
 from kiosk.core.trust import (
@@ -66,7 +66,7 @@ def test_the_public_key_file_pastes_into_a_station_config(organiser: KeyPair) ->
 
 
 def test_keygen_never_replaces_a_key_unless_forced(organiser: KeyPair) -> None:
-    with pytest.raises(SourceError, match="already exists"):
+    with pytest.raises(OutputError, match="already exists"):
         generate_key_pair(organiser.private_path, "Again")
     again = generate_key_pair(organiser.private_path, "Again", overwrite=True)
     assert again.trusted_key.public_key != organiser.trusted_key.public_key
@@ -207,7 +207,7 @@ def test_a_damaged_pack_is_never_signed(make_pack: PackFactory, organiser: KeyPa
 
 
 def test_a_public_key_is_no_signing_key(organiser: KeyPair) -> None:
-    with pytest.raises(SourceError, match="that is the public key"):
+    with pytest.raises(SourceError, match="is a public signing key, not a private signing key"):
         load_private_key(organiser.public_path)
 
 
@@ -302,7 +302,7 @@ def test_verify_takes_several_trust_options_and_a_station_config(
 @pytest.mark.parametrize("value", ["nonsense", "QUJD"])
 def test_verify_refuses_a_trust_value_that_is_no_key(make_pack: PackFactory, value: str) -> None:
     result = CliRunner().invoke(main, ["verify", str(make_pack(WORDS)), "--trust", value])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a mistake in the command, not a verdict on the pack
     assert "is not a public key" in result.output
 
 
@@ -322,7 +322,7 @@ def test_a_passphrase_protected_key_signs_only_with_its_passphrase(
         load_private_key(key)
     pack = make_pack(["CAT", "DOG"])
     wrong = runner.invoke(main, ["sign", str(pack), "--key", str(key)], input="wrong horse\n")
-    assert wrong.exit_code == 1
+    assert wrong.exit_code == 2
     assert "wrong passphrase; nothing was signed" in wrong.output
     assert load_lexicon(pack).trust.status is SignatureStatus.UNSIGNED
     right = runner.invoke(main, ["sign", str(pack), "--key", str(key)], input="correct horse\n")
@@ -338,7 +338,7 @@ def test_keygen_refuses_a_short_or_mismatched_passphrase(tmp_path: Path) -> None
     short = runner.invoke(
         main, ["keygen", str(tmp_path / "a.key"), "--name", "A", "--passphrase"], input="abc\nabc\n"
     )
-    assert short.exit_code == 1
+    assert short.exit_code == 2
     assert "at least 8 characters" in short.output
     assert not (tmp_path / "a.key").exists()
     mismatch = runner.invoke(

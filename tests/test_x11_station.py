@@ -98,6 +98,8 @@ def test_station_fills_a_bare_x_screen_takes_keys_and_logs_the_challenge(
     def told() -> str:
         return report({"Xvfb": read_output(tmp_path / "xvfb.log"), "the station": read_output(station_out)})
 
+    # A station with no judge PIN serves nobody: the organiser sets one first.
+    subprocess.run([str(kiosk), "set-pin", "--random"], env=env, capture_output=True, check=True)
     with station_out.open("wb") as out:
         station = subprocess.Popen([str(kiosk), "station"], env=env, stdout=out, stderr=subprocess.STDOUT)
     try:

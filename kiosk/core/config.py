@@ -56,6 +56,7 @@ from typing import Any
 
 from kiosk.core.edition import EditionTable, Expectation, PackRecognition, recognise_pack
 from kiosk.core.errors import ConfigError, EditionTableError, PackEditionError, PackError
+from kiosk.core.filekind import Role, refusal_for_bytes
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
 from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
 from kiosk.core.trust import SignatureStatus, TrustedKey, trusted_keys_from_config
@@ -305,15 +306,24 @@ def _tables(reader: _Reader, base: Path) -> tuple[Path, ...]:
 
 
 def load_config(path: Path, *, default_pack: Path) -> StationConfig:
-    """Read a station configuration file; raise ConfigError naming the file and the problem."""
+    """Read a station configuration file; raise ConfigError naming the file and the problem.
+
+    A file of another kind (a pack, a recipe, a .pub key, an empty file...) is refused with what it
+    is and what to do with it: an empty file must not start a station on the demo pack.
+    """
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError as exc:
         raise ConfigError(f"{path} does not exist; check the --config path") from exc
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path} is not UTF-8 text; save it as UTF-8") from exc
     except OSError as exc:
         raise ConfigError(f"{path} cannot be read: {exc.strerror}") from exc
+    problem = refusal_for_bytes(data, str(path), Role.STATION_CONFIG)
+    if problem is not None:
+        raise ConfigError(problem)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path} is not UTF-8 text; save it as UTF-8") from exc
     config = parse_config(text, where=str(path), base=path.resolve().parent, default_pack=default_pack)
     return replace(config, source=path)
 

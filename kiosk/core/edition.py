@@ -31,6 +31,7 @@ normaliser gives it, and the digest is over the normalised words' UTF-8 bytes.
 from __future__ import annotations
 
 import re
+import stat
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -347,29 +348,49 @@ def parse_edition_lines(text: str, *, where: str, source: str | None = None) -> 
     return tuple(editions)
 
 
+def _other_kind(data: bytes, path: Path) -> str | None:
+    """What a file that is not a table is (a pack, a zip, a UTF-16 text...), as the one recogniser
+    of file kinds says it; None for text, whose mistakes the table's reader names by line."""
+    from kiosk.core.filekind import Role, refusal_for_bytes  # only on the way out
+
+    return refusal_for_bytes(data, str(path), Role.EDITION_TABLE)
+
+
 def read_edition_table(path: Path, *, source: str | None = None) -> tuple[KnownEdition, ...]:
     """Read a table file (the built-in one, or an organiser's); raise EditionTableError naming it."""
     try:
+        status = path.stat()
+        if stat.S_ISDIR(status.st_mode):
+            raise EditionTableError(
+                f"{path} is a folder, not a table of known editions; give a file inside it"
+            )
+        if not stat.S_ISREG(status.st_mode):  # a named pipe would never end, a device never start
+            raise EditionTableError(
+                f"{path} is a device or other special file, not a table of known editions; give the "
+                "name of an ordinary file"
+            )
         with path.open("rb") as stream:
             data = stream.read(MAX_TABLE_BYTES + 1)
     except FileNotFoundError as exc:
         raise EditionTableError(
             f"{path} does not exist; check the path of the table of known editions"
         ) from exc
-    except IsADirectoryError as exc:
-        raise EditionTableError(f"{path} is a folder, not a table of known editions") from exc
     except OSError as exc:
         raise EditionTableError(f"{path} cannot be read: {exc.strerror}") from exc
     if len(data) > MAX_TABLE_BYTES:
         raise EditionTableError(
-            f"{path} is larger than {MAX_TABLE_BYTES:,} bytes: a table of known editions holds facts, "
-            "not word lists; give the table, not the list"
+            _other_kind(data, path)
+            or f"{path} is larger than {MAX_TABLE_BYTES:,} bytes: a table of known editions holds "
+            "facts, not word lists; give the table, not the list"
         )
     try:
-        text = data.decode("utf-8")
+        return parse_edition_lines(data.decode("utf-8"), where=str(path), source=source)
     except UnicodeDecodeError as exc:
-        raise EditionTableError(f"{path} is not UTF-8 text (byte {exc.start}); save it as UTF-8") from exc
-    return parse_edition_lines(text, where=str(path), source=source)
+        raise EditionTableError(
+            _other_kind(data, path) or f"{path} is not UTF-8 text (byte {exc.start}); save it as UTF-8"
+        ) from exc
+    except EditionTableError as exc:
+        raise EditionTableError(_other_kind(data, path) or str(exc)) from exc
 
 
 def load_edition_table(built_in: Path, added: Sequence[Path] = ()) -> EditionTable:
@@ -507,14 +528,14 @@ def edition_badge(recognition: PackRecognition, youth: bool, pack_name: str) -> 
     """``NWL2023 ✓ published word set``, ``Club list — not a published edition``, or a warning
     when the name claims an edition the set is not."""
     ruling = recognition.ruling(youth)
+    claimed = recognition.claimed
     if ruling.edition is not None:
         return EditionBadge(f"{ruling.edition.name} \u2713 published word set", published=True, warning=False)
     full = recognition.full.edition
     if youth and full is not None:
         text = f"{full.name} \u2713 published word set, with a youth list of its own"
         return EditionBadge(text, published=True, warning=False)
-    if recognition.claimed is not None:
-        return EditionBadge(
-            f"\u2717 not the published {recognition.claimed.name} word set", published=False, warning=True
-        )
+    if claimed is not None:
+        text = f"\u2717 not the published {claimed.name} word set"
+        return EditionBadge(text, published=False, warning=True)
     return EditionBadge(f"{pack_name} \u2014 not a published edition", published=False, warning=False)

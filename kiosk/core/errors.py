@@ -9,15 +9,18 @@ happened, to which file or word, and what to do about it::
     │   ├── WordLengthError         too short, or longer than the pack allows
     │   └── WordCountError          no words, or more than the station allows
     ├── PackError             a lexicon pack cannot be used; the station keeps its last good one
-    │   ├── PackCorruptError        damaged, truncated, appended to, or not a pack at all
+    │   ├── PackCorruptError        damaged, truncated or appended to
+    │   │   └── NotAPackError           missing, unreadable, or a file of another kind
     │   ├── PackVersionError        a format or normaliser version this build does not read
     │   ├── PackSignatureError      unsigned, unknown signer or a signature that does not verify
     │   └── PackEditionError        a word set that is not the edition a division or recipe expects
     ├── EditionTableError     a table of known editions that cannot be read, or contradicts another
     ├── SourceError           an organiser's word-list file or recipe cannot be read
+    │   └── SourceLinesError        lines of a word list that are not words (a finding, not a mistake)
     ├── ConfigError           a station configuration file is wrong
     ├── PinError              a judge PIN that cannot be set, or a stored PIN hash that cannot be read
-    └── StorageError          the challenge log cannot be written or read
+    ├── StorageError          the challenge log cannot be written or read
+    └── OutputError           a file a command would write would destroy another, or cannot be written
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ __all__ = [
     "InputError",
     "InvalidCharacterError",
     "KioskError",
+    "NotAPackError",
+    "OutputError",
     "PackCorruptError",
     "PackEditionError",
     "PackError",
@@ -35,6 +40,7 @@ __all__ = [
     "PackVersionError",
     "PinError",
     "SourceError",
+    "SourceLinesError",
     "StorageError",
     "WordCountError",
     "WordLengthError",
@@ -69,6 +75,10 @@ class PackCorruptError(PackError):
     """The pack's bytes are not what its builder wrote."""
 
 
+class NotAPackError(PackCorruptError):
+    """No pack at all: the file is missing, a folder, unreadable, or of another kind (a word list...)."""
+
+
 class PackVersionError(PackError):
     """The pack was written by a builder whose format this station does not read."""
 
@@ -89,6 +99,10 @@ class SourceError(KioskError):
     """An organiser's word list or recipe is malformed."""
 
 
+class SourceLinesError(SourceError):
+    """Lines of a word list that are not words: the build ran and found them."""
+
+
 class ConfigError(KioskError):
     """A station configuration file is malformed or names something that does not exist."""
 
@@ -99,3 +113,7 @@ class PinError(KioskError):
 
 class StorageError(KioskError):
     """The challenge log could not be written or read."""
+
+
+class OutputError(KioskError):
+    """A file a command would write: it would destroy a file the user keeps, or cannot be written."""

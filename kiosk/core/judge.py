@@ -2,8 +2,8 @@
 
 Frozen values and pure transitions. The idle lock takes a monotonic clock (``time.monotonic()``)
 from the caller, so a wall-clock change cannot keep judge mode open; the GUI touches the session
-on every key or click and asks ``remaining_s`` to arm its timer. The door collects a PIN and says
-what to do with it (``CheckPin``, ``SetPin``); the storage layer checks it and counts failures.
+on every key or click and asks ``remaining_s`` to arm its timer. The door collects a PIN and asks
+for it to be checked (``CheckPin``); the storage layer checks it and counts failures.
 """
 
 from __future__ import annotations
@@ -12,18 +12,15 @@ import enum
 import math
 from dataclasses import dataclass, replace
 
-from kiosk.core.pin import PIN_MAX_LENGTH, PIN_MIN_LENGTH
+from kiosk.core.pin import PIN_MAX_LENGTH
 
 __all__ = [
     "JUDGE_IDLE_LOCK_S",
     "MENU_PAGES",
     "CheckPin",
     "Door",
-    "DoorAction",
-    "DoorStage",
     "JudgePage",
     "JudgeSession",
-    "SetPin",
     "format_wait",
     "menu_page",
 ]
@@ -59,7 +56,7 @@ class JudgePage(enum.Enum):
 
     RECHECK = "Recent challenges"
     PACKS = "Packs"
-    SETTINGS = "Division and rules"
+    SETTINGS = "Divisions and rules"
     COUNTS = "Today's counts"
     EXPORT = "Export the log"
     STATUS = "Log status"
@@ -77,12 +74,6 @@ def menu_page(text: str) -> JudgePage | None:
     return None
 
 
-class DoorStage(enum.Enum):
-    ENTER = "enter"  # a PIN is set: type it
-    CHOOSE = "choose"  # no PIN yet: choose one
-    CONFIRM = "confirm"  # type the chosen PIN again
-
-
 @dataclass(frozen=True)
 class CheckPin:
     """Ask the station's storage whether this PIN is the judge PIN."""
@@ -91,39 +82,25 @@ class CheckPin:
 
 
 @dataclass(frozen=True)
-class SetPin:
-    """Store this PIN (typed twice alike) as the judge PIN."""
-
-    pin: str
-
-
-DoorAction = CheckPin | SetPin
-
-
-@dataclass(frozen=True)
 class Door:
     """The PIN screen in front of judge mode: what has been typed and what to tell the judge.
 
-    The digits are never shown, only counted. With no PIN set yet, the first judge to come in
-    chooses one, typed twice (``kiosk set-pin`` before the event is the better way).
+    The digits are never shown, only counted. The door only ever checks a PIN: it never offers to
+    set one, because whoever stands at the station may be a player. The PIN is set from the
+    machine's terminal (``kiosk set-pin``), and a station without one does not serve players.
     """
 
-    stage: DoorStage
     typed: str = ""
-    chosen: str = ""
     message: str = ""
+    has_pin: bool = True
 
     @classmethod
     def opened(cls, *, has_pin: bool) -> Door:
-        return cls(DoorStage.ENTER if has_pin else DoorStage.CHOOSE)
+        return cls(has_pin=has_pin)
 
     @property
     def title(self) -> str:
-        if self.stage is DoorStage.ENTER:
-            return "Judge PIN"
-        if self.stage is DoorStage.CHOOSE:
-            return "No judge PIN is set yet: choose one"
-        return "Type the new PIN again"
+        return "Judge PIN" if self.has_pin else "No judge PIN is set"
 
     @property
     def shown(self) -> str:
@@ -132,7 +109,7 @@ class Door:
 
     def typed_text(self, text: str) -> Door:
         keep = "".join(ch for ch in text if ch.isprintable() and not ch.isspace())
-        if not keep:
+        if not keep or not self.has_pin:
             return self
         return replace(self, typed=(self.typed + keep)[:PIN_MAX_LENGTH], message="")
 
@@ -142,24 +119,15 @@ class Door:
     def cleared(self) -> Door:
         return replace(self, typed="", message="")
 
-    def submitted(self) -> tuple[Door, DoorAction | None]:
-        """Enter or OK: check the PIN, move on to confirming a new one, or set it."""
-        if not self.typed:
+    def submitted(self) -> tuple[Door, CheckPin | None]:
+        """Enter or OK: check the PIN (nothing to check when none is typed or none is set)."""
+        if not self.typed or not self.has_pin:
             return self, None
-        if self.stage is DoorStage.ENTER:
-            return replace(self, typed=""), CheckPin(self.typed)
-        if self.stage is DoorStage.CHOOSE:
-            if len(self.typed) < PIN_MIN_LENGTH:
-                return replace(self, typed="", message=f"Use at least {PIN_MIN_LENGTH} digits"), None
-            return Door(DoorStage.CONFIRM, chosen=self.typed), None
-        if self.typed != self.chosen:
-            return Door(DoorStage.CHOOSE, message="The two PINs differ: choose the new PIN again"), None
-        return replace(self, typed=""), SetPin(self.typed)
+        return replace(self, typed=""), CheckPin(self.typed)
 
     def refused(self, message: str) -> Door:
-        """The PIN was wrong, came too soon, or could not be set: say why and start again."""
-        stage = DoorStage.ENTER if self.stage is DoorStage.ENTER else DoorStage.CHOOSE
-        return Door(stage, message=message)
+        """The PIN was wrong, came too soon, or could not be checked: say why and start again."""
+        return Door(message=message, has_pin=self.has_pin)
 
 
 def format_wait(seconds: float) -> str:

@@ -58,7 +58,7 @@ from typing import Any
 
 from kiosk import __version__
 from kiosk.core.edition import CARRIED_SOURCE, KnownEdition, WordSetFacts, edition_from_fields
-from kiosk.core.errors import EditionTableError, PackCorruptError, PackVersionError
+from kiosk.core.errors import EditionTableError, NotAPackError, PackCorruptError, PackVersionError
 from kiosk.core.normalise import MAX_WORD_LETTERS, MIN_WORD_LETTERS, NORMALISER_VERSION
 
 __all__ = [
@@ -82,6 +82,7 @@ __all__ = [
     "encode_pack",
     "encode_signature_block",
     "open_pack",
+    "pack_title",
     "parse_pack",
     "read_pack",
     "read_sealed",
@@ -176,6 +177,11 @@ class SourceInfo:
     min_length: int | None = None
     max_length: int | None = None
     words: int = 0
+
+
+def pack_title(name: str, edition: str) -> str:
+    """A pack as screens name it: "NWL2023 (2023-09)", or just the name when it has no edition."""
+    return f"{name} ({edition})" if edition.strip() else name
 
 
 @dataclass(frozen=True)
@@ -630,14 +636,22 @@ def _this_builder() -> str:
     return f"lexicon-build {__version__} (the builder that ships with this station)"
 
 
+def _not_a_pack(head: bytes, where: str) -> NotAPackError:
+    """A file that does not start like a pack: what it is (a word list, a zip...) and what to do."""
+    from kiosk.core.filekind import Role, refusal_for_bytes  # only on the way out
+
+    return NotAPackError(
+        refusal_for_bytes(head, where, Role.PACK)
+        or f"{where} is not a lexicon pack (it does not start like one); build a pack from a word "
+        "list with 'lexicon-build build'"
+    )
+
+
 def _check_bounds(head: bytes, size: int, where: str) -> None:
     """What the first bytes and the size alone prove wrong, before a file is read whole."""
     if size > MAX_PACK_BYTES:
         if not head.startswith(MAGIC):
-            raise PackCorruptError(
-                f"{where} is not a lexicon pack (it does not start like one); build a pack from a word "
-                "list with 'lexicon-build build'"
-            )
+            raise _not_a_pack(head, where)
         raise PackCorruptError(
             f"{where} is damaged or forged: it is {size:,} bytes, more than any pack can be (at most "
             f"{MAX_PACK_BYTES:,}); {_REBUILD}"
@@ -668,14 +682,11 @@ def open_pack(data: bytes, path: Path | None = None) -> SealedPack:
         )
     if head != MAGIC:
         if not data:
-            raise PackCorruptError(
+            raise NotAPackError(
                 f"{where} is empty (0 bytes), not a lexicon pack; copy it again from the organiser's "
                 "original, or build one with 'lexicon-build build'"
             )
-        raise PackCorruptError(
-            f"{where} is not a lexicon pack (it does not start like one); build a pack from a word "
-            "list with 'lexicon-build build'"
-        )
+        raise _not_a_pack(data, where)
     _, format_version, content_length, manifest_length = _HEADER.unpack_from(data)
     if format_version == 0 or format_version > MAX_PLAUSIBLE_FORMAT_VERSION:
         raise PackCorruptError(
@@ -802,11 +813,11 @@ def read_sealed(path: Path) -> SealedPack:
             _check_bounds(head, size, str(path))
             data = head + stream.read(max(0, size - len(head)) + 1)  # + 1: a file still growing
     except FileNotFoundError as exc:
-        raise PackCorruptError(f"{path} does not exist; check the pack path") from exc
+        raise NotAPackError(f"{path} does not exist; check the pack path") from exc
     except IsADirectoryError as exc:
-        raise PackCorruptError(f"{path} is a folder, not a pack file") from exc
+        raise NotAPackError(f"{path} is a folder, not a pack file") from exc
     except OSError as exc:
-        raise PackCorruptError(f"{path} cannot be read: {exc.strerror}") from exc
+        raise NotAPackError(f"{path} cannot be read: {exc.strerror}") from exc
     return open_pack(data, path)
 
 

@@ -34,6 +34,7 @@ from kiosk.core.edition import PackRecognition
 from kiosk.core.errors import KioskError, PackError
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
 from kiosk.core.pack import PackContents, SealedPack, read_sealed, unseal
+from kiosk.core.plural import counted
 from kiosk.core.trust import PackTrust, TrustedKey, check_pack_signature
 
 __all__ = [
@@ -73,7 +74,7 @@ class ReloadResult:
             return "Reloaded: every pack verified again; no words changed"
         if len(self.changes) == 1:
             return f"Reloaded: {self.changes[0]}"
-        return f"Reloaded: {len(self.changes)} packs changed"
+        return f"Reloaded: {counted(len(self.changes), 'pack')} changed (listed above)"
 
 
 def _identity(contents: PackContents | SealedPack, trust: PackTrust) -> tuple[object, ...]:
@@ -210,10 +211,6 @@ def check_on_disk(lexicon: MarisaLexicon, trusted_keys: Iterable[TrustedKey] = (
         return OnDisk(DiskState.REFUSED, str(exc))
 
 
-def _count(count: int, noun: str) -> str:
-    return f"1 {noun}" if count == 1 else f"{count:,} {noun}s"
-
-
 def _wrapped(text: str, first: str, rest: str) -> list[str]:
     return textwrap.wrap(
         text, LINE_CHARS, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False
@@ -235,15 +232,17 @@ def pack_lines(
     """
     lines: list[str] = []
     shown: set[str] = set()
+    # The outcome itself is the page's notice (``ReloadResult.summary``); the lines say only what
+    # it does not: which files failed and why, or each change when there are several.
     if result is not None and not result.accepted:
-        lines.append("Refused by the reload (no pack was changed):")
+        lines.append("The files the reload refused:")
         for problem in result.problems:
             lines += _wrapped(problem, "  \u2717 ", "     ")
             shown.add(problem)
     elif result is not None:
-        lines += [f"Reloaded: {change}" for change in result.changes] or [
-            "Reloaded: every pack verified again; no words changed"
-        ]
+        if len(result.changes) > 1:
+            lines.append("Changed by the reload:")
+            lines += [f"  {change}" for change in result.changes]
         if waiting:
             lines.append("The reloaded packs are used from the ready screen, once this challenge ends.")
     seen: dict[str, list[str]] = {}
@@ -267,13 +266,15 @@ def pack_lines(
         if lines:
             lines.append("")
         info = lexicon.info
-        youth = f", youth list {_count(info.youth_exclusion_count, 'word')}" if lexicon.has_youth_list else ""
+        youth = (
+            f", youth list {counted(info.youth_exclusion_count, 'word')}" if lexicon.has_youth_list else ""
+        )
         digest = (info.set_hash.partition(":")[2] or info.set_hash)[:SET_HASH_HEX_SHOWN]
         set_hash = " ".join(digest[i : i + 4] for i in range(0, len(digest), 4))
         users = ", ".join(seen[f"{path}\n{info.set_hash}"])
         lines += [
             f"{info.name} \u2014 edition {info.edition}: {users}",
-            f"    {_count(info.word_count, 'word')} (up to {info.max_length} letters){youth}",
+            f"    {counted(info.word_count, 'word')} (up to {info.max_length} letters){youth}",
             f"    set {set_hash} \u2026 \u00b7 verified {verified} \u00b7 {lexicon.trust.label}",
         ]
         recognition = recognitions.get(f"{path}\n{info.set_hash}")

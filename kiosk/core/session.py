@@ -4,13 +4,24 @@ The Qt controller owns the timers and the log and forwards every key, tap and ti
 ``transition``; what to do outside the state (rule on the play and record it, open judge mode)
 comes back as ``Effect`` values. The flow keeps the keys Zyzzyva's Word Judge taught players::
 
-    READY --1..8--> ENTRY --N words--> CONFIRM --Tab--> JUDGING --Recorded--> VERDICT
-      ^  \\            |  ^                |                   \\--RecordFailed--> FAULT
-      |   Esc: JUDGE_REQUESTED              Backspace                           |
+    READY --1..8--> [DIVISION --1..n-->] ENTRY --N words--> CONFIRM --Tab--> JUDGING --Recorded--> VERDICT
+      ^  \\                                  |  ^                |                   \\--RecordFailed--> FAULT
+      |   Esc: JUDGE_REQUESTED                     Backspace                           |
       +--- Esc on an empty entry, idle timeout, verdict timeout or a key after the lockout
 
+A station that serves several divisions asks for the division in EVERY challenge, right after the
+count (the DIVISION screen): nothing carries over from the players before, nothing is chosen for
+them, and the division chosen fixes the pack (and its longest word) the words are typed against.
+A station serving one division skips that screen.
+
 Every word is normalised as it is typed by ``kiosk.core.normalise``: a character that is not a
-letter is refused with the normaliser's description of it, never dropped silently.
+letter is refused with the normaliser's description of it, never dropped silently. A word longer
+than the pack allows stays as typed, marked, and holds the challenge back until it is corrected:
+the station never judges a word other than the one typed. Tab before the last word ends the word
+being typed, as in Zyzzyva.
+
+Idle clearing is announced: ``IdleWarned`` (from the controller's countdown) puts the seconds left
+on screen, and any key (``Nudged`` for a key the flow has no use for) keeps the entry.
 """
 
 from __future__ import annotations
@@ -22,19 +33,32 @@ from dataclasses import dataclass, replace
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, Ruling
 from kiosk.core.errors import InputError
 from kiosk.core.normalise import MIN_WORD_LETTERS, SEPARATORS, describe_character, normalise_word
+from kiosk.core.plural import counted
+
+# A word may be typed up to twice the pack's longest word (ANTIDISESTABLISHMENTARIANISM, 28
+# letters, against 15): long enough to see what was typed and correct it, short enough that a key
+# held down cannot run on for ever.
+MAX_TYPED_LENGTH_FACTOR = 2  # times the pack's longest word
+# The idle clear counts down on screen for its last seconds; any key keeps the entry.
+IDLE_WARNING_S = 5
+# The check-the-spelling screen is not hurried: two players reading eight long words, perhaps
+# calling a judge about one, need more than the typing screen's 15 s. It still clears in the end,
+# so that the next pair never finds someone else's play waiting for their Tab.
+CONFIRM_IDLE_MS = 120_000
 
 __all__ = [
     "Backspace",
     "DivisionSelected",
-    "DivisionStepped",
     "Effect",
     "Escape",
     "Event",
     "FaultCleared",
     "IdleExpired",
+    "IdleWarned",
     "JudgePressed",
     "JudgeRequested",
     "LockoutEnded",
+    "Nudged",
     "RecordFailed",
     "Recorded",
     "Screen",
@@ -42,6 +66,7 @@ __all__ = [
     "Step",
     "Typed",
     "VerdictExpired",
+    "idle_timing",
     "start",
     "transition",
 ]
@@ -49,6 +74,7 @@ __all__ = [
 
 class Screen(enum.Enum):
     READY = "ready"
+    DIVISION = "division"  # several divisions: which one is this game in?
     ENTRY = "entry"
     CONFIRM = "confirm"
     JUDGING = "judging"
@@ -107,13 +133,16 @@ class JudgeRequested(_Signal):
 
 
 @dataclass(frozen=True)
-class DivisionStepped:
-    delta: int
-
-
-@dataclass(frozen=True)
 class DivisionSelected:
+    """A division tapped on the division screen (its index in the configuration)."""
+
     index: int
+
+
+class Nudged(_Signal):
+    """A key the flow has no use for (an arrow, Shift): the players are still there."""
+
+    __slots__ = ()
 
 
 @dataclass(frozen=True)
@@ -147,30 +176,45 @@ class IdleExpired(_Signal):
     __slots__ = ()
 
 
+@dataclass(frozen=True)
+class IdleWarned:
+    """The entry clears in ``seconds`` unless a key is pressed: say so on screen."""
+
+    seconds: int
+
+
 Event = (
     Typed
     | Backspace
     | Escape
     | JudgePressed
     | JudgeRequested
-    | DivisionStepped
     | DivisionSelected
+    | Nudged
     | Recorded
     | RecordFailed
     | FaultCleared
     | LockoutEnded
     | VerdictExpired
     | IdleExpired
+    | IdleWarned
 )
-_KEYS = (Typed, Backspace, Escape, JudgePressed, JudgeRequested, DivisionStepped, DivisionSelected)
+_KEYS = (Typed, Backspace, Escape, JudgePressed, JudgeRequested, DivisionSelected, Nudged)
+_ENTRY_SCREENS = (Screen.DIVISION, Screen.ENTRY, Screen.CONFIRM)
 
 
 @dataclass(frozen=True)
 class SessionState:
-    """Everything a screen shows. ``words`` are complete, ``current`` is the word being typed."""
+    """Everything a screen shows. ``words`` are complete, ``current`` is the word being typed.
+
+    ``served`` are the divisions this station serves now (indices into ``max_lengths``, in the
+    configuration's order); ``division`` is the one of the challenge under way, None while it is
+    not chosen yet (the ready and division screens of a station serving several).
+    """
 
     max_lengths: tuple[int, ...]  # per division: the longest word its pack holds
-    division: int = 0
+    served: tuple[int, ...] = (0,)
+    division: int | None = 0
     screen: Screen = Screen.READY
     expected: int = 0
     words: tuple[str, ...] = ()
@@ -178,6 +222,7 @@ class SessionState:
     notice: str = ""
     ruling: Ruling | None = None
     unlocked: bool = False
+    clearing_in_s: int = 0  # > 0: the idle clear is coming, and the screen says so
 
     @property
     def entered(self) -> tuple[str, ...]:
@@ -186,7 +231,15 @@ class SessionState:
 
     @property
     def max_length(self) -> int:
+        """The longest word of the chosen division's pack (before a choice: the longest of all)."""
+        if self.division is None:
+            return max(self.max_lengths[i] for i in self.served)
         return self.max_lengths[self.division]
+
+    @property
+    def choosing(self) -> bool:
+        """Whether each challenge must choose its division (the station serves several)."""
+        return len(self.served) > 1
 
 
 @dataclass(frozen=True)
@@ -195,24 +248,50 @@ class Step:
     effects: tuple[Effect, ...] = ()
 
 
-def start(max_lengths: tuple[int, ...], division: int = 0) -> SessionState:
+def start(max_lengths: tuple[int, ...], served: tuple[int, ...] | None = None) -> SessionState:
+    """The ready screen of a station with these divisions, serving ``served`` (default: all)."""
     if not max_lengths:
         raise ValueError("a station needs at least one division")
-    return SessionState(max_lengths=max_lengths, division=division % len(max_lengths))
+    chosen = tuple(range(len(max_lengths))) if served is None else served
+    if not chosen or any(not 0 <= i < len(max_lengths) for i in chosen) or len(set(chosen)) != len(chosen):
+        raise ValueError(f"served divisions {chosen} do not fit {len(max_lengths)} divisions")
+    return SessionState(
+        max_lengths=max_lengths, served=chosen, division=None if len(chosen) > 1 else chosen[0]
+    )
+
+
+def idle_timing(screen: Screen, idle_entry_ms: int) -> tuple[int, int]:
+    """For a screen of the entry: the quiet time before the warning (ms) and the seconds the
+    warning then counts down before the entry clears. The confirm screen waits longer."""
+    total_ms = max(idle_entry_ms, CONFIRM_IDLE_MS) if screen is Screen.CONFIRM else idle_entry_ms
+    warning_s = max(1, min(IDLE_WARNING_S, total_ms // 2000))
+    return max(0, total_ms - warning_s * 1000), warning_s
 
 
 def _ready(state: SessionState) -> SessionState:
-    return SessionState(max_lengths=state.max_lengths, division=state.division)
+    """The ready screen again: nothing of this challenge carries over, its division included."""
+    return start(state.max_lengths, state.served)
 
 
-def _entry_screen(words: tuple[str, ...], current: str, expected: int) -> Screen:
+def _entry_screen(state: SessionState, words: tuple[str, ...], current: str) -> Screen:
     entered = (*words, current) if current else words
-    complete = len(entered) == expected and all(len(w) >= MIN_WORD_LETTERS for w in entered)
+    complete = len(entered) == state.expected and all(
+        MIN_WORD_LETTERS <= len(w) <= state.max_length for w in entered
+    )
     return Screen.CONFIRM if complete else Screen.ENTRY
 
 
-def _plural(count: int) -> str:
-    return "1 word" if count == 1 else f"{count} words"
+def _all_typed(expected: int) -> str:
+    return "The word is typed" if expected == 1 else f"All {expected} words are typed"
+
+
+def _too_long(state: SessionState) -> str:
+    """The notice for a word longer than the pack allows: about the word as it was typed."""
+    try:
+        normalise_word(state.current, max_length=state.max_length)
+    except InputError as exc:
+        return f"Too long: {exc}. Backspace corrects it"
+    return ""
 
 
 def _type_char(state: SessionState, char: str) -> SessionState:
@@ -228,20 +307,18 @@ def _type_char(state: SessionState, char: str) -> SessionState:
         return replace(state, words=words, current=current, notice="")
     if not current and len(words) >= state.expected:
         return replace(
-            state,
-            notice=f"All {_plural(state.expected)} are typed: press TAB to judge, or Esc to start again",
+            state, notice=f"{_all_typed(state.expected)}: press TAB to judge, or Esc to start again"
         )
     try:
         letter = normalise_word(char * MIN_WORD_LETTERS)[0]
     except InputError:
         return replace(state, notice=f"Not typed: {_name_for_players(char)} is not one of the letters A to Z")
-    candidate = current + letter
-    if len(candidate) > state.max_length:
-        try:
-            normalise_word(candidate, max_length=state.max_length)
-        except InputError as exc:
-            return replace(state, notice=f"Not typed: {exc}")
-    return replace(state, current=candidate, notice="")
+    if len(current) >= MAX_TYPED_LENGTH_FACTOR * state.max_length:
+        return replace(state, notice=f"Not typed: {_too_long(state).removeprefix('Too long: ')}")
+    state = replace(state, current=current + letter, notice="")
+    if len(state.current) > state.max_length:  # kept as typed, marked, and held back from judging
+        return replace(state, notice=_too_long(state))
+    return state
 
 
 def _name_for_players(char: str) -> str:
@@ -265,11 +342,35 @@ def _name_for_players(char: str) -> str:
 def _typed_on_ready(state: SessionState, text: str) -> SessionState:
     for char in text:
         if char.isascii() and char.isdigit() and 1 <= int(char) <= MAX_WORDS_PER_CHALLENGE:
-            return replace(state, screen=Screen.ENTRY, expected=int(char), notice="")
+            screen = Screen.DIVISION if state.choosing else Screen.ENTRY
+            return replace(state, screen=screen, expected=int(char), notice="")
     return state
 
 
+def _on_division(state: SessionState, event: Event) -> Step:
+    """Which division is this game in: its number (1 to n, in the order shown) or a tap."""
+    if isinstance(event, Escape | Backspace | IdleExpired):
+        return Step(_ready(state))
+    chosen: int | None = None
+    if isinstance(event, DivisionSelected) and event.index in state.served:
+        chosen = event.index
+    elif isinstance(event, Typed):
+        for char in event.text:
+            if char.isascii() and char.isdigit() and 1 <= int(char) <= len(state.served):
+                chosen = state.served[int(char) - 1]
+                break
+    if chosen is not None:
+        return Step(replace(state, screen=Screen.ENTRY, division=chosen, notice="", clearing_in_s=0))
+    if isinstance(event, Typed | JudgePressed):
+        count = len(state.served)
+        numbers = "1 or 2" if count == 2 else f"1 to {count}"
+        notice = f"First the division of your game: press its number, {numbers}"
+        return Step(replace(state, notice=notice, clearing_in_s=0))
+    return Step(replace(state, clearing_in_s=0))
+
+
 def _on_entry(state: SessionState, event: Event) -> Step:
+    state = replace(state, clearing_in_s=0)  # any key keeps the entry
     if isinstance(event, Typed):
         for char in event.text:
             state = _type_char(state, char)
@@ -285,15 +386,26 @@ def _on_entry(state: SessionState, event: Event) -> Step:
             return Step(_ready(state))
         state = replace(state, words=(), current="", notice="")
     elif isinstance(event, JudgePressed):
-        if _entry_screen(state.words, state.current, state.expected) is Screen.CONFIRM:
+        if _entry_screen(state, state.words, state.current) is Screen.CONFIRM:
             judged = replace(state, screen=Screen.JUDGING, words=state.entered, current="", notice="")
             return Step(judged, (Effect.JUDGE_PLAY,))
-        left = state.expected - len(state.entered)
-        notice = f"Type all {_plural(state.expected)} first" + (f" ({left} to go)" if left > 0 else "")
-        return Step(replace(state, notice=notice))
+        if len(state.current) > state.max_length:
+            return Step(replace(state, notice=_too_long(state)))
+        if state.current and len(state.entered) < state.expected:
+            state = _type_char(state, " ")  # Tab ends the word being typed, as in Zyzzyva
+        elif len(state.entered) < state.expected:
+            left = state.expected - len(state.entered)
+            notice = (
+                "Type the word first"
+                if state.expected == 1
+                else f"Type all {counted(state.expected, 'word')} first"
+            )
+            state = replace(state, notice=notice + (f" ({left} to go)" if 0 < left < state.expected else ""))
+        else:
+            state = _type_char(state, " ")  # the last word is too short: say why
     elif isinstance(event, IdleExpired):
         return Step(_ready(state))
-    return Step(replace(state, screen=_entry_screen(state.words, state.current, state.expected)))
+    return Step(replace(state, screen=_entry_screen(state, state.words, state.current)))
 
 
 def transition(state: SessionState, event: Event) -> Step:
@@ -302,12 +414,14 @@ def transition(state: SessionState, event: Event) -> Step:
     if screen is Screen.READY:
         if isinstance(event, Escape | JudgeRequested):
             return Step(state, (Effect.JUDGE_REQUESTED,))
-        if isinstance(event, DivisionStepped):
-            return Step(replace(state, division=(state.division + event.delta) % len(state.max_lengths)))
-        if isinstance(event, DivisionSelected) and 0 <= event.index < len(state.max_lengths):
-            return Step(replace(state, division=event.index))
         if isinstance(event, Typed):
             return Step(_typed_on_ready(state, event.text))
+        return Step(state)
+    if screen in _ENTRY_SCREENS and isinstance(event, IdleWarned):
+        return Step(replace(state, clearing_in_s=max(0, event.seconds)))
+    if screen is Screen.DIVISION:
+        if isinstance(event, (*_KEYS, IdleExpired)):
+            return _on_division(state, event)
         return Step(state)
     if screen in (Screen.ENTRY, Screen.CONFIRM):
         if isinstance(event, (*_KEYS, IdleExpired)):

@@ -1,9 +1,15 @@
-"""What a judge may switch on a running station: the division, the rule profile and the timings.
+"""What a judge may switch on a running station: the divisions it serves, the rule profile, timings.
 
 A ``StationChoice`` is what the station runs with now. Judge mode steps one field at a time
 through fixed choices (big buttons and arrow keys, no typing); storage keeps the choice by name,
 and ``resolve_choice`` turns the saved names back into a choice against the configuration at the
 next start (a saved division the configuration no longer has is reported, not guessed).
+
+The division of a challenge is the players' choice, made in each challenge (see
+``kiosk.core.session``). What a judge chooses is which divisions the station serves: every
+division of the configuration (the players choose each time), or one of them (a station in the
+schools' room, say), which then judges every challenge and is named on the ready, confirm and
+verdict screens.
 """
 
 from __future__ import annotations
@@ -43,7 +49,7 @@ TIMING_KEYS = ("key_lockout_ms", "verdict_display_ms", "idle_entry_ms")
 class Field(enum.Enum):
     """One line of the settings screen, as the judge reads it."""
 
-    DIVISION = "Division"
+    DIVISION = "Divisions served"
     PROFILE = "Challenge rule"
     POINTS = "Points per word"
     PARTY = "Penalty points"
@@ -52,9 +58,12 @@ class Field(enum.Enum):
     IDLE_ENTRY = "Unfinished entry clears after"
 
 
+EVERY_DIVISION = "every division: players choose"
+
+
 @dataclass(frozen=True)
 class StationChoice:
-    division: int
+    served: int | None  # None: every division, chosen by the players in each challenge
     rules: RuleProfile
     timings: Timings
 
@@ -74,7 +83,9 @@ def _seconds(ms: int) -> str:
 def value_text(choice: StationChoice, field: Field, division_names: Sequence[str]) -> str:
     rules, timings = choice.rules, choice.timings
     texts = {
-        Field.DIVISION: lambda: division_names[choice.division],
+        Field.DIVISION: lambda: (
+            EVERY_DIVISION if choice.served is None else f"only {division_names[choice.served]}"
+        ),
         Field.PROFILE: lambda: rules.title,
         Field.POINTS: lambda: f"{rules.points_per_word} points",
         Field.PARTY: lambda: PARTY_TEXT[rules.penalty_party],
@@ -99,8 +110,9 @@ def stepped(choice: StationChoice, field: Field, delta: int, division_count: int
     if field not in choice_fields(choice, division_count):
         return choice
     rules, timings = choice.rules, choice.timings
-    if field is Field.DIVISION:
-        return replace(choice, division=(choice.division + delta) % division_count)
+    if field is Field.DIVISION:  # every division, then each one alone, round again
+        options: list[int | None] = [None, *range(division_count)]
+        return replace(choice, served=options[(options.index(choice.served) + delta) % len(options)])
     if field is Field.PROFILE:
         kind = PROFILE_KINDS[(PROFILE_KINDS.index(rules.kind) + delta) % len(PROFILE_KINDS)]
         return replace(choice, rules=replace(rules, kind=kind))
@@ -128,11 +140,14 @@ def stepped(choice: StationChoice, field: Field, delta: int, division_count: int
     return replace(choice, timings=timings)
 
 
-def saved_names(choice: StationChoice, division_names: Sequence[str]) -> tuple[str, str, dict[str, int]]:
-    """What storage keeps: the division's name, the rule profile's name and the timings in ms."""
+def saved_names(
+    choice: StationChoice, division_names: Sequence[str]
+) -> tuple[str | None, str, dict[str, int]]:
+    """What storage keeps: the one division served (None: every one), the rule profile's name and
+    the timings in ms."""
     timings = choice.timings
     return (
-        division_names[choice.division],
+        None if choice.served is None else division_names[choice.served],
         choice.rules.name,
         {key: int(getattr(timings, key)) for key in TIMING_KEYS},
     )
@@ -147,13 +162,13 @@ def resolve_choice(
     """The choice saved by a judge, over the configuration's defaults; and what could not be used."""
     problems: list[str] = []
     names = [d.name for d in config.divisions]
-    index = 0
+    served: int | None = None
     if division is not None:
         if division in names:
-            index = names.index(division)
+            served = names.index(division)
         else:
             problems.append(
-                f"the saved division {division!r} is not in the configuration; using {names[0]!r}"
+                f"the saved division {division!r} is not in the configuration; serving every division"
             )
     rules = config.rules
     if rule_profile is not None:
@@ -169,4 +184,4 @@ def resolve_choice(
             timings = candidate
         else:
             problems.append("the saved timings ignore keys for longer than the verdict is shown; not used")
-    return StationChoice(division=index, rules=rules, timings=timings), tuple(problems)
+    return StationChoice(served=served, rules=rules, timings=timings), tuple(problems)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from sqlalchemy import Engine
@@ -42,6 +42,8 @@ class PinCheck:
     outcome: PinOutcome
     failures: int  # consecutive wrong PINs now on record
     wait_s: float  # seconds before the next PIN will be heard
+    # ACCEPTED: the wrong PINs typed before it, for the judge who just came in
+    cleared: PinAttempts = field(default_factory=PinAttempts)
 
     @property
     def accepted(self) -> bool:
@@ -116,7 +118,7 @@ class JudgeAccess:
                 if verify_pin(pin, row.pin_hash):
                     row.failures = 0
                     row.last_failure_at = None
-                    return PinCheck(PinOutcome.ACCEPTED, failures=0, wait_s=0.0)
+                    return PinCheck(PinOutcome.ACCEPTED, failures=0, wait_s=0.0, cleared=attempts)
                 attempts = attempts.failed(now)
                 row.failures = attempts.failures
                 row.last_failure_at = now

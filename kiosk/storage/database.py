@@ -25,6 +25,7 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from kiosk.core.errors import StorageError
+from kiosk.paths import LOCAL_DATABASE_NAME
 
 __all__ = [
     "IMMEDIATE",
@@ -34,15 +35,16 @@ __all__ = [
     "PG_STATEMENT_TIMEOUT_MS",
     "PG_TCP_USER_TIMEOUT_MS",
     "SQLITE_BUSY_TIMEOUT_MS",
+    "SqliteFiles",
     "describe_url",
     "is_sqlite",
     "local_database_path",
     "open_engine",
     "pg_connect_args",
+    "sqlite_file",
     "sqlite_url",
 ]
 
-LOCAL_DATABASE_NAME = "kiosk.sqlite3"
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 PG_CONNECT_TIMEOUT_S = 3  # libpq's minimum is 2; applies to each address the host name resolves to
 PG_TCP_USER_TIMEOUT_MS = 5_000  # sent data unacknowledged this long: the connection is dropped
@@ -56,6 +58,55 @@ PG_LOCK_TIMEOUT_MS = 5_000  # or waiting longer for a lock (the schema upgrade's
 IMMEDIATE = "kiosk_begin_immediate"
 
 
+class SqliteFiles:
+    """The files of one SQLite log as the station opened them: the database and its WAL.
+
+    A station holds its database open for the whole event. If someone deletes the files (or puts
+    other files in their place) while it runs, SQLite goes on writing into the open, nameless
+    inodes: every commit "succeeds", nothing reaches a file anyone can read, and the verdicts go
+    on being shown. ``check`` notices that after each commit, before the verdict is shown: it
+    compares the device and inode of each file now at those paths with the ones first seen (two
+    ``stat`` calls, microseconds against the millisecond of the commit's fsync).
+    """
+
+    def __init__(self, database: Path) -> None:
+        self.database = database
+        self.paths = (database, database.with_name(database.name + "-wal"))
+        self._seen: dict[Path, tuple[int, int]] = {}
+
+    def remember(self) -> None:
+        """Note the files as they are now (the WAL exists once a connection has read the database)."""
+        for path in self.paths:
+            try:
+                status = path.stat()
+            except FileNotFoundError:
+                continue
+            self._seen[path] = (status.st_dev, status.st_ino)
+
+    def check(self) -> None:
+        """Raise StorageError unless the files at these paths are the ones the log writes into."""
+        for path in self.paths:
+            try:
+                status = path.stat()
+            except FileNotFoundError:
+                if path in self._seen or path == self.database:
+                    raise StorageError(self._gone(path, "was deleted")) from None
+                continue
+            except OSError as exc:
+                raise StorageError(f"cannot check the challenge log file {path}: {exc.strerror}") from exc
+            identity = (status.st_dev, status.st_ino)
+            seen = self._seen.setdefault(path, identity)
+            if identity != seen:
+                raise StorageError(self._gone(path, "was replaced by another file"))
+
+    def _gone(self, path: Path, what: str) -> str:
+        return (
+            f"the challenge log file {path} {what} while the station was running, so no challenge "
+            f"can reach {self.database} any more. Exit the station and start it again: it starts a "
+            "new log there (and a judge sets the PIN again with 'kiosk set-pin')"
+        )
+
+
 def local_database_path(data_dir: Path) -> Path:
     return data_dir / LOCAL_DATABASE_NAME
 
@@ -64,8 +115,20 @@ def sqlite_url(path: Path) -> str:
     return f"sqlite+pysqlite:///{path}"
 
 
+def sqlite_file(url: str) -> Path | None:
+    """The file a SQLite URL names (None for another database or an in-memory one)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return None
+    return Path(parsed.database)
+
+
 def is_sqlite(url: str) -> bool:
-    return make_url(url).get_backend_name() == "sqlite"
+    """Whether ``url`` names a SQLite file; a URL that cannot be read is refused by ``open_engine``."""
+    try:
+        return make_url(url).get_backend_name() == "sqlite"
+    except ArgumentError:
+        return False
 
 
 def describe_url(url: str) -> str:

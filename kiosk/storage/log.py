@@ -49,8 +49,9 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from kiosk.core.errors import StorageError
+from kiosk.core.plural import counted
 from kiosk.core.record import ChallengeEntry, ChallengeId
-from kiosk.storage.database import IMMEDIATE
+from kiosk.storage.database import IMMEDIATE, SqliteFiles
 from kiosk.storage.mapping import entry_from_json, entry_to_json, entry_to_row, row_to_entry
 from kiosk.storage.migrations import upgrade
 from kiosk.storage.schema import ChallengeRow, OutboxRow
@@ -156,12 +157,14 @@ def _add_new_challenges(session: Session, entries: Sequence[ChallengeEntry]) -> 
 
 
 class SqlChallengeLog:
-    """The log in one database. ``record`` returns only after the row is committed."""
+    """The log in one database. ``record`` returns only after the row is committed (and, for a
+    SQLite file, after checking that the file committed to is still the one at its path)."""
 
-    def __init__(self, engine: Engine, *, where: str) -> None:
+    def __init__(self, engine: Engine, *, where: str, files: SqliteFiles | None = None) -> None:
         self._engine = engine
         self._writer = engine.execution_options(**{IMMEDIATE: True})
         self.where = where
+        self._files = files
 
     def upgrade(self) -> None:
         upgrade(self._engine, where=self.where)
@@ -178,6 +181,8 @@ class SqlChallengeLog:
             try:
                 with Session(self._writer, expire_on_commit=False) as session, session.begin():
                     new = _add_new_challenges(session, entries)
+                if self._files is not None:
+                    self._files.check()
                 return len(new)
             except IntegrityError as exc:
                 # Another writer stored one of these UUIDs between our check and our insert: look again.
@@ -282,11 +287,19 @@ class Outbox:
     into the outbox in one local transaction, so the two never disagree and nothing is half-written.
     """
 
-    def __init__(self, engine: Engine, *, where: str, clock: Callable[[], datetime] = utc_now) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        where: str,
+        clock: Callable[[], datetime] = utc_now,
+        files: SqliteFiles | None = None,
+    ) -> None:
         self.engine = engine
         self._writer = engine.execution_options(**{IMMEDIATE: True})
         self._clock = clock
         self.where = where
+        self._files = files
 
     def _error(self, action: str, exc: Exception) -> StorageError:
         detail = getattr(exc, "orig", None) or exc
@@ -308,6 +321,8 @@ class Outbox:
             raise StorageError(
                 f"cannot write the challenge log at {self.where}: {getattr(exc, 'orig', None) or exc}"
             ) from exc
+        if self._files is not None:
+            self._files.check()
 
     def put(self, entry: ChallengeEntry) -> None:
         """Queue the entry for the server only (the station's log is not written)."""
@@ -460,7 +475,8 @@ class SharedChallengeLog:
         if not self._forwarding.acquire(timeout=2 * self._remote_deadline_s):
             raise StorageError(
                 f"forwarding to the shared log at {self._remote.where} is already under way and has "
-                f"not finished; {self._outbox.count()} challenges judged here wait in the local outbox"
+                f"not finished; {counted(self._outbox.count(), 'challenge')} judged here wait in the "
+                "local outbox"
             )
         try:
             forwarded = 0

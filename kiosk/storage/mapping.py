@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from kiosk.core.adjudication import Ruling, Verdict, WordResult, WordStatus
@@ -158,7 +158,8 @@ def entry_to_json(entry: ChallengeEntry) -> str:
     document: dict[str, Any] = {
         "format": JSON_FORMAT,
         "id": str(entry.challenge_id),
-        "judged_at": entry.judged_at.isoformat(),
+        # in UTC: fromisoformat drops an offset's seconds and microseconds, and the row stores UTC too
+        "judged_at": entry.judged_at.astimezone(UTC).isoformat(),
         "station": entry.station,
         "division": entry.division,
         "rule_profile": entry.rule_profile,

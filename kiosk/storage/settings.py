@@ -17,7 +17,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from kiosk.core.errors import StorageError
-from kiosk.storage.database import IMMEDIATE
+from kiosk.storage.database import IMMEDIATE, SqliteFiles
 from kiosk.storage.schema import SettingRow
 
 __all__ = ["SettingsStore", "StationSettings"]
@@ -44,10 +44,11 @@ class StationSettings:
 
 
 class SettingsStore:
-    def __init__(self, engine: Engine, *, where: str) -> None:
+    def __init__(self, engine: Engine, *, where: str, files: SqliteFiles | None = None) -> None:
         self._engine = engine
         self._writer = engine.execution_options(**{IMMEDIATE: True})
         self.where = where
+        self._files = files  # a save into a database deleted under the station must not say "saved"
 
     def _error(self, action: str, exc: Exception) -> StorageError:
         detail = getattr(exc, "orig", None) or exc
@@ -77,6 +78,8 @@ class SettingsStore:
                     row.value = text
         except (SQLAlchemyError, TypeError, ValueError) as exc:
             raise self._error("write", exc) from exc
+        if self._files is not None:
+            self._files.check()
 
     def load(self) -> StationSettings:
         division = self.get(DIVISION_KEY)

@@ -15,7 +15,15 @@ from sqlalchemy import Engine
 
 from kiosk.core.errors import StorageError
 from kiosk.storage.access import JudgeAccess
-from kiosk.storage.database import describe_url, is_sqlite, local_database_path, open_engine, sqlite_url
+from kiosk.storage.database import (
+    SqliteFiles,
+    describe_url,
+    is_sqlite,
+    local_database_path,
+    open_engine,
+    sqlite_file,
+    sqlite_url,
+)
 from kiosk.storage.log import Outbox, SharedChallengeLog, SqlChallengeLog, StationLog
 from kiosk.storage.migrations import upgrade
 from kiosk.storage.settings import SettingsStore
@@ -67,21 +75,27 @@ def open_station_storage(
     engines = [local]
     try:
         upgrade(local, where=f"the station database {where}")
+        local_files = SqliteFiles(local_path)
+        local_files.remember()
         log: StationLog
         if database_url is None:
-            log = SqlChallengeLog(local, where=where)
+            log = SqlChallengeLog(local, where=where, files=local_files)
         elif is_sqlite(database_url):
             log_engine = open_engine(database_url)
             engines.append(log_engine)
-            sql_log = SqlChallengeLog(log_engine, where=describe_url(database_url))
+            log_path = sqlite_file(database_url)
+            log_files = None if log_path is None else SqliteFiles(log_path)
+            sql_log = SqlChallengeLog(log_engine, where=describe_url(database_url), files=log_files)
             sql_log.upgrade()
+            if log_files is not None:
+                log_files.remember()
             log = sql_log
         else:
             remote = open_engine(database_url)
             engines.append(remote)
             shared = SharedChallengeLog(
                 SqlChallengeLog(remote, where=describe_url(database_url)),
-                Outbox(local, where=where),
+                Outbox(local, where=where, files=local_files),
             )
             if forward_in_background:
                 shared.start_forwarder()
@@ -92,7 +106,7 @@ def open_station_storage(
         raise
     return StationStorage(
         log=log,
-        settings=SettingsStore(local, where=where),
+        settings=SettingsStore(local, where=where, files=local_files),
         judge_access=JudgeAccess(local, where=where),
         local_path=local_path,
         _engines=tuple(engines),

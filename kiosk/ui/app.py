@@ -8,6 +8,7 @@ returns the same storage every time: the log records into it, judge mode reads i
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import QApplication
 
 from kiosk.core.config import LoadedDivision, StationConfig, Verifier
 from kiosk.core.errors import KioskError
+from kiosk.paths import StationData, current_user
 from kiosk.ui.controller import StationController
 from kiosk.ui.screen import fill_screen
 from kiosk.ui.startup import application
@@ -29,11 +31,20 @@ from kiosk.ui.window import StationWindow
 if TYPE_CHECKING:
     from kiosk.ui.judge import StorageFactory
 
-__all__ = ["LOCK_FILE_NAME", "run_station", "seconds_since_process_start"]
+__all__ = [
+    "LOCK_FILE_NAME",
+    "READINESS_RECHECK_MS",
+    "lock_problem",
+    "run_station",
+    "seconds_since_process_start",
+]
 
 LOCK_FILE_NAME = "station.lock"
 EXIT_OK = 0
 EXIT_ERROR = 2
+SERVES_BY_ITSELF = "This screen turns into the ready screen by itself once that is done."
+ONE_LINE = "Type the command as one line. "
+READINESS_RECHECK_MS = 2000  # a station that is not ready looks again this often (a SQLite read)
 
 
 def seconds_since_process_start() -> float | None:
@@ -70,56 +81,121 @@ def inhibit_screensaver() -> object | None:
     return saver.call("Inhibit", "challenge-kiosk", "a challenge station is running")
 
 
+def lock_problem(lock: QLockFile, data_dir: Path) -> str:
+    """Why the station's lock could not be taken, as the QLockFile error says it."""
+    path = data_dir / LOCK_FILE_NAME
+    error = lock.error()
+    if error is QLockFile.LockError.LockFailedError:
+        return (
+            f"another station is already running with the data directory {data_dir} "
+            f"(lock file {path}); stop it first"
+        )
+    if error is QLockFile.LockError.PermissionError:
+        return f"the lock file {path} cannot be created: permission denied in {data_dir}"
+    return f"the lock file {path} cannot be created (the disk may be full or read-only)"
+
+
 def run_station(
     config: StationConfig,
     divisions: Sequence[LoadedDivision],
-    data_dir: Path,
+    where: StationData,
     storage: StorageFactory,
     *,
     smoke: bool = False,
+    kiosk_session: bool = False,
+    set_pin_command: str = "kiosk set-pin",
+    recheck_ms: int = READINESS_RECHECK_MS,
     argv: Sequence[str] = (),
     verifier: Verifier | None = None,
 ) -> int:
     """Run the station until a judge leaves it from judge mode; return the exit code.
 
+    The station serves players only once its storage is open and a judge PIN is set. If either
+    is missing after the first frame: outside a kiosk session it says why on standard error and
+    exits 2 (whoever started it has the terminal the fix is typed in); in a kiosk session it shows
+    "Station not ready — call a judge" with the reason and the command, checks again every
+    ``recheck_ms`` (off the verdict path: no player is served meanwhile) and serves players as
+    soon as it can.
+
     ``verifier`` is how the packs were checked at start-up: a judge's reload checks them the same way.
     """
     app = application(["kiosk", *argv])
     app.setApplicationName("challenge-kiosk")
-    try:
-        data_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        print(f"error: the data directory {data_dir} cannot be created: {exc.strerror}", file=sys.stderr)
-        return EXIT_ERROR
+    data_dir = where.data_dir
     lock = QLockFile(str(data_dir / LOCK_FILE_NAME))
     if not lock.tryLock(0):
-        print(
-            f"error: another station is already running with the data directory {data_dir} "
-            f"(lock file {data_dir / LOCK_FILE_NAME}); stop it first",
-            file=sys.stderr,
-        )
+        problem = lock_problem(lock, data_dir)
+        print(f"error: {problem}", file=sys.stderr, flush=True)
+        if kiosk_session:
+            from kiosk.ui.notready import show_not_ready
+
+            return show_not_ready(problem, screen_index=config.screen, smoke=smoke)
         return EXIT_ERROR
     controller = StationController(config, divisions, lambda: storage().log, verifier=verifier)
-    window = StationWindow(controller, storage, data_dir)
+    window = StationWindow(controller, storage, data_dir, set_pin_command=set_pin_command)
     if not config.touch:
         QApplication.setOverrideCursor(QCursor(Qt.CursorShape.BlankCursor))
+    recheck = QTimer(window)
+    recheck.setInterval(recheck_ms)
+
+    def problem_now() -> tuple[str, str]:
+        """What keeps the station from serving players (and the command that fixes it), or ("", "")."""
+        try:
+            controller.open_log()
+            if not storage().judge_access.has_pin():
+                return (
+                    f"no judge PIN is set for {where.described}, so this station does not serve "
+                    f"players. A judge sets one on this machine's terminal, as the user "
+                    f"{current_user()}, with:",
+                    set_pin_command,
+                )
+        except KioskError as exc:
+            return str(exc), ""
+        return "", ""
+
+    def serve_when_ready(*, first: bool) -> None:
+        problem, command = problem_now()
+        if problem:
+            if not kiosk_session:
+                print(f"error: {problem} {command}".rstrip(), file=sys.stderr, flush=True)
+                app.exit(EXIT_ERROR)
+                return
+            if first or not window.not_ready:
+                print(f"station not ready: {problem} {command}".rstrip(), file=sys.stderr, flush=True)
+            how = ONE_LINE + SERVES_BY_ITSELF if command else SERVES_BY_ITSELF
+            window.show_not_ready(problem, command=command, how=how)
+            recheck.start()
+            return
+        recheck.stop()
+        if first or window.not_ready:
+            from kiosk.ui.judge import restore_settings  # loaded by build_screens, after the first frame
+
+            try:
+                for warning in restore_settings(controller, storage()):
+                    print(f"warning: {warning}", file=sys.stderr)
+            except KioskError as exc:
+                print(f"warning: the settings a judge saved cannot be read: {exc}", file=sys.stderr)
+        if window.not_ready:
+            print("station ready: serving players", file=sys.stderr, flush=True)
+        window.serve_again()
+
+    recheck.timeout.connect(lambda: serve_when_ready(first=False))
 
     def after_first_frame() -> None:
         if smoke:
             elapsed = seconds_since_process_start()
             shown = "?" if elapsed is None else f"{elapsed:.3f}"
-            print(f"ready frame painted {shown} s after process start", flush=True)
+            try:
+                print(f"ready frame painted {shown} s after process start", flush=True)
+            except OSError as exc:  # raised in a Qt slot, it would be swallowed and never quit
+                with contextlib.suppress(OSError):
+                    print(f"error: the smoke test cannot print its result: {exc.strerror}", file=sys.stderr)
+                app.exit(EXIT_ERROR)
+                return
             app.exit(0)  # quit() would ask the window, which refuses to close
             return
         window.build_screens()
-        from kiosk.ui.judge import restore_settings  # loaded by build_screens, after the first frame
-
-        try:
-            controller.open_log()
-            for problem in restore_settings(controller, storage()):
-                print(f"warning: {problem}", file=sys.stderr)
-        except KioskError as exc:  # the first verdict will show the station fault
-            print(f"station fault: {exc}", file=sys.stderr)
+        serve_when_ready(first=True)
         inhibit_screensaver()
 
     window.first_frame_painted.connect(

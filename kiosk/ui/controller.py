@@ -28,12 +28,14 @@ from kiosk.core.session import (
     Event,
     FaultCleared,
     IdleExpired,
+    IdleWarned,
     LockoutEnded,
     Recorded,
     RecordFailed,
     Screen,
     SessionState,
     VerdictExpired,
+    idle_timing,
     start,
     transition,
 )
@@ -91,6 +93,7 @@ class StationController(QObject):
         self._judge_handler = judge_handler
         self._clock = clock
         self.unrecorded: list[ChallengeEntry] = []
+        self.last_fault = ""  # why the log refused the last challenge, for judge mode's Log status
         self.second_opinion: Verdict | None = None
         self.pending_divisions: tuple[LoadedDivision, ...] | None = None  # reloaded, not yet in use
         self.packs_verified_at: datetime | None = None  # by the last reload; None: at start-up
@@ -98,7 +101,16 @@ class StationController(QObject):
         timings = config.timings
         self.lockout_timer = self._timer(timings.key_lockout_ms, LockoutEnded())
         self.verdict_timer = self._timer(timings.verdict_display_ms, VerdictExpired())
-        self.idle_timer = self._timer(timings.idle_entry_ms, IdleExpired())
+        # An entry left alone: quiet for a while (idle_timer), then counted down on screen
+        # second by second (idle_countdown), then cleared. Any key starts it all again.
+        self.idle_timer = QTimer(self)
+        self.idle_timer.setSingleShot(True)
+        self.idle_timer.timeout.connect(self._idle_warn)
+        self.idle_countdown = QTimer(self)
+        self.idle_countdown.setInterval(1000)
+        self.idle_countdown.timeout.connect(self._idle_tick)
+        self._idle_left_s = 0
+        self._idle_warning_s = 0
 
     def _timer(self, interval_ms: int, event: Event) -> QTimer:
         timer = QTimer(self)
@@ -113,7 +125,9 @@ class StationController(QObject):
 
     @property
     def division(self) -> LoadedDivision:
-        return self.divisions[self._state.division]
+        """The division of the challenge under way (between challenges: the first one served)."""
+        state = self._state
+        return self.divisions[state.division if state.division is not None else state.served[0]]
 
     @property
     def log_open(self) -> bool:
@@ -125,26 +139,34 @@ class StationController(QObject):
 
     @property
     def choice(self) -> StationChoice:
-        """The division, rule profile and timings the station runs with now."""
+        """The divisions served, rule profile and timings the station runs with now."""
         from kiosk.core.settings import StationChoice
 
-        return StationChoice(self._state.division, self.config.rules, self.config.timings)
+        served = self._state.served
+        only = None if len(served) == len(self.divisions) else served[0]
+        return StationChoice(only, self.config.rules, self.config.timings)
 
     def apply_choice(self, choice: StationChoice) -> None:
-        """Judge mode switched the division, rule profile or timings: they rule from the next challenge.
+        """Judge mode switched the divisions served, rule profile or timings: from the next challenge.
 
-        The division changes only between challenges (ready screen or fault), never under a
-        player's entry; the timings take effect the next time each timer starts.
+        The divisions served change only between challenges (ready screen or fault), never under
+        a player's entry; the timings take effect the next time each timer starts.
         """
         self.config = replace(self.config, rules=choice.rules, timings=choice.timings)
         self.lockout_timer.setInterval(choice.timings.key_lockout_ms)
         self.verdict_timer.setInterval(choice.timings.verdict_display_ms)
-        self.idle_timer.setInterval(choice.timings.idle_entry_ms)
         state = self._state
-        division = choice.division % len(self.divisions)
-        if division != state.division and state.screen in (Screen.READY, Screen.FAULT):
-            self._state = replace(state, division=division)
-            self.state_changed.emit(self._state)
+        count = len(self.divisions)
+        served = tuple(range(count)) if choice.served is None else (choice.served % count,)
+        if served == state.served:
+            return
+        if state.screen is Screen.READY:
+            self._state = start(state.max_lengths, served)
+        elif state.screen is Screen.FAULT:
+            self._state = replace(state, served=served)
+        else:
+            return
+        self.state_changed.emit(self._state)
 
     def reload_packs(self) -> ReloadResult:
         """For judge mode: read every pack again; swap them in on the ready screen if all verify.
@@ -182,7 +204,8 @@ class StationController(QObject):
         for entry in self.unrecorded:
             try:
                 self.open_log().record(entry)
-            except StorageError:
+            except StorageError as exc:
+                self.last_fault = str(exc)
                 kept.append(entry)
             else:
                 self.challenge_recorded.emit(entry)
@@ -193,11 +216,24 @@ class StationController(QObject):
         """For judge mode: the judge has dealt with the fault; back to the ready screen."""
         self.dispatch(FaultCleared())
 
+    def _idle_warn(self) -> None:
+        self._idle_left_s = self._idle_warning_s
+        self.idle_countdown.start()
+        self.dispatch(IdleWarned(self._idle_left_s))
+
+    def _idle_tick(self) -> None:
+        self._idle_left_s -= 1
+        if self._idle_left_s <= 0:
+            self.idle_countdown.stop()
+            self.dispatch(IdleExpired())
+        else:
+            self.dispatch(IdleWarned(self._idle_left_s))
+
     def dispatch(self, event: Event) -> None:
         before = self._state
         step = transition(before, event)
         self._state = step.state
-        self._run_timers(before, step.state)
+        self._run_timers(before, step.state, event)
         if step.state != before:
             self.state_changed.emit(step.state)
         for effect in step.effects:
@@ -209,7 +245,7 @@ class StationController(QObject):
                     self._judge_handler()
         self._swap_if_ready()
 
-    def _run_timers(self, before: SessionState, after: SessionState) -> None:
+    def _run_timers(self, before: SessionState, after: SessionState, event: Event) -> None:
         if after.screen is Screen.VERDICT:
             if before.screen is not Screen.VERDICT:
                 self.lockout_timer.start()
@@ -217,10 +253,13 @@ class StationController(QObject):
         else:
             self.lockout_timer.stop()
             self.verdict_timer.stop()
-        if after.screen in (Screen.ENTRY, Screen.CONFIRM):
-            self.idle_timer.start()
-        else:
+        if after.screen not in (Screen.DIVISION, Screen.ENTRY, Screen.CONFIRM):
             self.idle_timer.stop()
+            self.idle_countdown.stop()
+        elif not isinstance(event, IdleWarned):  # a key (or a new screen): the quiet time starts again
+            self.idle_countdown.stop()
+            quiet_ms, self._idle_warning_s = idle_timing(after.screen, self.config.timings.idle_entry_ms)
+            self.idle_timer.start(quiet_ms)
 
     def _judge(self) -> None:
         state = self._state
@@ -270,6 +309,7 @@ class StationController(QObject):
 
     def _fault(self, entry: ChallengeEntry, reason: str) -> None:
         print(f"station fault: the challenge log failed: {reason}", file=sys.stderr)
+        self.last_fault = reason.strip().splitlines()[-1] if reason.strip() else "unknown"
         self.unrecorded.append(entry)
         self.challenge_unrecorded.emit(entry)
         self.dispatch(RecordFailed())

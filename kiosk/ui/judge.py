@@ -27,15 +27,14 @@ from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QPushButton, QSizePolicy
 from kiosk.core.errors import KioskError
 from kiosk.core.judge import (
     MENU_PAGES,
-    CheckPin,
     Door,
-    DoorStage,
     JudgePage,
     JudgeSession,
-    SetPin,
     format_wait,
     menu_page,
 )
+from kiosk.core.pin import PinAttempts
+from kiosk.core.plural import counted
 from kiosk.core.recheck import (
     REMOVABLE_MEDIA_ROOTS,
     RecheckCard,
@@ -50,7 +49,6 @@ from kiosk.core.reload import OnDisk, ReloadResult, check_on_disk, pack_lines
 from kiosk.core.session import Screen
 from kiosk.core.settings import (
     Field,
-    StationChoice,
     choice_fields,
     resolve_choice,
     saved_names,
@@ -88,12 +86,12 @@ def _now_local() -> datetime:
     return datetime.now().astimezone()
 
 
-def _count(count: int, noun: str) -> str:
-    return f"1 {noun}" if count == 1 else f"{count} {noun}s"
-
-
 class FitButton(QPushButton):
-    """A big button whose font fills it; it never takes the keyboard focus (the window keeps it)."""
+    """A big button whose font fills it; it never takes the keyboard focus (the window keeps it).
+
+    Its text keeps a margin from the button's edge that grows with the button (a quarter of its
+    height), so that no label ever touches its box, from 1024x600 to 4K.
+    """
 
     def __init__(self, text: str = "", *, colour: str = theme.KEY_BACKGROUND, left: bool = False) -> None:
         super().__init__(text)
@@ -104,15 +102,25 @@ class FitButton(QPushButton):
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self._left = left
         self._colour = ""
+        self._margin = -1
         self.set_colour(colour)
+
+    @property
+    def margin(self) -> int:
+        """The room between the text and the button's edge, on each side."""
+        return max(12, self.height() // 4)
 
     def set_colour(self, colour: str) -> None:
         if colour == self._colour:
             return
         self._colour = colour
-        align = "text-align: left; padding-left: 14px;" if self._left else ""
+        self._restyle()
+
+    def _restyle(self) -> None:
+        self._margin = self.margin
+        align = f"text-align: left; padding-left: {self._margin}px;" if self._left else ""
         self.setStyleSheet(
-            f"QPushButton {{ background: {colour}; color: {theme.TEXT}; border: 2px solid #59626e; "
+            f"QPushButton {{ background: {self._colour}; color: {theme.TEXT}; border: 2px solid #59626e; "
             f"border-radius: 8px; {align} }} QPushButton:pressed {{ background: #59626e; }} "
             f"QPushButton:disabled {{ color: {theme.DISABLED_TEXT}; "
             f"background: {theme.DISABLED_BACKGROUND}; }}"
@@ -125,6 +133,8 @@ class FitButton(QPushButton):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
+        if self._left and self.margin != self._margin:
+            self._restyle()
         self.fit_font()
 
     def fit_font(self) -> None:
@@ -132,7 +142,7 @@ class FitButton(QPushButton):
         button's height is cut short with an ellipsis instead (the recheck shows it whole below).
         Buttons sized as a set (``reference``, the menu) shrink together and are never cut short."""
         text = self.full_text
-        width, height = self.width() - (36 if self._left else 16), self.height() - 8
+        width, height = self.width() - 2 * self.margin - 4, self.height() - 8
         if width <= 8 or height <= 4:
             super().setText(text)
             return
@@ -158,15 +168,30 @@ class FitButton(QPushButton):
         super().setText(text)
 
 
+class Row(QWidget):
+    """Widgets side by side, kept apart by a gap that grows with the row (a quarter of its
+    height, at least ``spacing``): text beside a button never runs into it on a big screen."""
+
+    def __init__(self, items: Sequence[tuple[QWidget, int]], *, spacing: int, margin: int) -> None:
+        super().__init__()
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        self._spacing = spacing
+        self._layout = QHBoxLayout(self)
+        self._layout.setContentsMargins(0, margin, 0, margin)
+        self._layout.setSpacing(spacing)
+        for widget, stretch in items:
+            self._layout.addWidget(widget, stretch)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        spacing = max(self._spacing, self.height() // 4)
+        if spacing != self._layout.spacing():
+            self._layout.setSpacing(spacing)
+            self._layout.activate()  # now, not after the frame: the widgets are placed already
+        super().resizeEvent(event)
+
+
 def _row(*items: tuple[QWidget, int], spacing: int = 8, margin: int = 4) -> QWidget:
-    holder = QWidget()
-    holder.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
-    layout = QHBoxLayout(holder)
-    layout.setContentsMargins(0, margin, 0, margin)
-    layout.setSpacing(spacing)
-    for widget, stretch in items:
-        layout.addWidget(widget, stretch)
-    return holder
+    return Row(items, spacing=spacing, margin=margin)
 
 
 class Page(QWidget):
@@ -197,6 +222,10 @@ class Page(QWidget):
     def key(self, key: int, text: str) -> bool:
         return False
 
+    def leaving(self) -> bool:
+        """Whether the judge may leave the page now (a page with unsaved work says so first)."""
+        return True
+
 
 class DoorPage(Page):
     hint = "Type the PIN, then Enter \u00b7 Backspace corrects \u00b7 Esc: back to the station"
@@ -208,7 +237,7 @@ class DoorPage(Page):
         self.title.setObjectName("door-title")
         self.dots = FitLabel(fill=0.7, bold=True, reference="\u25cf " * 12)
         self.dots.setObjectName("door-dots")
-        self.message = FitLabel(fill=0.7, bold=True, colour=theme.NOTICE)
+        self.message = FitLabel(fill=0.7, bold=True, colour=theme.NOTICE, wrap=True)
         self.message.setObjectName("door-message")
         self.keys: dict[str, FitButton] = {}
         items: list[tuple[QWidget, int]] = (
@@ -277,16 +306,16 @@ class DoorPage(Page):
             message = f"{reason}. Next try in {format_wait(self.wait_s)}"
         elif door.message:
             message = door.message
-        elif door.stage is DoorStage.CHOOSE:
-            message = "At least 4 digits; it will be asked twice"
+        elif not door.has_pin:
+            message = f"Set one on this machine's terminal:\n{self.mode.set_pin_command}"
         else:
-            message = "Forgotten? The organiser sets a new PIN with 'kiosk set-pin'"
+            message = f"Forgotten? Set a new one on this machine's terminal:\n{self.mode.set_pin_command}"
         self.message.setText(message)
         # a refusal in the warning colour; the standing hint about a forgotten PIN stays quiet
-        warning = bool(self.unavailable or self.wait_s > 0.0 or door.message)
+        warning = bool(self.unavailable or self.wait_s > 0.0 or door.message or not door.has_pin)
         self.message.set_colour(theme.NOTICE if warning else theme.DIM_TEXT)
         for label, key in self.keys.items():
-            key.setEnabled(label == "CANCEL" or not self.shut)
+            key.setEnabled(label == "CANCEL" or not (self.shut or not door.has_pin))
 
     def tapped(self, label: str) -> None:
         if label == "OK":
@@ -317,19 +346,13 @@ class DoorPage(Page):
         self.door, action = self.door.submitted()
         if action is None:
             return
-        access = self.mode.storage().judge_access
         try:
-            if isinstance(action, SetPin):
-                access.set_pin(action.pin)
-                self.mode.unlocked()
-                return
-            assert isinstance(action, CheckPin)
-            check = access.check_pin(action.pin)
+            check = self.mode.storage().judge_access.check_pin(action.pin)
         except KioskError as exc:
             self.door = self.door.refused(str(exc))
             return
         if check.accepted:
-            self.mode.unlocked()
+            self.mode.unlocked(cleared=check.cleared)
             return
         from kiosk.storage import PinOutcome
 
@@ -338,6 +361,8 @@ class DoorPage(Page):
         else:
             counted = "" if check.outcome is PinOutcome.TOO_SOON else f" ({check.failures} in a row)"
             self.door = self.door.refused(f"Wrong PIN{counted}")
+            if check.outcome is PinOutcome.WRONG:  # the journal keeps what the judge may ask about later
+                print(f"judge mode: a wrong PIN ({check.failures} in a row)", file=sys.stderr, flush=True)
         self.wait_s = check.wait_s
 
 
@@ -347,9 +372,15 @@ class MenuPage(Page):
 
     def __init__(self, mode: JudgeView) -> None:
         super().__init__(mode)
-        grid = QGridLayout(self)
+        self.warning = FitLabel(fill=0.7, bold=True, colour=theme.NOTICE)
+        self.warning.setObjectName("menu-warning")
+        self.warning.setVisible(False)
+        choices = QWidget()
+        choices.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        grid = QGridLayout(choices)
         grid.setContentsMargins(0, 8, 0, 8)
         grid.setSpacing(10)
+        _stack(self, [(self.warning, 10), (choices, 90)])
         self.buttons: dict[JudgePage, FitButton] = {}
         rows = (len(MENU_PAGES) + 1) // 2
         for index, page in enumerate(MENU_PAGES):
@@ -363,6 +394,19 @@ class MenuPage(Page):
         longest = max((b.full_text for b in self.buttons.values()), key=len)
         for button in self.buttons.values():
             button.reference = longest  # one type size for the whole menu
+
+    def warn_of(self, cleared: PinAttempts) -> None:
+        """Tell the judge who just came in how many wrong PINs were typed before (someone guessing?)."""
+        if cleared.failures == 0 or cleared.last_failure_at is None:
+            self.warning.setText("")
+            self.warning.setVisible(False)
+            return
+        last = cleared.last_failure_at.astimezone()
+        self.warning.setText(
+            f"Before this PIN: {counted(cleared.failures, 'wrong PIN')} in a row, the last at "
+            f"{last:%H:%M} \u2014 has someone been guessing?"
+        )
+        self.warning.setVisible(True)
 
     def key(self, key: int, text: str) -> bool:
         page = menu_page(text)
@@ -420,7 +464,9 @@ class RecheckPage(Page):
             label.setObjectName(f"recheck-word-{index + 1}")
             layout.addWidget(label, index % 4, index // 4)
             self.words.append(label)
-        self.details = FitLabel(fill=0.75, colour=theme.DIM_TEXT, align=A.AlignLeft | A.AlignVCenter)
+        self.details = FitLabel(
+            fill=0.75, colour=theme.DIM_TEXT, align=A.AlignLeft | A.AlignVCenter, wrap=True
+        )
         self.details.setObjectName("recheck-details")
         # The filters and the rows are tap targets: they get the height a finger needs at
         # 1024x600 (tests/ui/test_touch.py), the selected challenge's words the rest.
@@ -561,9 +607,9 @@ class TextPage(Page):
 
     def __init__(self, mode: JudgeView, buttons: Sequence[tuple[str, Callable[[], None]]] = ()) -> None:
         super().__init__(mode)
-        self.text = FitLabel(fill=0.8, align=A.AlignLeft | A.AlignVCenter)
+        self.text = FitLabel(fill=0.8, align=A.AlignLeft | A.AlignVCenter, wrap=True)
         self.text.setObjectName(f"{type(self).__name__.lower()}-text")
-        self.notice = FitLabel(fill=0.6, bold=True, colour=theme.NOTICE)
+        self.notice = FitLabel(fill=0.6, bold=True, colour=theme.NOTICE, wrap=True)
         self.notice.setObjectName(f"{type(self).__name__.lower()}-notice")
         self.commands = [self.button(label, action) for label, action in buttons]
         items: list[tuple[QWidget, int]] = [(self.text, 70), (self.notice, 10)]
@@ -583,8 +629,8 @@ class PacksPage(TextPage):
     packs it had and this page says which file failed and why.
     """
 
-    hint = "R: reload the packs from disk \u00b7 Esc: back to the menu"
-    touch_hint = "Reload packs checks the files on disk again \u00b7 \u25c0 Menu: back to the menu"
+    hint = "The packs are read from disk again only when asked \u00b7 Esc: back to the menu"
+    touch_hint = "The packs are read from disk again only when asked \u00b7 \u25c0 Menu: back to the menu"
 
     def __init__(self, mode: JudgeView) -> None:
         super().__init__(mode, [(mode.keyed("Reload packs", "R"), self.reload)])
@@ -642,7 +688,7 @@ class CountsPage(TextPage):
 
 
 class StatusPage(TextPage):
-    hint = "F: forward now \u00b7 R: record the kept challenges again \u00b7 Esc: menu"
+    hint = "Esc: back to the menu"
 
     def __init__(self, mode: JudgeView) -> None:
         super().__init__(
@@ -664,9 +710,12 @@ class StatusPage(TextPage):
         lines = [f"{kind}:", f"    {status.location}"]
         if status.shared:
             lines.append(f"Waiting to be forwarded: {status.backlog}")
-        lines.append(f"Last problem: {status.last_error or 'none'}")
+        if status.shared:
+            lines.append(f"Last problem with the server: {status.last_error or 'none'}")
         kept = len(controller.unrecorded)
         lines.append(f"Kept in memory after a log failure: {kept}")
+        if controller.last_fault:
+            lines.append(f"Why the last challenge was not recorded: {controller.last_fault}")
         if controller.state.screen is Screen.FAULT:
             lines.append("The station shows a fault: 'Back to the station' clears it.")
         self.show_lines(lines)
@@ -676,7 +725,7 @@ class StatusPage(TextPage):
     def forward(self) -> None:
         try:
             sent = self.mode.storage().log.forward_backlog()
-            self.notice.setText(f"Forwarded {sent} challenges")
+            self.notice.setText(f"Forwarded {counted(sent, 'challenge')}")
         except KioskError as exc:
             self.notice.setText(f"Not forwarded: {exc}")
         self.refresh()
@@ -684,7 +733,9 @@ class StatusPage(TextPage):
     def retry(self) -> None:
         left = self.mode.controller.retry_unrecorded()
         self.notice.setText(
-            "All kept challenges are now in the log" if left == 0 else f"{left} still not recorded"
+            "All kept challenges are now in the log"
+            if left == 0
+            else f"{counted(left, 'challenge')} still not recorded"
         )
         self.refresh()
 
@@ -725,8 +776,8 @@ class ExportPage(TextPage):
     appears (and is chosen) by itself.
     """
 
-    hint = "\u2190\u2192 choose where \u00b7 Enter: write the CSV \u00b7 Esc: menu"
-    touch_hint = "\u25c0 Folder \u25b6 chooses where \u00b7 Write the CSV saves the file"
+    hint = "\u2190\u2192 choose where \u00b7 Esc: back to the menu"
+    touch_hint = "\u25c0 Folder \u25b6 chooses where \u00b7 \u25c0 Menu: back to the menu"
 
     def __init__(self, mode: JudgeView) -> None:
         super().__init__(
@@ -740,6 +791,8 @@ class ExportPage(TextPage):
         self.write_button = self.commands[1]
         self.write_button.set_colour(SAFE)
         self.write_button.setObjectName("export-write")
+        self.commands[0].setObjectName("export-folder-back")
+        self.commands[2].setObjectName("export-folder-next")
         self.roots: Sequence[Path] = REMOVABLE_MEDIA_ROOTS
         self.list_mounts: Callable[[], list[Path]] = _writable_mounts
         self.folders: list[Path] = []
@@ -788,7 +841,7 @@ class ExportPage(TextPage):
             ]
         elif self.index == 0:
             choose = "\u25c0 Folder \u25b6" if self.mode.touch_mode else "\u2190 \u2192"
-            lines.append(f"{_count(self.sticks, 'USB stick')} found: {choose} chooses it.")
+            lines.append(f"{counted(self.sticks, 'USB stick')} found: {choose} chooses it.")
         self.show_lines(lines)
 
     def step(self, delta: int) -> None:
@@ -815,7 +868,7 @@ class ExportPage(TextPage):
         self.written = path
         on_stick = self.index > 0
         where = "the USB stick" if on_stick else "this station's data folder"
-        lines = [f"Wrote {_count(count, 'challenge')} to {where}:", f"    {path}", ""]
+        lines = [f"Wrote {counted(count, 'challenge')} to {where}:", f"    {path}", ""]
         if on_stick:
             lines.append("The file is saved: you can take the stick out now.")
         else:
@@ -835,8 +888,8 @@ class ExportPage(TextPage):
 
 
 class SettingsPage(Page):
-    hint = "\u2191\u2193 choose a line \u00b7 \u2190\u2192 change it \u00b7 Enter: save \u00b7 Esc: menu"
-    touch_hint = "\u25c0 \u25b6 change a line \u00b7 Save and apply keeps it"
+    hint = "\u2191\u2193 choose a line \u00b7 \u2190\u2192 change it \u00b7 Esc: back to the menu"
+    touch_hint = "\u25c0 \u25b6 change a line \u00b7 \u25c0 Menu: back to the menu"
 
     def __init__(self, mode: JudgeView) -> None:
         super().__init__(mode)
@@ -849,9 +902,12 @@ class SettingsPage(Page):
             value.setObjectName(f"settings-value-{index + 1}")
             less = self.button("\u25c0", partial(self.change, index, -1))
             more = self.button("\u25b6", partial(self.change, index, 1))
+            for widget, role in ((label, "label"), (less, "less"), (more, "more")):
+                widget.setObjectName(f"settings-{role}-{index + 1}")
             self.lines.append((label, less, value, more))
-            items.append((_row((label, 8), (less, 1), (value, 6), (more, 1), margin=2), 10))
-        self.notice = FitLabel(fill=0.6, bold=True, colour=theme.NOTICE)
+            row = _row((label, 8), (_spacer(), 1), (less, 1), (value, 6), (more, 1), margin=2)
+            items.append((row, 10))
+        self.notice = FitLabel(fill=0.6, bold=True, colour=theme.NOTICE, wrap=True)
         self.notice.setObjectName("settings-notice")
         self.save = self.button(mode.keyed("Save and apply", "Enter"), self.save_choice, colour=SAFE)
         self.save.setObjectName("settings-save")
@@ -859,16 +915,36 @@ class SettingsPage(Page):
         _stack(self, items)
         self.draft = mode.controller.choice
         self.line = 0
+        self.warned = False  # the judge was told the changes are not saved
 
     @property
     def fields(self) -> tuple[Field, ...]:
         return choice_fields(self.draft, len(self.names))
 
+    @property
+    def unsaved(self) -> bool:
+        return self.draft != self.mode.controller.choice
+
     def refresh(self) -> None:
-        self.draft = self.mode.controller.choice
+        """Open the page: a draft left unsaved before (judge mode locked itself) is kept, and said."""
         self.line = 0
-        self.notice.setText("")
+        self.warned = False
+        if self.unsaved:
+            self.notice.setText("Not saved yet: changes kept from before")
+        else:
+            self.notice.setText("")
         self.show_draft()
+
+    def leaving(self) -> bool:
+        """Esc (or \u25c0 Menu) with changes not saved: say so once; the second time, leave them."""
+        if not self.unsaved or self.warned:
+            self.draft = self.mode.controller.choice
+            return True
+        self.warned = True
+        how = "Tap Save and apply" if self.mode.touch_mode else "Enter saves and applies them"
+        again = "\u25c0 Menu again" if self.mode.touch_mode else "Esc again"
+        self.notice.setText(f"The changes are not saved. {how}; {again} leaves them unsaved")
+        return False
 
     def show_draft(self) -> None:
         fields = self.fields
@@ -885,6 +961,7 @@ class SettingsPage(Page):
                 value.set_colour(theme.TEXT, SELECTED if chosen else None)
 
     def change(self, index: int, delta: int) -> None:
+        self.warned = False
         fields = self.fields
         if index >= len(fields):
             return
@@ -894,8 +971,7 @@ class SettingsPage(Page):
         if self.draft == before and fields[index] in (Field.KEY_LOCKOUT, Field.VERDICT_DISPLAY):
             self.notice.setText("Keys must be ignored for less time than the verdict is shown")
         elif self.draft != self.mode.controller.choice:
-            how = "tap Save and apply" if self.mode.touch_mode else "press Enter to save and apply"
-            self.notice.setText(f"Not saved yet: {how}")
+            self.notice.setText("Not saved yet")  # the button below says how
         else:
             self.notice.setText("")
         self.show_draft()
@@ -912,6 +988,7 @@ class SettingsPage(Page):
             self.notice.setText(f"Not saved: {exc}")
             return
         self.mode.controller.apply_choice(self.draft)
+        self.draft = self.mode.controller.choice
         self.notice.setText("Saved and applied; kept after a restart")
 
     def key(self, key: int, text: str) -> bool:
@@ -928,8 +1005,8 @@ class SettingsPage(Page):
 
 
 class ExitPage(Page):
-    hint = "Enter: exit the station \u00b7 Esc: cancel"
-    touch_hint = "Cancel goes back to the menu"
+    hint = ""
+    touch_hint = ""
 
     def __init__(self, mode: JudgeView) -> None:
         super().__init__(mode)
@@ -938,10 +1015,12 @@ class ExitPage(Page):
         self.detail = FitLabel(
             "No challenge can be judged here until the station is started again.", fill=0.7
         )
-        exit_text = "Exit the station" if mode.touch_mode else "Exit the station\n(Enter)"
+        self.kept = FitLabel(fill=0.6, bold=True, colour=theme.NOTICE, wrap=True)
+        self.kept.setObjectName("exit-kept")
+        exit_text = "Yes, exit" if mode.touch_mode else "Yes, exit\n(Enter)"
         self.confirm = self.button(exit_text, mode.exit_confirmed.emit, colour=DANGER)
         self.confirm.setObjectName("exit-confirm")
-        self.cancel = self.button("Cancel" if mode.touch_mode else "Cancel\n(Esc)", lambda: mode.go(None))
+        self.cancel = self.button("No, stay" if mode.touch_mode else "No, stay\n(Esc)", lambda: mode.go(None))
         self.cancel.reference = self.confirm.reference = exit_text
         self.cancel.setObjectName("exit-cancel")
         _stack(
@@ -950,10 +1029,20 @@ class ExitPage(Page):
                 (_spacer(), 8),
                 (self.headline, 20),
                 (self.detail, 12),
-                (_spacer(), 8),
+                (self.kept, 12),
                 (_row((self.cancel, 1), (self.confirm, 1), spacing=40), 22),
-                (_spacer(), 20),
+                (_spacer(), 16),
             ],
+        )
+
+    def refresh(self) -> None:
+        kept = len(self.mode.controller.unrecorded)
+        self.kept.setText(
+            ""
+            if kept == 0
+            else f"{counted(kept, 'challenge')} kept in memory after a log failure would be lost: "
+            f"record {'it' if kept == 1 else 'them'} first (6 Log status) or note "
+            f"{'it' if kept == 1 else 'them'} (1 Recent challenges)"
         )
 
     def key(self, key: int, text: str) -> bool:
@@ -977,10 +1066,12 @@ class JudgeView(View):
         *,
         touch: bool,
         clock: MonotonicClock = time.monotonic,
+        set_pin_command: str = "kiosk set-pin",
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("judge")
+        self.set_pin_command = set_pin_command  # what the door tells a judge who forgot the PIN
         self.controller = controller
         self._storage = storage
         self.data_dir = data_dir
@@ -990,6 +1081,7 @@ class JudgeView(View):
         self.session: JudgeSession | None = None
         self.back = self.button("\u25c0 Menu", lambda: self.go(None))
         self.back.setObjectName("judge-back")
+        self.back_gap = _spacer()  # keeps the title clear of the button
         self.title = FitLabel(fill=0.7, bold=True, align=A.AlignLeft | A.AlignVCenter)
         self.title.setObjectName("judge-title")
         self.lock = FitLabel(fill=0.55, colour=theme.DIM_TEXT, align=A.AlignRight | A.AlignVCenter)
@@ -1020,7 +1112,7 @@ class JudgeView(View):
         _stack(
             self,
             [
-                (_row((self.back, 2), (self.title, 12), (self.lock, 4), margin=2), 9),
+                (_row((self.back, 2), (self.back_gap, 1), (self.title, 11), (self.lock, 4), margin=2), 9),
                 (self.pages, 84),
                 (self.hint, 6),
                 (_spacer(), 1),
@@ -1061,8 +1153,10 @@ class JudgeView(View):
         self._show(self.door, "Judge mode \u2014 judges only")
         self.ticker.start()
 
-    def unlocked(self) -> None:
+    def unlocked(self, *, cleared: PinAttempts | None = None) -> None:
+        """The PIN was right; ``cleared`` are the wrong PINs typed before it, shown on the menu."""
         self.session = JudgeSession.opened(self._clock(), idle_lock_s=self.idle_lock_s)
+        self.menu.warn_of(cleared if cleared is not None else PinAttempts())
         self.go(None)
 
     def go(self, page: JudgePage | None) -> None:
@@ -1072,12 +1166,15 @@ class JudgeView(View):
         if page is JudgePage.BACK:
             self.finish(clear_fault=True)
             return
+        if not self.current.leaving():
+            return
         if page is None:
             self._show(self.menu, "Judge mode")
             return
         target = self.page_for[page]
         target.refresh()
-        self._show(target, f"Judge mode \u2014 {page.value}")
+        # the exit page's question names it already
+        self._show(target, "Judge mode" if page is JudgePage.EXIT else f"Judge mode \u2014 {page.value}")
 
     def _show(self, page: Page, title: str) -> None:
         self.pages.setCurrentWidget(page)
@@ -1085,6 +1182,7 @@ class JudgeView(View):
         self.hint.setText(page.touch_hint if self.touch_mode else page.hint)
         # a way back for a judge with no keyboard: the door has Cancel, the menu "Back to the station"
         self.back.setVisible(page is not self.door and page is not self.menu)
+        self.back_gap.setVisible(self.back.isVisibleTo(self))
         self.tick()
 
     def keyed(self, label: str, key: str) -> str:
@@ -1095,7 +1193,8 @@ class JudgeView(View):
         """Back to the station: chosen by the judge, cancelled at the door, or locked when idle."""
         self.session = None
         self.ticker.stop()
-        self.settings.draft = self.controller.choice
+        if self.settings.unsaved:  # kept for the judge who comes back, who is told so
+            print("judge mode: settings left unsaved (kept for the next judge)", file=sys.stderr)
         self.finished.emit()
         if clear_fault and self.controller.state.screen is Screen.FAULT:
             self.controller.clear_fault()
@@ -1138,7 +1237,5 @@ def restore_settings(controller: StationController, storage: StationStorage) -> 
     if saved.division is None and saved.rule_profile is None and not saved.timings_ms:
         return ()
     choice, problems = resolve_choice(controller.config, saved.division, saved.rule_profile, saved.timings_ms)
-    if saved.division is None:
-        choice = StationChoice(controller.state.division, choice.rules, choice.timings)
     controller.apply_choice(choice)
     return problems

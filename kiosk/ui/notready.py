@@ -1,17 +1,20 @@
-"""The "Station not ready — call a judge" screen: what a kiosk session shows if it cannot start.
+"""The "Station not ready — call a judge" screen: what a kiosk session shows if it cannot serve.
 
 In a kiosk session (``kiosk station --kiosk-session``, as the systemd units start it) there is no
-terminal to read an error in: a bad configuration or a pack that fails verification would leave a
-blank screen restarting forever. Instead the screen says, in words a player understands, that
-this station cannot judge, and tells the judge which file is wrong and why. It never judges: no
-lexicon was loaded. A judge leaves it with Ctrl+Alt+Shift+Q (there is nothing to protect here:
-no challenge, no log) after fixing the file; the kiosk session then starts the station again
-(systemd's Restart=always).
+terminal to read an error in: a bad configuration, a pack that fails verification or a data
+directory the station cannot write would leave a blank screen restarting forever. Instead the
+screen says, in words a player understands, that this station cannot judge, and tells the judge
+what is wrong and what to do. ``NotReadyWindow`` is the whole window when the station could not
+start at all (no lexicon loaded): a judge leaves it with Ctrl+Alt+Shift+Q (there is nothing to
+protect here: no challenge, no log) after fixing the problem, and the kiosk session starts the
+station again (systemd's Restart=always). ``NotReadyView`` is the same notice inside a running
+station that must not serve players yet (no judge PIN set, a log that cannot be opened): the
+station checks again by itself and turns back into the ready screen once the judge has fixed it.
 """
 
 from __future__ import annotations
 
-import textwrap
+import re
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QCursor, QKeyEvent, QPaintEvent
@@ -23,37 +26,74 @@ from kiosk.ui.startup import application
 from kiosk.ui.theme import FitLabel
 from kiosk.ui.views import View
 
-__all__ = ["LEAVE_CHORD", "NotReadyWindow", "show_not_ready"]
+__all__ = ["LEAVE_CHORD", "NotReadyView", "NotReadyWindow", "show_not_ready"]
 
 LEAVE_CHORD = "Ctrl+Alt+Shift+Q"
 _LEAVE_MODIFIERS = (
     Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ShiftModifier
 )
 EXIT_ERROR = 2
-PROBLEM_LINE_CHARS = 64  # the judge's message wrapped by words, then fitted to the screen
 
 
-class NotReadyWindow(View):
+def command_lines(command: str) -> str:
+    """A command line as a judge reads it off the screen: each option with its value on a line."""
+    return re.sub(r" (?=--)", "\n    ", command)
+
+
+class NotReadyView(View):
+    """What players and the judge read on a station that cannot judge: inside the station window
+    (no judge PIN yet, a log that cannot be opened) or as the whole window (``NotReadyWindow``).
+
+    ``command`` is a command line for the judge to type: one line of its own, never wrapped.
+    """
+
+    def __init__(self, problem: str = "", *, command: str = "", how: str = "") -> None:
+        super().__init__()
+        self.setObjectName("not-ready")
+        theme.paint_background(self, theme.FAULT_BACKGROUND)
+        self.headline = FitLabel("Station not ready \u2014 call a judge", fill=0.75, bold=True)
+        self.headline.setObjectName("not-ready-headline")
+        self.headline.setAccessibleName("Station not ready: call a judge")
+        self.players = FitLabel("This station cannot judge challenges right now.", fill=0.8)
+        self.players.setObjectName("not-ready-players")
+        self.problem = FitLabel(fill=0.9, wrap=True)
+        self.problem.setObjectName("not-ready-problem")
+        self.command = FitLabel(fill=0.8, bold=True, colour=theme.NOTICE)
+        self.command.setObjectName("not-ready-command")
+        self.how = FitLabel(fill=0.8, wrap=True)
+        self.how.setObjectName("not-ready-how")
+        layout = QVBoxLayout(self)  # View keeps its side margins
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        for widget, stretch in (
+            (QWidget(), 8),
+            (self.headline, 20),
+            (self.players, 11),
+            (self.problem, 24),
+            (self.command, 15),
+            (self.how, 10),
+            (QWidget(), 6),
+        ):
+            layout.addWidget(widget, stretch)
+        self.show_problem(problem, command=command, how=how)
+
+    def show_problem(self, problem: str, *, command: str = "", how: str = "") -> None:
+        self.problem.setText(f"For the judge: {problem}")
+        self.command.setText(command_lines(command))
+        self.command.setVisible(bool(command))
+        self.how.setText(how)
+
+
+class NotReadyWindow(NotReadyView):
     """Full screen, frameless, refuses to close; shows the problem for the judge."""
 
     first_frame_painted = Signal()
     left = Signal()
 
     def __init__(self, problem: str) -> None:
-        super().__init__()
+        super().__init__(problem, how=f"Fix it, then press {LEAVE_CHORD} to restart the station.")
         self.setWindowTitle("Challenge station \u2014 not ready")
         self.setWindowFlags(Qt.WindowType.FramelessWindowHint | Qt.WindowType.WindowStaysOnTopHint)
-        theme.paint_background(self, theme.FAULT_BACKGROUND)
-        self.headline = FitLabel("Station not ready \u2014 call a judge", fill=0.75, bold=True)
-        self.headline.setAccessibleName("Station not ready: call a judge")
-        self.players = FitLabel("This station cannot judge challenges right now.", fill=0.8)
-        self.problem = FitLabel(textwrap.fill(f"For the judge: {problem}", PROBLEM_LINE_CHARS), fill=0.9)
-        self.how = FitLabel(f"Fix the file, then press {LEAVE_CHORD} to restart the station.", fill=0.8)
-        layout = QVBoxLayout(self)  # View keeps its side margins
-        for widget, stretch in ((QWidget(), 10), (self.headline, 22), (self.players, 12)):
-            layout.addWidget(widget, stretch)
-        for widget, stretch in ((self.problem, 30), (self.how, 10), (QWidget(), 8)):
-            layout.addWidget(widget, stretch)
         self._painted = False
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)

@@ -7,6 +7,8 @@ a screen's layout depends on what is written in it.
 
 from __future__ import annotations
 
+import textwrap
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
@@ -31,6 +33,7 @@ __all__ = [
     "paint_background",
     "text_on",
     "touch_target_px",
+    "wrapped",
 ]
 
 FONT_FAMILY = "DejaVu Sans"
@@ -135,11 +138,41 @@ def largest_fitting_px(font: QFont, text: str, width: int, height: int, ceiling_
     return size
 
 
+def wrapped(text: str, width_chars: int) -> str:
+    """``text`` with every line longer than ``width_chars`` broken between words (an indented
+    line's continuation keeps its indent; a word longer than the width is broken too)."""
+    out: list[str] = []
+    for line in _lines(text):
+        if len(line) <= width_chars:
+            out.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip(" "))]
+        out.extend(
+            textwrap.wrap(
+                line,
+                width_chars,
+                initial_indent="",
+                subsequent_indent=indent + "  ",
+                break_on_hyphens=False,
+            )
+            or [line]
+        )
+    return "\n".join(out)
+
+
+# The line lengths (in characters) a wrapping label tries besides the text's own: one of them
+# gives the largest type. A long message then reads in a few lines instead of one tiny one.
+WRAP_CHARS = (96, 80, 68, 58, 50, 42, 36, 30, 24)
+
+
 class FitLabel(QLabel):
     """A label whose font is the largest that fits its box, at most ``fill`` of its height.
 
     ``reference`` sizes the font for a text other than the one shown (e.g. the longest possible
-    word), so that the size does not depend on the text itself.
+    word), so that the size does not depend on the text itself. ``wrap``: a text that arrives
+    in long lines (a message naming a file, an error from the disk) is broken between words
+    wherever that gives it a larger type, so that no line of it shrinks the whole to a size
+    nobody can read; ``source`` keeps the text as it was given.
     """
 
     def __init__(
@@ -151,11 +184,14 @@ class FitLabel(QLabel):
         colour: str = TEXT,
         align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignCenter,
         reference: str | None = None,
+        wrap: bool = False,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(text, parent)
         self._fill = fill
         self._reference = reference
+        self._wrap = wrap
+        self.source = text
         self.colour = colour
         self.background: str | None = None  # None: the parent's background shows through
         self.max_px: int | None = None  # a cap shared by labels that must match (rows a pixel apart)
@@ -171,11 +207,13 @@ class FitLabel(QLabel):
         self._sized = False
 
     def set_colour(self, colour: str, background: str | None = None) -> None:
-        """The text colour (and a background of its own, for a chosen line)."""
+        """The text colour (and a background of its own, for a chosen line: the text then keeps
+        a margin from that box's edges, as a button's does)."""
         if (colour, background) == (self.colour, self.background):
             return
         self.colour, self.background = colour, background
         self.setStyleSheet(f"color: {colour}; background: {background or 'transparent'}; border-radius: 6px;")
+        self._fit()
 
     def set_max_px(self, max_px: int | None) -> None:
         if max_px != self.max_px:
@@ -187,7 +225,8 @@ class FitLabel(QLabel):
         self._fit()
 
     def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
-        if text != self.text():
+        if text != self.source or (not self._wrap and text != self.text()):
+            self.source = text
             super().setText(text)
             self._fit()
 
@@ -199,21 +238,54 @@ class FitLabel(QLabel):
     def _fit(self) -> None:
         if not self._sized:
             return
+        side = 0 if self.background is None else max(6, self.height() // 4)
+        if self.contentsMargins().left() != side:
+            self.setContentsMargins(side, 0, side, 0)
         rect = self.contentsRect()
         if rect.width() <= 1 or rect.height() <= 1:
             return
+        if self._wrap and self._reference is None:
+            self._fit_wrapped(rect.width(), rect.height())
+            return
+        size = self._fitting(self.max_px)
+        if self.font().pixelSize() != size:
+            self.setFont(self._font_at(size))
+
+    def fitting_px(self) -> int:
+        """The type size the text would take on its own, whatever ``max_px`` (labels that must
+        match take the smallest of theirs as their shared cap)."""
+        return self._fitting(None)
+
+    def _fitting(self, max_px: int | None) -> int:
+        rect = self.contentsRect()
         text = self._reference if self._reference is not None else self.text()
         lines = len(_lines(text))
         ceiling = int(rect.height() * self._fill / lines)
-        if self.max_px is not None:
-            ceiling = min(ceiling, self.max_px)
+        if max_px is not None:
+            ceiling = min(ceiling, max_px)
         size = largest_fitting_px(self.font(), text, rect.width(), rect.height(), ceiling)
         if self._reference is not None and not fits(
             self._font_at(size), self.text(), rect.width(), rect.height()
         ):
             size = largest_fitting_px(self.font(), self.text(), rect.width(), rect.height(), size)
-        if self.font().pixelSize() != size:
-            self.setFont(self._font_at(size))
+        return size
+
+    def _fit_wrapped(self, width: int, height: int) -> None:
+        """The arrangement of ``source`` in lines that gives the largest type, and that type."""
+        longest = max(len(line) for line in _lines(self.source))
+        best_text, best_size = self.source, -1
+        for chars in (longest, *(c for c in WRAP_CHARS if c < longest)):
+            text = wrapped(self.source, chars)
+            ceiling = int(height * self._fill / len(_lines(text)))
+            if self.max_px is not None:
+                ceiling = min(ceiling, self.max_px)
+            size = largest_fitting_px(self.font(), text, width, height, ceiling)
+            if size > best_size:
+                best_text, best_size = text, size
+        if best_text != self.text():
+            super().setText(best_text)
+        if self.font().pixelSize() != best_size:
+            self.setFont(self._font_at(best_size))
 
     def _font_at(self, size: int) -> QFont:
         font = QFont(self.font())

@@ -7,8 +7,9 @@ and the number of words, so nothing on it can depend on which word failed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from PySide6.QtCore import QPointF, QRect, Qt, Signal, SignalInstance
+from PySide6.QtCore import QEvent, QObject, QPointF, QRect, Qt, Signal, SignalInstance
 from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import (
     QGridLayout,
@@ -21,6 +22,8 @@ from PySide6.QtWidgets import (
 
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, Verdict
 from kiosk.core.edition import EditionBadge
+from kiosk.core.pack import pack_title
+from kiosk.core.plural import counted
 from kiosk.core.rules import Outcome
 from kiosk.core.session import (
     Backspace,
@@ -37,6 +40,8 @@ from kiosk.ui import theme
 from kiosk.ui.theme import FitLabel
 
 __all__ = [
+    "DivisionCard",
+    "DivisionView",
     "EntryView",
     "FaultView",
     "HeaderBar",
@@ -84,10 +89,6 @@ def _stack(parent: QWidget, items: Sequence[tuple[QWidget, int]]) -> QVBoxLayout
     return layout
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"1 {noun}" if count == 1 else f"{count} {noun}s"
-
-
 class HeaderBar(QWidget):
     """The division's colour band with its name: visible on every screen once chosen."""
 
@@ -105,7 +106,14 @@ class HeaderBar(QWidget):
         self._colour = ""
 
     def show_division(self, name: str, colour: str, station: str) -> None:
-        self.division.setText(f"Division: {name}")
+        self._show(f"Division: {name}", colour, station)
+
+    def show_divisions(self, names: Sequence[str], station: str) -> None:
+        """Before a challenge's division is chosen: every division served, in no division's colour."""
+        self._show("Divisions: " + " \u00b7 ".join(names), theme.KEY_BACKGROUND, station)
+
+    def _show(self, text: str, colour: str, station: str) -> None:
+        self.division.setText(text)
         self.station.setText(station)
         if colour != self._colour:
             self._colour = colour
@@ -135,6 +143,7 @@ class WordGrid(QWidget):
         super().__init__(parent)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self._show_counts = show_counts
+        self._word_colour = theme.TEXT
         self._expected = 1
         self._max_length = 15
         self.numbers: list[FitLabel] = []
@@ -170,7 +179,10 @@ class WordGrid(QWidget):
             self.words[index].setVisible(used)
             self.counts[index].setVisible(used and self._show_counts)
             self.words[index].setText(shown)
-            self.counts[index].setText(_plural(len(word), "letter") if word else "")
+            self.counts[index].setText(counted(len(word), "letter") if word else "")
+            too_long = len(word) > max_length  # kept as typed and marked, never cut to fit
+            self.words[index].set_colour(theme.NOTICE if too_long else self._word_colour)
+            self.counts[index].set_colour(theme.NOTICE if too_long else theme.DIM_TEXT)
         self._place()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
@@ -186,7 +198,7 @@ class WordGrid(QWidget):
         column_width = width // columns
         # M is as wide as most capitals; a word of many Ws shrinks its own label only.
         reference_word = "M" * self._max_length + CURSOR
-        reference_count = _plural(self._max_length, "letter")
+        reference_count = counted(self._max_length, "letter")
         for index in range(MAX_WORDS_PER_CHALLENGE):
             column, row = (index // rows, index % rows) if columns == 2 else (0, index)
             x = column * column_width
@@ -213,6 +225,7 @@ class KeyButton(QPushButton):
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self.setObjectName(f"key-{label}")
         self._colour = ""
+        self.max_px: int | None = None  # a cap shared by keys that must match (the division choices)
         self.set_colour(colour)
 
     def set_colour(self, colour: str) -> None:
@@ -233,17 +246,31 @@ class KeyButton(QPushButton):
         super().resizeEvent(event)
         self._fit_font()
 
+    def fitting_px(self) -> int:
+        """The largest type that fits, inside a margin that grows with the key (text never
+        touches the key's edge)."""
+        font = QFont(theme.FONT_FAMILY)
+        font.setBold(True)
+        lines = self.text().count("\n") + 1
+        margin = max(4, self.height() // (5 * lines))
+        ceiling = self.height() // 2 if lines == 1 else self.height() * 2 // (3 * lines)
+        return theme.largest_fitting_px(
+            font, self.text(), self.width() - 2 * margin - 4, self.height() - 4, ceiling
+        )
+
     def _fit_font(self) -> None:
         if self.width() <= 8 or self.height() <= 4:
             return
         font = QFont(theme.FONT_FAMILY)
         font.setBold(True)
-        font.setPixelSize(
-            theme.largest_fitting_px(
-                font, self.text(), self.width() - 8, self.height() - 4, self.height() // 2
-            )
-        )
+        size = self.fitting_px()
+        font.setPixelSize(size if self.max_px is None else min(size, self.max_px))
         self.setFont(font)
+
+    def set_max_px(self, max_px: int | None) -> None:
+        if max_px != self.max_px:
+            self.max_px = max_px
+            self._fit_font()
 
 
 class KeyPad(QWidget):
@@ -295,44 +322,76 @@ class TouchKeyboard(KeyPad):
         super().__init__(rows, parent)
 
 
+@dataclass(frozen=True)
+class DivisionCard:
+    """What the ready and division screens say about one division the station serves."""
+
+    name: str
+    colour: str
+    lexicon: str
+    edition: str
+    trust: str
+    youth: bool
+    badge: EditionBadge
+    """Whether the set this division rules with is a published edition, proven from its words."""
+
+    @property
+    def described(self) -> str:
+        """The division's lexicon in a few words: "ENABLE demo (enable1), school rules"."""
+        school = ", school rules" if self.youth else ""
+        return f"{pack_title(self.lexicon, self.edition)}{school}"
+
+
+YOUTH_LINE_STRETCH = 7  # the ready screen's "School rules" line, in the stretch units of its rows
+
+
 class ReadyView(View):
-    """The screen between challenges: the lexicon, the division and the question of the count."""
+    """The screen between challenges: the lexicon(s), the division(s) and the question of the count."""
 
     tapped = Signal(object)
 
-    def __init__(self, *, touch: bool, division_names: Sequence[str], parent: QWidget | None = None) -> None:
+    def __init__(
+        self, *, touch: bool, division_names: Sequence[str] = (), parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("ready")
+        self._touch = touch
         self.caption = FitLabel("Lexicon", fill=0.7, colour=theme.DIM_TEXT)
+        self.caption.setObjectName("ready-caption")
         self.lexicon = FitLabel(fill=0.8, bold=True)
         self.lexicon.setObjectName("ready-lexicon")
+        # The edition badge: one line per division served ("NWL2023 \u2713 published word set"),
+        # all in one type size, sized for the longest, so that no division's looks more important.
         self.published = FitLabel(fill=0.75, bold=True)
         self.published.setObjectName("ready-published")
+        self.published_rows = [self.published]
+        self.badges = QWidget()
+        self.badges.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        self._badge_layout = QVBoxLayout(self.badges)
+        self._badge_layout.setContentsMargins(0, 0, 0, 0)
+        self._badge_layout.setSpacing(0)
+        self._badge_layout.addWidget(self.published, 1)
+        self.published.installEventFilter(self)
         self.edition = FitLabel(fill=0.7)
+        self.edition.setObjectName("ready-edition")
         self.youth = FitLabel(fill=0.7, bold=True, colour=theme.NOTICE)
         self.youth.setObjectName("ready-youth")
         self.division = FitLabel(fill=0.6, colour=theme.DIM_TEXT)
+        self.division.setObjectName("ready-division")
         self.prompt = FitLabel(fill=0.8, bold=True)
         self.prompt.setObjectName("ready-prompt")
         self.count_pad: KeyPad | None = None
-        self.division_pad: KeyPad | None = None
         items: list[tuple[QWidget, int]] = [
             (_spacer(), 1 if touch else 3),
-            (self.caption, 3 if touch else 4),
-            (self.lexicon, 12 if touch else 15),
-            (self.published, 6 if touch else 8),
+            (self.caption, 4),
+            (self.lexicon, 11 if touch else 15),
+            (self.badges, self._badge_stretch(1)),
             (self.edition, 5 if touch else 7),
-            (self.youth, 7),
+            (self.youth, YOUTH_LINE_STRETCH),
+            (self.division, 7),
+            (_spacer(), 1 if touch else 3),
+            (self.prompt, 16 if touch else 18),
         ]
-        if touch and len(division_names) > 1:
-            self.division_pad = KeyPad(
-                [[(name, DivisionSelected(i), 2) for i, name in enumerate(division_names)]]
-            )
-            self.division_pad.tapped.connect(self.tapped)
-            items.append((self.division_pad, 10))
-        else:
-            items.append((self.division, 7))
-        items += [(_spacer(), 1 if touch else 3), (self.prompt, 16 if touch else 18)]
         if touch:
             self.count_pad = KeyPad(
                 [[(str(n), Typed(str(n)), 2) for n in range(1, MAX_WORDS_PER_CHALLENGE + 1)]]
@@ -345,39 +404,166 @@ class ReadyView(View):
             items.append((row, 9))
         else:
             items.append((_spacer(), 4))
-        _stack(self, items)
-        self._touch = touch
-        self._division_count = len(division_names)
-        self._division_names = list(division_names)
+        self._layout = _stack(self, items)
 
-    def show_ready(
-        self,
-        lexicon: str,
-        edition: str,
-        trust: str,
-        youth: bool,
-        division: str,
-        colour: str,
-        badge: EditionBadge,
-    ) -> None:
-        if self.division_pad is not None:
-            for index, button in enumerate(self.division_pad.keys.values()):
-                name = self._division_names[index]
-                chosen = name == division
-                button.setText(f"\u2713 {name}" if chosen else name)
-                button.set_colour(colour if chosen else theme.KEY_BACKGROUND)
-        self.lexicon.setText(lexicon)
-        self.published.setText(badge.text)
-        self.published.set_colour(
-            theme.PUBLISHED if badge.published else theme.NOTICE if badge.warning else theme.DIM_TEXT
-        )
-        self.edition.setText(f"edition {edition} \u00b7 {trust}")
-        self.youth.setText("School rules: youth list applied" if youth else "")
-        if self._division_count > 1:
-            change = "tap a division to change" if self._touch else "press \u2190 or \u2192 to change"
-            self.division.setText(f"Division {division} \u2014 {change}")
+    def _badge_stretch(self, rows: int) -> int:
+        """The badges' share of the screen: a line of their own for one division, and more for
+        several, up to the room the school-rules line leaves them (it is empty then)."""
+        one = 7 if self._touch else 8
+        return one if rows == 1 else min(one + 5 * rows, 3 * one + YOUTH_LINE_STRETCH)
+
+    def _show_badges(self, lines: Sequence[tuple[str, EditionBadge]]) -> None:
+        while len(self.published_rows) < len(lines):
+            row = FitLabel(fill=0.75, bold=True)
+            row.setObjectName(f"ready-published-{len(self.published_rows) + 1}")
+            row.installEventFilter(self)
+            self._badge_layout.addWidget(row, 1)
+            self.published_rows.append(row)
+        for index, row in enumerate(self.published_rows):
+            if index >= len(lines):
+                row.setText("")
+                row.setVisible(False)
+                continue
+            text, badge = lines[index]
+            row.setVisible(True)
+            row.setText(text)
+            row.set_colour(
+                theme.PUBLISHED if badge.published else theme.NOTICE if badge.warning else theme.DIM_TEXT
+            )
+        self._layout.setStretchFactor(self.badges, self._badge_stretch(len(lines)))
+        self._layout.setStretchFactor(self.youth, YOUTH_LINE_STRETCH if len(lines) == 1 else 0)
+        self._match_badges()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.Resize and watched in self.published_rows:
+            self._match_badges()
+        return False
+
+    def _match_badges(self) -> None:
+        """Every division's badge in one type size: the largest in which the longest fits."""
+        rows = [row for row in self.published_rows if row.isVisibleTo(self) and row.text()]
+        sizes = [row.fitting_px() for row in rows if row.width() > 8 and row.height() > 4]
+        shared = min(sizes) if len(sizes) > 1 else None
+        for row in self.published_rows:
+            row.set_max_px(shared)
+
+    def show_ready(self, cards: Sequence[DivisionCard], *, several: bool) -> None:
+        """``cards``: the divisions served now; ``several``: the configuration has more than one."""
+        if len(cards) == 1:
+            card = cards[0]
+            self.caption.setText("Lexicon")
+            self.lexicon.setText(card.lexicon)
+            edition = f"edition {card.edition} \u00b7 " if card.edition.strip() else ""
+            self.edition.setText(f"{edition}{card.trust}")
+            self.youth.setText("School rules: youth list applied" if card.youth else "")
+            self.division.setText(f"This station judges the {card.name} division only" if several else "")
+            self._show_badges([(card.badge.text, card.badge)])
+        else:
+            self.caption.setText("This station judges the divisions")
+            self.lexicon.setText(" \u00b7 ".join(card.name for card in cards))
+            self.edition.setText(" \u00b7 ".join(f"{card.name}: {card.described}" for card in cards))
+            self.youth.setText("")
+            self.division.setText("After the count, choose the division of your game")
+            self._show_badges([(f"{card.name}: {card.badge.text}", card.badge) for card in cards])
         keys = "Tap 1 to 8" if self._touch else "Press 1 to 8"
         self.prompt.setText(f"CHALLENGER: how many words are challenged?\n{keys}")
+
+
+class DivisionView(View):
+    """Which division is this game in? Asked in every challenge of a station serving several."""
+
+    tapped = Signal(object)
+
+    def __init__(self, *, touch: bool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("division")
+        self._touch = touch
+        self.title = FitLabel(fill=0.75, bold=True)
+        self.title.setObjectName("division-title")
+        self.question = FitLabel("Which division is your game in?", fill=0.8, bold=True)
+        self.question.setObjectName("division-question")
+        self.choices = QWidget()
+        self.choices.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        self._rows = QVBoxLayout(self.choices)
+        self._rows.setContentsMargins(0, 0, 0, 0)
+        self._rows.setSpacing(10)
+        self.keys: list[KeyButton] = []
+        self.notice = FitLabel(fill=0.7, bold=True, colour=theme.NOTICE, wrap=True)
+        self.notice.setObjectName("division-notice")
+        self.prompt = FitLabel(fill=0.7)
+        self.prompt.setObjectName("division-prompt")
+        items: list[tuple[QWidget, int]] = [
+            (self.title, 9),
+            (self.question, 14),
+            (self.choices, 46),
+            (self.notice, 8),
+            (self.prompt, 9),
+        ]
+        self.back: KeyButton | None = None
+        if touch:
+            self.back = KeyButton("BACK", Escape())
+            self.back.clicked.connect(lambda _checked=False: self.tapped.emit(Escape()))
+            items.append((_centred(self.back, 30), 10))
+        items.append((_spacer(), 4))
+        _stack(self, items)
+        self._shown: tuple[DivisionCard, ...] = ()
+
+    def show_choices(self, state: SessionState, cards: Sequence[tuple[int, DivisionCard]]) -> None:
+        """``cards``: the divisions served, each with its index in the configuration."""
+        self.title.setText(f"{counted(state.expected, 'word')} challenged")
+        shown = tuple(card for _, card in cards)
+        if shown != self._shown:
+            self._shown = shown
+            for key in self.keys:
+                key.setParent(None)
+                key.deleteLater()
+            self.keys = []
+            for number, (index, card) in enumerate(cards, start=1):
+                key = KeyButton(f"{number}  {card.name}\n{card.described}", DivisionSelected(index))
+                key.set_colour(card.colour)
+                key.setObjectName(f"division-choice-{number}")
+                key.clicked.connect(lambda _checked=False, e=key.session_event: self.tapped.emit(e))
+                key.installEventFilter(self)
+                self._rows.addWidget(key, 1)
+                self.keys.append(key)
+            self._match_sizes()
+        numbers = (
+            " or ".join(str(n) for n in range(1, len(cards) + 1)) if len(cards) < 4 else f"1 to {len(cards)}"
+        )
+        if self._touch:
+            self.prompt.setText("Tap your game's division \u00b7 BACK starts again")
+        else:
+            self.prompt.setText(f"Press {numbers} \u00b7 Esc starts again")
+        notice = state.notice
+        if state.clearing_in_s:
+            press = "tap any key" if self._touch else "press any key"
+            notice = f"Back to the start in {state.clearing_in_s} s \u2014 {press} to stay"
+        self.notice.setText(notice)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.Resize and watched in self.keys:
+            self._match_sizes()
+        return False
+
+    def _match_sizes(self) -> None:
+        """Every division's key in one type size: none looks more important than another."""
+        sizes = [key.fitting_px() for key in self.keys if key.width() > 8 and key.height() > 4]
+        shared = min(sizes) if sizes else None
+        for key in self.keys:
+            key.set_max_px(shared)
+
+
+def _centred(widget: QWidget, percent: int) -> QWidget:
+    """``widget`` in the middle of a row, ``percent`` of its width."""
+    row = QWidget()
+    row.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+    layout = QHBoxLayout(row)
+    layout.setContentsMargins(0, 4, 0, 4)
+    side = (100 - percent) // 2
+    layout.addWidget(_spacer(), side)
+    layout.addWidget(widget, percent)
+    layout.addWidget(_spacer(), side)
+    return row
 
 
 class EntryView(View):
@@ -392,15 +578,15 @@ class EntryView(View):
         self.title = FitLabel(fill=0.75, bold=True)
         self.title.setObjectName("entry-title")
         self.grid = WordGrid(show_counts=True)
-        self.notice = FitLabel(fill=0.7, bold=True, colour=theme.NOTICE)
+        self.notice = FitLabel(fill=0.7, bold=True, colour=theme.NOTICE, wrap=True)
         self.notice.setObjectName("entry-notice")
         self.prompt = FitLabel(fill=0.8, bold=True)
         self.prompt.setObjectName("entry-prompt")
         self.keyboard: TouchKeyboard | None = None
         items: list[tuple[QWidget, int]] = [
             (self.title, 9),
-            (self.grid, 40 if touch else 58),
-            (self.notice, 7),
+            (self.grid, 36 if touch else 53),
+            (self.notice, 11 if touch else 12),
             (self.prompt, 12 if touch else 18),
         ]
         if touch:
@@ -409,7 +595,8 @@ class EntryView(View):
             items += [(self.keyboard, 46), (_spacer(), 2)]  # the bottom row clear of the bezel
         _stack(self, items)
 
-    def show_entry(self, state: SessionState) -> None:
+    def show_entry(self, state: SessionState, division: str | None = None) -> None:
+        """``division``: the name of the challenge's division, where the station has several."""
         entered = state.entered
         expected = state.expected
         judge = "tap JUDGE" if self._touch else "press TAB"
@@ -419,7 +606,7 @@ class EntryView(View):
             self.title.setText(f"CHALLENGER: type word {at + 1} of {expected}")
             cursor_at: int | None = at
         else:
-            self.title.setText(f"All {_plural(expected, 'word')} typed")
+            self.title.setText("The word is typed" if expected == 1 else f"All {expected} words typed")
             cursor_at = None
         if state.screen is Screen.ENTRY:
             if self._touch:
@@ -429,8 +616,13 @@ class EntryView(View):
                     "Space, comma or Enter after each word\nBackspace corrects \u00b7 Esc clears"
                 )
         else:
-            self.prompt.setText(f"Both players: check the spelling.\nCHALLENGED PLAYER: {judge} to judge.")
+            check = "the spelling" if division is None else f"the spelling and the division ({division})"
+            self.prompt.setText(f"Both players: check {check}.\nCHALLENGED PLAYER: {judge} to judge.")
         notice = state.notice
+        if state.clearing_in_s:
+            what = "word" if expected == 1 else "words"
+            key = "tap any key" if self._touch else "press any key"
+            notice = f"Clearing in {state.clearing_in_s} s \u2014 {key} to keep the {what}"
         if self._touch:  # the session names the keyboard's keys; a touch player has these instead
             for keyboard, touch in TOUCH_KEY_NAMES:
                 notice = notice.replace(keyboard, touch)
@@ -531,7 +723,9 @@ class VerdictView(View):
         lexicon: str,
         outcome: Outcome,
         second_opinion: str,
+        division: str | None = None,
     ) -> None:
+        """``division``: the challenge's division, named where the station has several."""
         acceptable = verdict is Verdict.ACCEPTABLE
         text = "YES \u2014 the play is ACCEPTABLE" if acceptable else "NO \u2014 the play is UNACCEPTABLE"
         self.headline.setText(text)
@@ -544,7 +738,8 @@ class VerdictView(View):
             colour = theme.ACCEPTABLE_BACKGROUND if acceptable else theme.UNACCEPTABLE_BACKGROUND
             theme.paint_background(self, colour)
         self.grid.show_words(words, len(words), max_length, None)
-        self.lexicon.setText(f"Lexicon: {lexicon}")
+        named = "" if division is None else f"Division {division} \u00b7 "
+        self.lexicon.setText(f"{named}Lexicon: {lexicon}")
         self.outcome.setText(outcome.headline)
         self.consequence.setText(outcome.consequence)
         self.second_opinion.setText(second_opinion)

@@ -17,50 +17,57 @@ from PySide6.QtWidgets import QStackedWidget, QVBoxLayout, QWidget
 
 from kiosk.core.adjudication import Verdict
 from kiosk.core.edition import edition_badge
+from kiosk.core.pack import pack_title
 from kiosk.core.session import (
     Backspace,
-    DivisionStepped,
     Escape,
     Event,
     JudgePressed,
     JudgeRequested,
+    Nudged,
     Screen,
     SessionState,
     Typed,
 )
 from kiosk.ui import theme
 from kiosk.ui.controller import StationController
-from kiosk.ui.views import EntryView, FaultView, HeaderBar, ReadyView, VerdictView
+from kiosk.ui.views import DivisionCard, DivisionView, EntryView, FaultView, HeaderBar, ReadyView, VerdictView
 
 if TYPE_CHECKING:  # judge mode is imported when first built, after the first frame
     from kiosk.ui.judge import JudgeView, MonotonicClock, StorageFactory
+    from kiosk.ui.notready import NotReadyView
 
 __all__ = ["JUDGE_CHORD", "StationWindow"]
 
 Mod = Qt.KeyboardModifier
 _CHORD_MODIFIERS = Mod.ControlModifier | Mod.AltModifier | Mod.ShiftModifier | Mod.MetaModifier
 JUDGE_CHORD = (Mod.ControlModifier | Mod.AltModifier, Qt.Key.Key_J)  # Ctrl+Alt+J: judge mode
+APP_TITLE = "Challenge station"
 HEADER_STRETCH = 9
 BODY_STRETCH = 91
 
 
-def key_to_event(event: QKeyEvent) -> Event | None:
-    """The session event a key press stands for, or None for keys the station ignores."""
+def window_title(station_name: str) -> str:
+    """The window title, e.g. "Challenge station — Table 3" (the default name is not said twice)."""
+    if station_name.casefold() == APP_TITLE.casefold():
+        return APP_TITLE
+    return f"{APP_TITLE} \u2014 {station_name}"
+
+
+def key_to_event(event: QKeyEvent) -> Event:
+    """The session event a key press stands for; ``Nudged`` for a key the flow has no use for
+    (an arrow, Shift, F1, Ctrl+Q): it does nothing but keep an entry from clearing itself."""
     key = event.key()
     modifiers = event.modifiers() & _CHORD_MODIFIERS
     if (modifiers, key) == JUDGE_CHORD:
         return JudgeRequested()
     if modifiers & (Mod.ControlModifier | Mod.AltModifier | Mod.MetaModifier):
-        return None  # Ctrl+Q, Ctrl+W, Alt+F4 and friends do nothing here
+        return Nudged()  # Ctrl+Q, Ctrl+W, Alt+F4 and friends do nothing here
     simple: dict[int, Event] = {
         Qt.Key.Key_Tab: JudgePressed(),
         Qt.Key.Key_Backtab: JudgePressed(),
         Qt.Key.Key_Backspace: Backspace(),
         Qt.Key.Key_Escape: Escape(),
-        Qt.Key.Key_Left: DivisionStepped(-1),
-        Qt.Key.Key_Up: DivisionStepped(-1),
-        Qt.Key.Key_Right: DivisionStepped(1),
-        Qt.Key.Key_Down: DivisionStepped(1),
         Qt.Key.Key_Return: Typed("\r"),
         Qt.Key.Key_Enter: Typed("\r"),
     }
@@ -71,7 +78,7 @@ def key_to_event(event: QKeyEvent) -> Event | None:
     # look-alike characters included) goes to the session, which refuses it with a reason.
     if text and not all(ord(char) < 0x20 or ord(char) == 0x7F for char in text):
         return Typed(text)
-    return None
+    return Nudged()
 
 
 class StationWindow(QWidget):
@@ -87,6 +94,7 @@ class StationWindow(QWidget):
         data_dir: Path | None = None,
         *,
         judge_clock: MonotonicClock = time.monotonic,
+        set_pin_command: str = "kiosk set-pin",
         parent: QWidget | None = None,
     ) -> None:
         """``storage`` opens (or returns) the station's storage: the same one the log records into."""
@@ -95,22 +103,24 @@ class StationWindow(QWidget):
         self._storage = storage
         self._data_dir = data_dir if data_dir is not None else Path.cwd()
         self._judge_clock = judge_clock
+        self._set_pin_command = set_pin_command
         config = controller.config
-        self.setWindowTitle(f"Challenge station \u2014 {config.station_name}")
+        self.setWindowTitle(window_title(config.station_name))
         self.setWindowFlags(Qt.WindowType.Window | Qt.WindowType.FramelessWindowHint)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         theme.paint_background(self, theme.BACKGROUND)
         self.header = HeaderBar()
-        self.ready = ReadyView(
-            touch=config.touch, division_names=[d.division.name for d in controller.divisions]
-        )
+        self.ready = ReadyView(touch=config.touch)
         self.stack = QStackedWidget()
         self.stack.addWidget(self.ready)
         self.ready.tapped.connect(self._on_tapped)
         self._entry: EntryView | None = None
+        self._division: DivisionView | None = None
         self._verdict: VerdictView | None = None
         self._fault: FaultView | None = None
         self._judge: JudgeView | None = None
+        self._notice: NotReadyView | None = None
+        self.not_ready = False  # a notice is shown instead of the players' screens: no key is heard
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -132,6 +142,14 @@ class StationWindow(QWidget):
             self._entry.tapped.connect(self._on_tapped)
             self.stack.addWidget(self._entry)
         return self._entry
+
+    @property
+    def division(self) -> DivisionView:
+        if self._division is None:
+            self._division = DivisionView(touch=self.controller.config.touch)
+            self._division.tapped.connect(self._on_tapped)
+            self.stack.addWidget(self._division)
+        return self._division
 
     @property
     def verdict(self) -> VerdictView:
@@ -160,44 +178,92 @@ class StationWindow(QWidget):
                 self._data_dir,
                 touch=self.controller.config.touch,
                 clock=self._judge_clock,
+                set_pin_command=self._set_pin_command,
             )
             self._judge.finished.connect(self._on_judge_finished)
             self._judge.exit_confirmed.connect(self.leave)
             self.stack.addWidget(self._judge)
         return self._judge
 
+    @property
+    def notice(self) -> NotReadyView:
+        if self._notice is None:
+            from kiosk.ui.notready import NotReadyView
+
+            self._notice = NotReadyView()
+            self.stack.addWidget(self._notice)
+        return self._notice
+
+    def show_not_ready(self, problem: str, *, command: str = "", how: str = "") -> None:
+        """Serve no player until ``serve_again``: "Station not ready — call a judge", and why."""
+        notice = self.notice
+        notice.show_problem(problem, command=command, how=how)
+        if self.judging:
+            self.judge.finish()
+        self.not_ready = True
+        self.stack.setCurrentWidget(notice)
+
+    def serve_again(self) -> None:
+        """What stopped the station is fixed: back to the players' screens."""
+        if self.not_ready:
+            self.not_ready = False
+            self.show_state(self.controller.state)
+
     def build_screens(self) -> None:
         """Build every screen now, so that the first Tab pays for nothing but the ruling."""
-        for view in (self.entry, self.verdict, self.fault, self.judge):
+        views: list[QWidget] = [self.entry, self.verdict, self.fault, self.judge]
+        if len(self.controller.divisions) > 1:
+            views.append(self.division)
+        for view in views:
             view.resize(self.stack.size())
 
     # -- showing ---------------------------------------------------------------------------------
 
-    def show_state(self, state: SessionState) -> None:
-        if self.judging:  # judge mode stays in front; the header follows a division switch
-            loaded = self.controller.divisions[state.division]
-            name = self.controller.config.station_name
-            self.header.show_division(loaded.division.name, loaded.division.colour, name)
-            return
-        loaded = self.controller.divisions[state.division]
-        division = loaded.division
+    def _card(self, index: int) -> DivisionCard:
+        loaded = self.controller.divisions[index]
         info = loaded.lexicon.info
-        self.header.show_division(division.name, division.colour, self.controller.config.station_name)
+        division = loaded.division
+        return DivisionCard(
+            name=division.name,
+            colour=division.colour,
+            lexicon=info.name,
+            edition=info.edition,
+            trust=loaded.lexicon.trust.label,
+            youth=division.youth_rules,
+            badge=edition_badge(loaded.recognition, division.youth_rules, info.name),
+        )
+
+    @property
+    def several(self) -> bool:
+        """Whether the configuration has several divisions: then each screen names the chosen one."""
+        return len(self.controller.divisions) > 1
+
+    def _show_header(self, state: SessionState) -> None:
+        station = self.controller.config.station_name
+        if state.division is None:  # not chosen yet: no division's colour, every division's name
+            names = [self.controller.divisions[i].division.name for i in state.served]
+            self.header.show_divisions(names, station)
+            return
+        division = self.controller.divisions[state.division].division
+        self.header.show_division(division.name, division.colour, station)
+
+    def show_state(self, state: SessionState) -> None:
+        if self.not_ready:
+            return
+        self._show_header(state)
+        if self.judging:  # judge mode stays in front; the header follows a change of divisions
+            return
         screen = state.screen
         if screen is Screen.READY:
-            self.ready.show_ready(
-                info.name,
-                info.edition,
-                loaded.lexicon.trust.label,
-                division.youth_rules,
-                division.name,
-                division.colour,
-                edition_badge(loaded.recognition, division.youth_rules, info.name),
-            )
+            self.ready.show_ready([self._card(i) for i in state.served], several=self.several)
             self.stack.setCurrentWidget(self.ready)
+        elif screen is Screen.DIVISION:
+            self.division.show_choices(state, [(i, self._card(i)) for i in state.served])
+            self.stack.setCurrentWidget(self.division)
         elif screen in (Screen.ENTRY, Screen.CONFIRM, Screen.JUDGING):
             if screen is not Screen.JUDGING:
-                self.entry.show_entry(state)
+                name = self.controller.division.division.name if self.several else None
+                self.entry.show_entry(state, name)
             self.stack.setCurrentWidget(self.entry)
         elif screen is Screen.VERDICT and state.ruling is not None:
             self._show_verdict(state)
@@ -207,22 +273,24 @@ class StationWindow(QWidget):
 
     def _show_verdict(self, state: SessionState) -> None:
         assert state.ruling is not None
-        loaded = self.controller.divisions[state.division]
+        loaded = self.controller.division
         info = loaded.lexicon.info
         ruling = state.ruling
         youth = " \u00b7 school rules" if ruling.youth_rules else ""
         second = ""
         if loaded.second_opinion is not None and self.controller.second_opinion is not None:
             other = loaded.second_opinion.info
-            second = f"Second opinion ({other.name} {other.edition}): {self.controller.second_opinion.value}"
+            named = pack_title(other.name, other.edition)
+            second = f"Second opinion, {named}: {self.controller.second_opinion.value}"
         outcome = self.controller.config.rules.outcome(ruling.verdict, len(ruling.words))
         self.verdict.show_verdict(
             ruling.verdict,
             ruling.words,
             state.max_length,
-            f"{info.name} ({info.edition}){youth}",
+            f"{pack_title(info.name, info.edition)}{youth}",
             outcome,
             second,
+            loaded.division.name if self.several else None,
         )
         self.stack.setCurrentWidget(self.verdict)
         spoken = "Acceptable" if ruling.verdict is Verdict.ACCEPTABLE else "Unacceptable"
@@ -251,19 +319,20 @@ class StationWindow(QWidget):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
         event.accept()
+        if self.not_ready:
+            return
         if self.judging:
             if not event.modifiers() & (Mod.ControlModifier | Mod.AltModifier | Mod.MetaModifier):
                 self.judge.handle_key(event)
             return
-        session_event = key_to_event(event)
-        if session_event is not None:
-            self.controller.dispatch(session_event)
+        self.controller.dispatch(key_to_event(event))
 
     def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802 (Qt's names)
         return False  # Tab judges; it never moves the focus
 
     def _on_tapped(self, event: Event) -> None:
-        self.controller.dispatch(event)
+        if not self.not_ready:
+            self.controller.dispatch(event)
 
     def _on_state_changed(self, state: SessionState) -> None:
         self.show_state(state)

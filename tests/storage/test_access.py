@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.core.errors import PinError
-from kiosk.core.pin import PIN_BACKOFF_BASE_S, PIN_FREE_ATTEMPTS
+from kiosk.core.pin import PIN_BACKOFF_BASE_S, PIN_BACKOFF_MAX_S, PIN_FREE_ATTEMPTS
 from kiosk.storage import JudgeAccess, PinOutcome, StationStorage, open_station_storage
 from kiosk.storage.database import open_engine, sqlite_url
 
@@ -33,7 +33,7 @@ def door(storage: StationStorage, clock: Clock) -> JudgeAccess:
 
 def test_without_a_pin_judge_mode_says_so(storage: StationStorage) -> None:
     assert not storage.judge_access.has_pin()
-    assert storage.judge_access.check_pin("1234").outcome is PinOutcome.NO_PIN
+    assert storage.judge_access.check_pin("123456").outcome is PinOutcome.NO_PIN
 
 
 def test_the_pin_is_stored_only_as_a_hash(storage: StationStorage) -> None:
@@ -47,19 +47,19 @@ def test_the_pin_is_stored_only_as_a_hash(storage: StationStorage) -> None:
 
 
 def test_an_unusable_pin_is_refused_and_the_old_one_kept(storage: StationStorage) -> None:
-    storage.judge_access.set_pin("1234")
+    storage.judge_access.set_pin("123456")
     with pytest.raises(PinError, match="too short"):
         storage.judge_access.set_pin("12")
-    assert storage.judge_access.check_pin("1234").accepted
+    assert storage.judge_access.check_pin("123456").accepted
 
 
 def test_wrong_pins_back_off_and_the_backoff_survives_a_restart(tmp_path: Path) -> None:
     clock = Clock()
     with open_station_storage(tmp_path) as storage:
-        storage.judge_access.set_pin("2468")
+        storage.judge_access.set_pin("246813")
         access = door(storage, clock)
         for n in range(1, PIN_FREE_ATTEMPTS + 1):
-            check = access.check_pin("0000")
+            check = access.check_pin("000000")
             assert (check.outcome, check.failures) == (PinOutcome.WRONG, n)
         assert check.wait_s == PIN_BACKOFF_BASE_S
 
@@ -69,27 +69,48 @@ def test_wrong_pins_back_off_and_the_backoff_survives_a_restart(tmp_path: Path) 
         access = door(storage, clock)
         assert access.attempts().failures == PIN_FREE_ATTEMPTS
         assert access.wait_s() == PIN_BACKOFF_BASE_S - 1
-        early = access.check_pin("2468")  # even the right PIN is not heard during the wait
+        early = access.check_pin("246813")  # even the right PIN is not heard during the wait
         assert (early.outcome, early.failures) == (PinOutcome.TOO_SOON, PIN_FREE_ATTEMPTS)
         clock.advance(PIN_BACKOFF_BASE_S)
-        again = access.check_pin("1111")
+        again = access.check_pin("111111")
         assert (again.outcome, again.wait_s) == (PinOutcome.WRONG, 2 * PIN_BACKOFF_BASE_S)
 
     clock.advance(2 * PIN_BACKOFF_BASE_S)
     with open_station_storage(tmp_path) as storage:
         access = door(storage, clock)
-        assert access.check_pin("2468").accepted
+        assert access.check_pin("246813").accepted
         assert access.attempts().failures == 0
 
 
 def test_set_pin_is_the_recovery_path_and_clears_the_failures(storage: StationStorage) -> None:
     clock = Clock()
-    storage.judge_access.set_pin("2468")
+    storage.judge_access.set_pin("246813")
     access = door(storage, clock)
     for _ in range(PIN_FREE_ATTEMPTS + 3):
         clock.advance(3600)
-        access.check_pin("0000")
+        access.check_pin("000000")
     assert access.wait_s() > 0
-    storage.judge_access.set_pin("1357")
+    storage.judge_access.set_pin("135791")
     assert access.wait_s() == 0
-    assert access.check_pin("1357").accepted
+    assert access.check_pin("135791").accepted
+
+
+def test_however_many_wrong_pins_a_player_types_a_judge_waits_a_minute_at_most(tmp_path: Path) -> None:
+    """A player cannot lock the judges out for a round; the judge hears how many PINs were tried."""
+    clock = Clock()
+    with open_station_storage(tmp_path) as storage:
+        storage.judge_access.set_pin("246813")
+        access = door(storage, clock)
+        for _ in range(200):  # over two hours of wrong PINs, each as soon as the door listens
+            clock.advance(access.wait_s())
+            assert access.check_pin("000000").outcome is PinOutcome.WRONG
+        last_wrong = clock.now
+    clock.advance(1)
+    with open_station_storage(tmp_path) as storage:  # a restart changes nothing
+        access = door(storage, clock)
+        assert 0 < access.wait_s() <= PIN_BACKOFF_MAX_S <= 60
+        clock.advance(access.wait_s())
+        check = access.check_pin("246813")
+        assert check.accepted
+        assert (check.cleared.failures, check.cleared.last_failure_at) == (200, last_wrong)
+        assert access.attempts().failures == 0

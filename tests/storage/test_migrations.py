@@ -66,7 +66,7 @@ def write_data_of_version(engine: Engine, version: int) -> None:
         if version >= 2:
             conn.execute(text("INSERT INTO setting VALUES ('division', '\"School\"')"))
             conn.execute(
-                text("INSERT INTO judge_access VALUES (1, :hash, 0, NULL)"), {"hash": hash_pin("1357")}
+                text("INSERT INTO judge_access VALUES (1, :hash, 0, NULL)"), {"hash": hash_pin("135791")}
             )
         if version >= 3:  # a challenge queued for the shared server, in the outbox's format 1
             conn.execute(
@@ -106,7 +106,7 @@ def test_every_earlier_version_upgrades_to_the_current_one_keeping_its_data(
             assert entries == []
         if version >= 2:
             assert storage.settings.load().division == "School"
-            assert storage.judge_access.check_pin("1357").outcome is PinOutcome.ACCEPTED
+            assert storage.judge_access.check_pin("135791").outcome is PinOutcome.ACCEPTED
         else:
             assert not storage.judge_access.has_pin()
     engine = open_engine(sqlite_url(local_database_path(tmp_path)))

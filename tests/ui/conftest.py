@@ -20,7 +20,7 @@ from kiosk.ui.controller import StationController
 from kiosk.ui.window import StationWindow
 from tests.conftest import PackFactory
 
-PIN = "4826"
+PIN = "482613"
 WORDS = ["CAT", "CATS", "DOG", "DOGS", "QI", "ZA", "MMMMMMMMMMMMMMM"]
 
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+import pytest
+from PySide6.QtWidgets import QApplication, QWidget
 
 from kiosk.core.adjudication import Verdict
 from kiosk.core.config import Division, Verifier
@@ -17,7 +19,7 @@ from kiosk.core.recheck import recheck_card
 from kiosk.paths import known_editions_path
 from kiosk.ui import theme
 from tests.conftest import PackFactory
-from tests.ui.conftest import WORDS, StationFactory, press, tab, type_text
+from tests.ui.conftest import WORDS, Rig, StationFactory, tab, type_text
 
 SCHOOL = [w for w in WORDS if w != "DOGS"]  # the pack fixture's youth list excludes DOGS
 
@@ -37,32 +39,84 @@ def verifier_knowing(tmp_path: Path, *lines: str) -> Verifier:
     return Verifier(editions=load_edition_table(known_editions_path(), [table]))
 
 
+def readable_px(window: QWidget) -> int:
+    """tests/ui/test_fit.py's smallest type a screen may show (12 px at 600 lines, and the same share
+    of a taller screen)."""
+    return max(12, window.height() // 50)
+
+
+def check_badges_are_seen(rig: Rig) -> list[tuple[str, str]]:
+    """Every badge shown, in one type size, whole, at least twice the smallest readable size and
+    never smaller than another line of the ready screen but the lexicon and the question."""
+    QApplication.processEvents()  # the layout follows a change of divisions served, as on screen
+    ready = rig.window.ready
+    rows = [row for row in ready.published_rows if row.isVisible()]
+    assert rows
+    sizes = {row.font().pixelSize() for row in rows}
+    assert len(sizes) == 1, [(row.text(), row.font().pixelSize()) for row in rows]
+    size = sizes.pop()
+    assert size >= 2 * readable_px(rig.window), (size, rig.window.size())
+    for other in (ready.caption, ready.edition, ready.youth, ready.division):
+        assert size >= other.font().pixelSize(), (other.objectName(), other.text())
+    for row in rows:
+        assert theme.fits(row.font(), row.text(), row.width(), row.height()), row.text()
+    return [(row.text(), row.colour) for row in rows]
+
+
+@pytest.mark.parametrize("touch", [False, True])
+@pytest.mark.parametrize("size", [(1024, 600), (1920, 1080)])
 def test_every_division_shows_its_edition_large_enough_for_players(
-    station: StationFactory, pack: Path, make_pack: PackFactory, tmp_path: Path
+    station: StationFactory,
+    pack: Path,
+    make_pack: PackFactory,
+    tmp_path: Path,
+    touch: bool,
+    size: tuple[int, int],
 ) -> None:
+    """A station serving several divisions shows each one's badge on the ready screen, where the
+    players of every division look before the count."""
     club = make_pack(["CAT", "QI"], name="Club list")
+    claims = make_pack(["CAT", "QI", "ZA"], name="NWL2023", edition="2023-03")
     verifier = verifier_knowing(tmp_path, line("CLUB26", WORDS), line("SCHOOL26", SCHOOL))
     divisions = (
         Division("Open", pack),
         Division("Schools", pack, youth_rules=True, colour="#7a3db8"),
         Division("Social", club, colour="#a35200"),
+        Division("Late", claims, colour="#1d6fa5"),
     )
-    rig = station(divisions=divisions, verifier=verifier, size=(1024, 600))
-    ready = rig.window.ready
-    seen = []
-    for _ in divisions:
-        seen.append((ready.published.text(), ready.published.colour))
-        assert ready.published.isVisible()
-        # as large as the question players answer, and never cut short
-        assert ready.published.font().pixelSize() >= ready.prompt.font().pixelSize(), ready.published.text()
-        assert theme.fits(
-            ready.published.font(), ready.published.text(), ready.published.width(), ready.published.height()
-        )
-        press(rig.window, Qt.Key.Key_Right)
-    assert seen == [
-        ("CLUB26 \u2713 published word set", theme.PUBLISHED),
-        ("SCHOOL26 \u2713 published word set", theme.PUBLISHED),  # the set a youth division rules with
-        ("Club list \u2014 not a published edition", theme.DIM_TEXT),
+    rig = station(divisions=divisions, verifier=verifier, size=size, touch=touch)
+    assert check_badges_are_seen(rig) == [
+        ("Open: CLUB26 \u2713 published word set", theme.PUBLISHED),
+        (
+            "Schools: SCHOOL26 \u2713 published word set",
+            theme.PUBLISHED,
+        ),  # the set a youth division rules with
+        ("Social: Club list \u2014 not a published edition", theme.DIM_TEXT),
+        ("Late: \u2717 not the published NWL2023 word set", theme.NOTICE),
+    ]
+
+
+@pytest.mark.parametrize("touch", [False, True])
+def test_a_station_serving_one_division_shows_that_divisions_edition(
+    station: StationFactory, pack: Path, make_pack: PackFactory, tmp_path: Path, touch: bool
+) -> None:
+    """One division on its own, or one of several when a judge has the station serve only it."""
+    club = make_pack(["CAT", "QI"], name="Club list")
+    verifier = verifier_knowing(tmp_path, line("CLUB26", WORDS), line("SCHOOL26", SCHOOL))
+    alone = station(divisions=(Division("Schools", pack, youth_rules=True),), verifier=verifier, touch=touch)
+    assert check_badges_are_seen(alone) == [("SCHOOL26 \u2713 published word set", theme.PUBLISHED)]
+    divisions = (Division("Open", pack), Division("Social", club, colour="#a35200"))
+    rig = station(divisions=divisions, verifier=verifier, touch=touch)
+    assert len(check_badges_are_seen(rig)) == 2
+    for index, expected in ((1, ("Club list \u2014 not a published edition", theme.DIM_TEXT)), (0, None)):
+        rig.controller.apply_choice(replace(rig.controller.choice, served=index))
+        assert rig.window.ready.division.text().startswith("This station judges the ")
+        shown = check_badges_are_seen(rig)
+        assert shown == [expected or ("CLUB26 \u2713 published word set", theme.PUBLISHED)]
+    rig.controller.apply_choice(replace(rig.controller.choice, served=None))  # both again
+    assert [text for text, _ in check_badges_are_seen(rig)] == [
+        "Open: CLUB26 \u2713 published word set",
+        "Social: Club list \u2014 not a published edition",
     ]
 
 
@@ -90,7 +144,7 @@ def test_the_log_records_the_edition_the_youth_list_and_the_second_opinion(
         Division("Open", pack, colour="#7a3db8"),
     )
     rig = station(divisions=divisions, verifier=verifier)
-    type_text(rig.window, "2cat qi")
+    type_text(rig.window, "21cat qi")  # two words, division 1 (Schools)
     tab(rig.window)
     entry = rig.log.entries[-1]
     youth_list = load_lexicon(pack).info.youth_set_hash
@@ -108,8 +162,7 @@ def test_the_log_records_the_edition_the_youth_list_and_the_second_opinion(
     assert "second opinion Other list 2020: UNACCEPTABLE" in details
 
     rig.controller.verdict_timer.timeout.emit()  # back to the ready screen
-    press(rig.window, Qt.Key.Key_Right)  # Open: the whole set, which is no known edition
-    type_text(rig.window, "1dogs")
+    type_text(rig.window, "12dogs")  # one word, division 2 (Open): the whole set, no known edition
     tab(rig.window)
     entry = rig.log.entries[-1]
     assert (entry.division, entry.edition_checked, entry.published_edition) == ("Open", True, None)

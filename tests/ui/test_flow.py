@@ -11,7 +11,9 @@ from pytestqt.qtbot import QtBot
 from kiosk.core.config import Division, Timings
 from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
 from kiosk.core.session import Screen
+from kiosk.ui import theme
 from tests.ui.conftest import StationFactory, press, tab, type_text
+from tests.ui.test_fit import assert_every_text_fits
 
 
 def test_a_play_is_judged_from_count_to_verdict_and_back(station: StationFactory) -> None:
@@ -82,26 +84,54 @@ def test_every_profile_states_its_outcome(
     assert unacceptable_outcome in shown
 
 
-def test_divisions_are_chosen_on_the_ready_screen_and_stay_visible(
+def test_each_challenge_chooses_its_division_and_every_screen_names_it(
     station: StationFactory, pack: Path
 ) -> None:
+    """A school game is never judged under the open lexicon because the last players chose it."""
     divisions = (Division("Open", pack), Division("Schools", pack, youth_rules=True, colour="#7a3db8"))
     rig = station(divisions=divisions)
     window = rig.window
-    assert window.header.division.text() == "Division: Open"
-    assert window.ready.youth.text() == ""
-    press(window, Qt.Key.Key_Right)
+    assert window.header.division.text() == "Divisions: Open \u00b7 Schools"
+    assert window.ready.lexicon.text() == "Open \u00b7 Schools"
+    assert window.ready.division.text() == "After the count, choose the division of your game"
+    for arrow in (Qt.Key.Key_Right, Qt.Key.Key_Left, Qt.Key.Key_Down):
+        press(window, arrow)  # arrows choose nothing
+    assert window.header.division.text() == "Divisions: Open \u00b7 Schools"
+    type_text(window, "1")
+    assert window.stack.currentWidget() is window.division
+    assert window.division.title.text() == "1 word challenged"
+    assert [key.text() for key in window.division.keys] == [
+        "1  Open\nClub list (2026)",
+        "2  Schools\nClub list (2026), school rules",
+    ]
+    type_text(window, "2dogs")
     assert window.header.division.text() == "Division: Schools"
-    assert window.ready.youth.text() == "School rules: youth list applied"
-    type_text(window, "1dogs")
-    assert window.header.division.text() == "Division: Schools"
-    press(window, Qt.Key.Key_Left)  # arrows do nothing once the entry has started
-    assert window.header.division.text() == "Division: Schools"
+    assert "check the spelling and the division (Schools)" in window.entry.prompt.text()
     tab(window)
     assert window.verdict.headline.text() == "NO \u2014 the play is UNACCEPTABLE"  # DOGS is youth-excluded
-    assert window.header.division.text() == "Division: Schools"
+    assert (
+        window.verdict.lexicon.text()
+        == "Division Schools \u00b7 Lexicon: Club list (2026) \u00b7 school rules"
+    )
     assert rig.log.entries[0].division == "Schools"
     assert rig.log.entries[0].ruling.youth_rules
+    rig.controller.verdict_timer.timeout.emit()
+    assert window.header.division.text() == "Divisions: Open \u00b7 Schools"  # nothing carries over
+    type_text(window, "1")
+    assert window.stack.currentWidget() is window.division  # the next players choose again
+    type_text(window, "1dogs")
+    tab(window)
+    assert window.verdict.headline.text() == "YES \u2014 the play is ACCEPTABLE"
+    assert [e.division for e in rig.log.entries] == ["Schools", "Open"]
+
+
+def test_with_one_division_nothing_is_asked_and_nothing_named(station: StationFactory) -> None:
+    window = station().window
+    type_text(window, "1cat")
+    assert window.stack.currentWidget() is window.entry
+    assert window.entry.prompt.text().startswith("Both players: check the spelling.")
+    tab(window)
+    assert window.verdict.lexicon.text() == "Lexicon: Club list (2026)"
 
 
 def test_second_opinion_is_a_smaller_line_under_the_verdict(
@@ -112,26 +142,47 @@ def test_second_opinion_is_a_smaller_line_under_the_verdict(
     type_text(window, "2cat dog")
     tab(window)
     assert window.verdict.headline.text() == "YES \u2014 the play is ACCEPTABLE"
-    assert window.verdict.second_opinion.text() == "Second opinion (Other list 2020): UNACCEPTABLE"
+    assert window.verdict.second_opinion.text() == "Second opinion, Other list (2020): UNACCEPTABLE"
 
 
 def test_refused_characters_show_the_reason(station: StationFactory) -> None:
     window = station().window
     type_text(window, "1ca\u00e9")
     assert window.entry.grid.words[0].text() == "CA_"
-    assert '"\u00e9" (e with acute)' in window.entry.notice.text()
+    assert '"\u00e9" (e with acute)' in window.entry.notice.source
     assert window.entry.notice.isVisible()
     type_text(window, "7")
-    assert '"7" is not one of the letters A to Z' in window.entry.notice.text()
+    assert '"7" is not one of the letters A to Z' in window.entry.notice.source
 
 
-def test_tab_before_all_words_does_nothing_harmful(station: StationFactory) -> None:
+def test_tab_between_words_separates_them_as_in_zyzzyva(station: StationFactory) -> None:
     rig = station()
-    type_text(rig.window, "3cat")
+    type_text(rig.window, "3za")
+    tab(rig.window)
+    type_text(rig.window, "caf")
+    assert [w.text() for w in rig.window.entry.grid.words[:2]] == ["ZA", "CAF_"]
+    tab(rig.window)
     tab(rig.window)
     assert rig.window.stack.currentWidget() is rig.window.entry
     assert rig.log.entries == []
-    assert "Type all 3 words first" in rig.window.entry.notice.text()
+    assert rig.window.entry.notice.source == "Type all 3 words first (1 to go)"
+
+
+def test_a_sixteenth_letter_stays_as_typed_marked_and_blocks_judging(station: StationFactory) -> None:
+    window = station().window  # the pack's longest word has 15 letters
+    type_text(window, "1antidisestablishment")
+    word = window.entry.grid.words[0]
+    assert word.text() == "ANTIDISESTABLISHMENT_"
+    assert word.colour == theme.NOTICE
+    assert window.entry.grid.counts[0].text() == "20 letters"
+    assert window.entry.notice.source == (
+        "Too long: 'ANTIDISESTABLISHMENT' has 20 letters; this lexicon holds words of at most 15 "
+        "letters. Backspace corrects it"
+    )
+    tab(window)
+    assert window.stack.currentWidget() is window.entry
+    assert window.controller.state.screen is Screen.ENTRY
+    assert_every_text_fits(window)
 
 
 def test_backspace_and_escape(station: StationFactory) -> None:
@@ -180,8 +231,10 @@ def test_timers_follow_the_configuration(station: StationFactory) -> None:
     controller = rig.controller
     type_text(rig.window, "2ca")
     assert controller.idle_timer.isActive()
-    assert controller.idle_timer.interval() == 12000
+    assert controller.idle_timer.interval() == 12000 - 5000  # then five seconds counted down
     controller.idle_timer.timeout.emit()
+    for _ in range(5):
+        controller.idle_countdown.timeout.emit()
     assert rig.window.stack.currentWidget() is rig.window.ready
     type_text(rig.window, "1cat")
     tab(rig.window)
@@ -202,3 +255,44 @@ def test_the_verdict_clears_itself(station: StationFactory, qtbot: QtBot) -> Non
     tab(rig.window)
     assert rig.window.stack.currentWidget() is rig.window.verdict
     qtbot.waitUntil(lambda: rig.window.stack.currentWidget() is rig.window.ready, timeout=5000)
+
+
+def test_idle_clearing_counts_down_on_screen_and_any_key_keeps_the_words(station: StationFactory) -> None:
+    rig = station()
+    controller, window = rig.controller, rig.window
+    type_text(window, "2cat do")
+    controller.idle_timer.timeout.emit()
+    assert window.entry.notice.source == "Clearing in 5 s \u2014 press any key to keep the words"
+    controller.idle_countdown.timeout.emit()
+    assert window.entry.notice.source.startswith("Clearing in 4 s")
+    press(window, Qt.Key.Key_Shift)  # a key that types nothing still keeps the entry
+    assert window.entry.notice.source == ""
+    assert not controller.idle_countdown.isActive()
+    assert controller.idle_timer.isActive()
+    assert window.entry.grid.words[1].text() == "DO_"
+    controller.idle_timer.timeout.emit()
+    for _ in range(5):
+        controller.idle_countdown.timeout.emit()
+    assert window.stack.currentWidget() is window.ready
+
+
+def test_the_check_the_spelling_screen_is_not_hurried(station: StationFactory) -> None:
+    rig = station()
+    type_text(rig.window, "8" + " ".join(["overcommitment"] * 8) + " ")
+    assert rig.controller.state.screen is Screen.CONFIRM
+    waited_ms = rig.controller.idle_timer.interval() + 5000
+    assert waited_ms >= 120_000  # two minutes for two players to read eight long words
+
+
+def test_a_pack_without_an_edition_shows_no_empty_brackets(
+    station: StationFactory, make_pack: object
+) -> None:
+    plain = make_pack(["CAT", "DOG"], name="Club list", edition="")  # type: ignore[operator]
+    divisions = (Division("Open", plain), Division("Schools", plain))
+    window = station(divisions=divisions).window
+    assert window.ready.edition.text() == "Open: Club list \u00b7 Schools: Club list"
+    type_text(window, "11cat")
+    tab(window)
+    assert window.verdict.lexicon.text() == "Division Open \u00b7 Lexicon: Club list"
+    single = station(divisions=(Division("Open", plain),)).window
+    assert single.ready.edition.text() == "unsigned"

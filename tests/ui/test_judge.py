@@ -57,10 +57,10 @@ def test_the_pin_opens_judge_mode_and_esc_returns_to_the_station(judge_station: 
     window = rig.window
     press(window, K.Key_Escape)
     assert window.judge.door.title.text() == "Judge PIN"
-    type_text(window, "48")
+    type_text(window, PIN[:2])
     assert window.judge.door.dots.text() == "\u25cf \u25cf"
-    assert "48" not in visible_texts(window)
-    type_text(window, "26")
+    assert PIN[:2] not in visible_texts(window)
+    type_text(window, PIN[2:])
     enter(window)
     assert shown(window) is window.judge.menu
     press(window, K.Key_Escape)
@@ -72,11 +72,11 @@ def test_wrong_pin_back_off_survives_a_restart(judge_station: JudgeFactory) -> N
     rig = judge_station()
     press(rig.window, K.Key_Escape)
     for _ in range(3):  # three free tries; the fourth must wait
-        type_text(rig.window, "1111")
+        type_text(rig.window, "111111")
         enter(rig.window)
     door = rig.window.judge.door
     assert door.shut
-    assert "Wrong PIN (3 in a row). Next try in 0:0" in door.message.text()
+    assert "Wrong PIN (3 in a row). Next try in 0:0" in door.message.source
     assert rig.storage.judge_access.attempts().failures == 3
     rig.storage.close()
     rig.window.hide()
@@ -85,7 +85,7 @@ def test_wrong_pin_back_off_survives_a_restart(judge_station: JudgeFactory) -> N
     press(again.window, K.Key_Escape)
     door = again.window.judge.door
     assert door.shut
-    assert "Next try in 0:0" in door.message.text()
+    assert "Next try in 0:0" in door.message.source
     type_text(again.window, PIN)
     enter(again.window)
     assert again.window.judge.current is door
@@ -179,30 +179,36 @@ def test_a_settings_switch_applies_at_once_and_survives_a_restart(
     unlock(rig)
     type_text(window, "3")
     settings = window.judge.settings
-    assert settings.lines[0][0].text() == "Division"
-    press(window, K.Key_Right)  # division: Schools
+    assert settings.lines[0][0].text() == "Divisions served"
+    assert settings.lines[0][2].text() == "every division: players choose"
+    press(window, K.Key_Right)
+    press(window, K.Key_Right)  # only Schools: the station in the schools' room
+    assert settings.lines[0][2].text() == "only Schools"
     press(window, K.Key_Down)
     press(window, K.Key_Right)  # challenge rule: double -> penalty
-    assert "Not saved yet" in settings.notice.text()
-    assert rig.controller.state.division == 0
+    assert "Not saved yet" in settings.notice.source
+    assert list(rig.controller.state.served) == [0, 1]
     enter(window)
-    assert settings.notice.text() == "Saved and applied; kept after a restart"
-    assert rig.controller.state.division == 1
+    assert settings.notice.source == "Saved and applied; kept after a restart"
+    assert list(rig.controller.state.served) == [1]
     assert rig.controller.config.rules.kind is ProfileKind.PENALTY
     assert window.header.division.text() == "Division: Schools"
     saved = rig.storage.settings.load()
     assert (saved.division, saved.rule_profile) == ("Schools", "penalty-5-challenger_loses")
     press(window, K.Key_Escape)
     type_text(window, "7")  # back to the station
-    type_text(window, "1za")
+    assert window.ready.division.text() == "This station judges the Schools division only"
+    type_text(window, "1za")  # no division to choose: the judge chose it for every challenge
+    assert "the division (Schools)" in window.entry.prompt.text()
     tab(window)
     assert "5 points" in window.verdict.outcome.text()
+    assert window.verdict.lexicon.text().startswith("Division Schools")
 
     rig.storage.close()
     again = judge_station(pin=None, divisions=divisions)
-    assert again.controller.state.division == 0  # the configuration, until the storage is read
+    assert list(again.controller.state.served) == [0, 1]  # the configuration, until the storage is read
     assert restore_settings(again.controller, again.storage) == ()
-    assert again.controller.state.division == 1
+    assert list(again.controller.state.served) == [1]
     assert again.controller.config.rules.name == "penalty-5-challenger_loses"
 
 
@@ -215,12 +221,12 @@ def test_export_writes_the_log_to_a_csv_in_the_data_dir(judge_station: JudgeFact
     unlock(rig)
     type_text(window, "5")
     export = window.judge.export
-    assert str(tmp_path / "data" / "exports") in export.text.text()
+    assert str(tmp_path / "data" / "exports") in export.text.source
     enter(window)
     assert export.written is not None
     assert export.written.parent == tmp_path / "data" / "exports"
-    assert str(export.written) in export.text.text()
-    assert "Wrote 1 challenge to this station's data folder:" in export.text.text()
+    assert str(export.written) in export.text.source
+    assert "Wrote 1 challenge to this station's data folder:" in export.text.source
     rows = list(csv.DictReader(export.written.open(encoding="utf-8")))
     assert [(r["words"], r["verdict"]) for r in rows] == [("CAT CATX", "UNACCEPTABLE")]
     assert rows[0]["word_results"] == "CAT: acceptable; CATX: not in the lexicon"
@@ -234,22 +240,22 @@ def test_counts_packs_and_status_screens(judge_station: JudgeFactory) -> None:
     rig.controller.verdict_timer.timeout.emit()
     unlock(rig)
     type_text(window, "4")
-    assert "Station 7  (this station): 1" in window.judge.counts.text.text()
+    assert "Station 7  (this station): 1" in window.judge.counts.text.source
     press(window, K.Key_Escape)
     type_text(window, "2")
-    packs = window.judge.packs.text.text()
+    packs = window.judge.packs.text.source
     assert "Club list \u2014 edition 2026: Open" in packs
     assert "7 words" in packs
     assert "unsigned" in packs
     press(window, K.Key_Escape)
     type_text(window, "6")
-    status = window.judge.status.text.text()
+    status = window.judge.status.text.source
     assert "This station's log (SQLite)" in status
     assert "Kept in memory after a log failure: 0" in status
 
 
-def test_a_touch_judge_gets_in_with_taps_and_chooses_the_first_pin(judge_station: JudgeFactory) -> None:
-    rig = judge_station(pin=None, touch=True)
+def test_a_touch_judge_gets_in_with_taps(judge_station: JudgeFactory) -> None:
+    rig = judge_station(touch=True)
     window = rig.window
     button = window.ready.judge_button
     assert button is not None
@@ -257,11 +263,10 @@ def test_a_touch_judge_gets_in_with_taps_and_chooses_the_first_pin(judge_station
     assert button.height() < window.height() // 10  # small and out of the way
     QTest.mouseClick(button, Qt.MouseButton.LeftButton)
     door = window.judge.door
-    assert door.title.text() == "No judge PIN is set yet: choose one"
-    for label in ("1", "9", "7", "3", "OK", "1", "9", "7", "3", "OK"):
+    assert door.title.text() == "Judge PIN"
+    for label in (*PIN, "OK"):
         QTest.mouseClick(door.keys[label], Qt.MouseButton.LeftButton)
     assert shown(window) is window.judge.menu
-    assert rig.storage.judge_access.check_pin("1973").accepted
     assert_every_text_fits(window)
     QTest.mouseClick(
         window.judge.menu.buttons[next(reversed(window.judge.menu.buttons))], Qt.MouseButton.LeftButton
@@ -269,10 +274,67 @@ def test_a_touch_judge_gets_in_with_taps_and_chooses_the_first_pin(judge_station
     assert shown(window) is window.judge.exit_page
 
 
+@pytest.mark.parametrize("touch", [False, True])
+def test_with_no_pin_set_the_door_never_offers_to_set_one(judge_station: JudgeFactory, touch: bool) -> None:
+    """Whoever presses Esc first may be a player: no PIN is ever chosen at the station."""
+    rig = judge_station(pin=None, touch=touch)
+    window = rig.window
+    press(window, K.Key_Escape)
+    door = window.judge.door
+    assert door.title.text() == "No judge PIN is set"
+    assert "Set one on this machine's terminal:\nkiosk set-pin" in door.message.source
+    for _ in range(2):  # typed twice, as the old door asked for a new PIN
+        type_text(window, "135791")
+        enter(window)
+        if touch:
+            for label in ("1", "OK"):
+                assert not door.keys[label].isEnabled()
+    assert shown(window) is door
+    assert window.judge.session is None
+    assert not rig.storage.judge_access.has_pin()
+
+
+def test_the_judge_who_comes_in_hears_how_many_wrong_pins_came_before(judge_station: JudgeFactory) -> None:
+    rig = judge_station()
+    for _ in range(3):
+        rig.storage.judge_access.check_pin("000000")
+    rig.storage.judge_access.set_pin(PIN)  # (clears them: the count shown is since the last right PIN)
+    for _ in range(2):
+        rig.storage.judge_access.check_pin("111111")
+    unlock(rig)
+    warning = rig.window.judge.menu.warning
+    assert warning.isVisible()
+    assert warning.text().startswith("Before this PIN: 2 wrong PINs in a row, the last at ")
+    assert_every_text_fits(rig.window)
+    press(rig.window, K.Key_Escape)
+    unlock(rig)  # the next judge: nothing new to report
+    assert not rig.window.judge.menu.warning.isVisible()
+
+
+def test_a_log_deleted_under_the_running_station_gives_the_fault_not_a_verdict(
+    judge_station: JudgeFactory, tmp_path: Path
+) -> None:
+    rig = judge_station()
+    type_text(rig.window, "1cat")
+    tab(rig.window)
+    assert screen(rig) is Screen.VERDICT
+    rig.controller.verdict_timer.timeout.emit()
+    for path in (tmp_path / "data").glob("kiosk.sqlite3*"):
+        path.unlink()
+    type_text(rig.window, "1dog")
+    tab(rig.window)
+    assert screen(rig) is Screen.FAULT
+    assert rig.window.stack.currentWidget() is rig.window.fault
+    assert [e.ruling.words for e in rig.controller.unrecorded] == [("DOG",)]
+    unlock(rig)
+    type_text(rig.window, "6")
+    assert "was deleted while the station was running" in rig.window.judge.status.text.source
+
+
 def test_the_touch_keypad_is_shut_while_the_back_off_runs(judge_station: JudgeFactory) -> None:
     rig = judge_station(touch=True)
     for _ in range(3):
-        assert not rig.storage.judge_access.check_pin("0000").accepted
+        assert not rig.storage.judge_access.check_pin("000000").accepted
     QTest.mouseClick(rig.window.ready.judge_button, Qt.MouseButton.LeftButton)  # type: ignore[arg-type]
     door = rig.window.judge.door
     assert not door.keys["1"].isEnabled()
@@ -295,10 +357,10 @@ def test_a_fault_is_cleared_from_judge_mode(judge_station: JudgeFactory) -> None
     assert rig.window.judge.recheck.words[0].text() == "\u2713 CAT \u2014 acceptable"
     press(rig.window, K.Key_Escape)
     type_text(rig.window, "6")
-    assert "Kept in memory after a log failure: 1" in rig.window.judge.status.text.text()
+    assert "Kept in memory after a log failure: 1" in rig.window.judge.status.text.source
     broken.failing = False
     type_text(rig.window, "r")
-    assert rig.window.judge.status.notice.text() == "All kept challenges are now in the log"
+    assert rig.window.judge.status.notice.source == "All kept challenges are now in the log"
     assert [e.ruling.words for e in broken.entries] == [("CAT",)]
     press(rig.window, K.Key_Escape)
     type_text(rig.window, "7")
@@ -311,7 +373,7 @@ def test_every_judge_screen_fits(judge_station: JudgeFactory, pack: Path, size: 
     divisions = (Division("Open", pack), Division("Schools", pack, youth_rules=True))
     rig = judge_station(size=size, divisions=divisions)
     window = rig.window
-    type_text(window, "8" + " ".join(["WWWWWWWWWWWWWWW"] * 8))
+    type_text(window, "81" + " ".join(["WWWWWWWWWWWWWWW"] * 8))
     tab(window)
     rig.controller.verdict_timer.timeout.emit()
     unlock(rig)
@@ -321,6 +383,12 @@ def test_every_judge_screen_fits(judge_station: JudgeFactory, pack: Path, size: 
     for key in "123456":
         type_text(window, key)
         assert_every_text_fits(window)
+        if key == "3":  # with a change not saved yet, and its notice
+            press(window, K.Key_Down)
+            press(window, K.Key_Right)
+            assert_every_text_fits(window)
+            press(window, K.Key_Escape)
+            assert_every_text_fits(window)
         press(window, K.Key_Escape)
     type_text(window, "8")
     assert_every_text_fits(window)
@@ -341,7 +409,7 @@ def test_export_says_when_no_stick_is_found_and_finds_one_plugged_in_later(
     export.list_mounts = lambda: list(mounted)
     unlock(rig)
     type_text(window, "5")
-    text = export.text.text()
+    text = export.text.source
     assert "No USB stick found. Plug one in: it appears here by itself." in text
     assert f"mounts it under {media}" in text
     assert "Save to this station's data folder:" in text
@@ -349,21 +417,21 @@ def test_export_says_when_no_stick_is_found_and_finds_one_plugged_in_later(
     stick.mkdir(parents=True)
     mounted.append(stick)
     rig.advance(1.0)  # the page looks for sticks every second
-    assert "Save to the USB stick (1 of 1):" in export.text.text()
-    assert str(stick) in export.text.text()
+    assert "Save to the USB stick (1 of 1):" in export.text.source
+    assert str(stick) in export.text.source
     enter(window)
     assert export.written is not None
     assert export.written.parent == stick
-    text = export.text.text()
+    text = export.text.source
     assert "Wrote 1 challenge to the USB stick:" in text
     assert str(export.written) in text
     assert "you can take the stick out now" in text
     assert [r["words"] for r in csv.DictReader(export.written.open(encoding="utf-8"))] == ["CAT"]
     mounted.clear()
     rig.advance(1.0)  # the stick is gone: the page says what it wrote until the judge moves on
-    assert "Wrote 1 challenge" in export.text.text()
+    assert "Wrote 1 challenge" in export.text.source
     press(window, K.Key_Right)
-    assert "No USB stick found" in export.text.text()
+    assert "No USB stick found" in export.text.source
     assert_every_text_fits(window)
 
 
@@ -386,3 +454,75 @@ def test_the_recheck_keeps_one_type_size_for_rows_and_for_a_cards_words(judge_st
         "WWWWWWWWWWWWWWW \u2014 not in the lexicon",
     ]
     assert len({label.font().pixelSize() for label in shown_words}) == 1
+
+
+def test_esc_never_throws_unsaved_settings_away_silently(judge_station: JudgeFactory) -> None:
+    rig = judge_station()
+    window = rig.window
+    unlock(rig)
+    type_text(window, "3")
+    settings = window.judge.settings
+    press(window, K.Key_Right)  # challenge rule: double -> penalty
+    press(window, K.Key_Escape)
+    assert shown(window) is settings  # not left: told first
+    assert settings.notice.source == (
+        "The changes are not saved. Enter saves and applies them; Esc again leaves them unsaved"
+    )
+    enter(window)
+    assert rig.controller.config.rules.kind is ProfileKind.PENALTY
+    press(window, K.Key_Escape)
+    assert shown(window) is window.judge.menu  # saved: Esc leaves at once
+
+    type_text(window, "3")
+    press(window, K.Key_Right)  # penalty -> free, not saved
+    press(window, K.Key_Escape)
+    press(window, K.Key_Escape)  # the second Esc leaves them unsaved, as it said
+    assert shown(window) is window.judge.menu
+    assert rig.controller.config.rules.kind is ProfileKind.PENALTY
+    type_text(window, "3")
+    assert settings.notice.source == ""
+
+
+def test_unsaved_settings_outlive_the_idle_lock_and_say_so(judge_station: JudgeFactory) -> None:
+    rig = judge_station()
+    window = rig.window
+    unlock(rig)
+    type_text(window, "3")
+    press(window, K.Key_Right)
+    rig.advance(61)  # judge mode locks itself
+    assert not window.judging
+    unlock(rig)
+    type_text(window, "3")
+    settings = window.judge.settings
+    assert settings.notice.source == "Not saved yet: changes kept from before"
+    assert settings.lines[0][2].text() == "5-point per-word penalty"
+    assert rig.controller.config.rules.kind is ProfileKind.DOUBLE  # nothing applied meanwhile
+
+
+def test_a_long_log_error_stays_readable_on_the_status_page(
+    judge_station: JudgeFactory, tmp_path: Path
+) -> None:
+    """The page used to shrink every line to ~12 px to fit one long error on one line."""
+    for size in ((1024, 600), (1920, 1080)):
+        rig = judge_station(size=size)
+        type_text(rig.window, "1cat")
+        tab(rig.window)
+        rig.controller.verdict_timer.timeout.emit()
+        for path in (tmp_path / "data").glob("kiosk.sqlite3*"):
+            path.unlink()
+        type_text(rig.window, "1dog")
+        tab(rig.window)
+        unlock(rig)
+        type_text(rig.window, "6")
+        status = rig.window.judge.status
+        assert "was deleted while the station was running" in status.text.source
+        assert status.text.font().pixelSize() >= size[1] // 30
+        assert_every_text_fits(rig.window)
+        rig.storage.close()
+        rig.window.hide()
+
+
+def test_the_window_title_names_the_station_once(judge_station: JudgeFactory) -> None:
+    default = judge_station(station_name="Challenge station")  # the name a station has by default
+    assert default.window.windowTitle() == "Challenge station"
+    assert judge_station(station_name="Table 3").window.windowTitle() == "Challenge station \u2014 Table 3"

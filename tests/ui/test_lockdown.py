@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from kiosk.core.session import Screen
+from kiosk.paths import station_data
 from kiosk.storage import StationStorage
 from kiosk.ui.app import LOCK_FILE_NAME, run_station
 from tests.ui.conftest import StationFactory, press, tab, type_text
@@ -83,7 +84,8 @@ def test_a_second_station_on_the_same_data_dir_is_refused(
     def no_storage() -> StationStorage:
         raise AssertionError("a refused station must not open the storage")
 
-    code = run_station(rig.controller.config, rig.controller.divisions, data, no_storage)
+    where = station_data(None, data_dir=data)
+    code = run_station(rig.controller.config, rig.controller.divisions, where, no_storage)
     lock.unlock()
     assert code == 2
     err = capsys.readouterr().err  # type: ignore[attr-defined]

@@ -28,7 +28,7 @@ def _window(qtbot: QtBot, width: int, height: int) -> NotReadyWindow:
 def test_players_read_call_a_judge_and_the_judge_reads_the_file_and_the_fix(qtbot: QtBot) -> None:
     window = _window(qtbot, 1024, 600)
     assert window.headline.text() == "Station not ready \u2014 call a judge"
-    shown = window.problem.text().replace("\n", " ")
+    shown = window.problem.source.replace("\n", " ")
     assert "/etc/challenge-kiosk/school.kxpack is damaged" in shown
     assert "rebuild it with lexicon-build" in shown
     for label in (window.headline, window.players, window.problem, window.how):

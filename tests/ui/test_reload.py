@@ -45,15 +45,15 @@ def test_a_refused_reload_by_keyboard_names_the_file_and_keeps_judging_with_the_
     unlock(rig)
     type_text(window, "2")
     page = window.judge.packs
-    assert f"in use: the file on disk now ({pack.name})" in page.text.text()
+    assert f"in use: the file on disk now ({pack.name})" in page.text.source
     data = bytearray(pack.read_bytes())
     data[len(data) // 2] ^= 0x40
     pack.write_bytes(bytes(data))
 
     type_text(window, "r")
 
-    assert page.notice.text() == "Not reloaded: the station keeps judging with the packs it had"
-    text = " ".join(page.text.text().split())
+    assert page.notice.source == "Not reloaded: the station keeps judging with the packs it had"
+    text = " ".join(page.text.source.split())
     assert f"\u2717 {pack}" in text
     assert "is damaged: its contents do not match their SHA-256 checksum" in text
     assert "Club list \u2014 edition 2026: Open" in text
@@ -80,17 +80,17 @@ def test_a_touch_judge_reloads_a_new_edition_and_the_station_judges_its_new_word
     page = window.judge.packs
     assert page.reload_button.text() == "Reload packs"
     new_edition(make_pack, pack)
-    assert f"in use: the file on disk now ({pack.name})" in page.text.text()  # the disk is read on opening
+    assert f"in use: the file on disk now ({pack.name})" in page.text.source  # the disk is read on opening
     QTest.mouseClick(window.judge.back, Qt.MouseButton.LeftButton)
     QTest.mouseClick(window.judge.menu.buttons[JudgePage.PACKS], Qt.MouseButton.LeftButton)
     older = f"in use: an older copy kept in memory; {pack.name} on disk is now Club list 2027"
-    assert older in page.text.text()
+    assert older in page.text.source
 
     QTest.mouseClick(page.reload_button, Qt.MouseButton.LeftButton)
 
-    assert page.notice.text() == "Reloaded: Club list 2026 \u2192 Club list 2027, 9 words"
-    assert f"in use: the file on disk now ({pack.name})" in page.text.text()
-    assert "verified by the reload at" in page.text.text()
+    assert page.notice.source == "Reloaded: Club list 2026 \u2192 Club list 2027, 9 words"
+    assert f"in use: the file on disk now ({pack.name})" in page.text.source
+    assert "verified by the reload at" in page.text.source
     assert_every_text_fits(window)
     QTest.mouseClick(window.judge.back, Qt.MouseButton.LeftButton)
     QTest.mouseClick(window.judge.menu.buttons[JudgePage.BACK], Qt.MouseButton.LeftButton)
@@ -146,8 +146,8 @@ def test_a_reload_from_a_station_fault_waits_until_the_fault_is_cleared(
     new_edition(make_pack, pack)
     type_text(rig.window, "r")
     page = rig.window.judge.packs
-    assert "used from the ready screen" in page.text.text()
-    assert "Club list \u2014 edition 2026" in page.text.text()  # still the one in use
+    assert "used from the ready screen" in page.text.source
+    assert "Club list \u2014 edition 2026" in page.text.source  # still the one in use
     assert rig.controller.division.lexicon.info.edition == "2026"
     press(rig.window, K.Key_Escape)
     type_text(rig.window, "7")  # back to the station: clears the fault

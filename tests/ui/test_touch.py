@@ -17,10 +17,23 @@ from kiosk.ui.window import StationWindow
 from tests.ui.conftest import PIN, JudgeFactory, MemoryLog, StationFactory, press, tab, type_text
 
 
+def shown_keys(window: StationWindow) -> dict[str, QPushButton]:
+    """The on-screen keys by label; a division's key by the division's name."""
+    keys: dict[str, QPushButton] = {}
+    for pad in (window.ready.count_pad, window.entry.keyboard):
+        if pad is not None:
+            keys.update(pad.keys)
+    if window.stack.currentWidget() is window.division:
+        for key in window.division.keys:
+            keys[key.text().split("  ", 1)[1].split("\n")[0]] = key
+        if window.division.back is not None:
+            keys["BACK"] = window.division.back
+    return keys
+
+
 def tap(qtbot: QtBot, window: StationWindow, *labels: str) -> None:
     for label in labels:
-        pads = [window.ready.count_pad, window.ready.division_pad, window.entry.keyboard]
-        button = next(pad.keys[label] for pad in pads if pad is not None and label in pad.keys)
+        button = shown_keys(window)[label]
         assert button.isVisible(), label
         QTest.mouseClick(button, Qt.MouseButton.LeftButton)
 
@@ -34,7 +47,7 @@ def test_a_play_is_judged_with_taps_alone(station: StationFactory, qtbot: QtBot)
     assert [w.text() for w in window.entry.grid.words[:2]] == ["CAT", "QI_"]
     assert "CHALLENGED PLAYER: tap JUDGE to judge." in window.entry.prompt.text()
     tap(qtbot, window, "SPACE", "Z")  # one letter too many: the notice names the touch keys
-    assert window.entry.notice.text() == (
+    assert window.entry.notice.source == (
         "All 2 words are typed: tap JUDGE to judge, or CLEAR to start again"
     )
     tap(qtbot, window, "JUDGE")
@@ -50,23 +63,37 @@ def test_a_play_is_judged_with_taps_alone(station: StationFactory, qtbot: QtBot)
 
 def test_clear_and_judge_keys_before_the_words_are_complete(station: StationFactory, qtbot: QtBot) -> None:
     rig = station(touch=True)
-    tap(qtbot, rig.window, "3", "Z", "A", "JUDGE")
+    tap(qtbot, rig.window, "3", "Z", "A", "JUDGE")  # JUDGE before the last word ends the word
+    assert [w.text() for w in rig.window.entry.grid.words[:2]] == ["ZA", "_"]
+    tap(qtbot, rig.window, "JUDGE")
     assert rig.log.entries == []
-    assert "Type all 3 words first" in rig.window.entry.notice.text()
+    assert rig.window.entry.notice.source == "Type all 3 words first (2 to go)"
     tap(qtbot, rig.window, "CLEAR")
     assert rig.window.entry.grid.words[0].text() == "_"
+    assert rig.window.stack.currentWidget() is rig.window.entry
     tap(qtbot, rig.window, "CLEAR")
     assert rig.window.stack.currentWidget() is rig.window.ready
 
 
-def test_divisions_are_chosen_by_tapping(station: StationFactory, qtbot: QtBot, pack: Path) -> None:
+def test_each_challenge_taps_its_division(station: StationFactory, qtbot: QtBot, pack: Path) -> None:
     divisions = (Division("Open", pack), Division("Schools", pack, youth_rules=True))
     rig = station(touch=True, divisions=divisions)
-    tap(qtbot, rig.window, "Schools")
-    assert rig.window.header.division.text() == "Division: Schools"
-    assert rig.window.ready.division_pad is not None
-    assert rig.window.ready.division_pad.keys["Schools"].text() == "\u2713 Schools"
-    assert rig.window.ready.division_pad.keys["Open"].text() == "Open"
+    window = rig.window
+    assert window.header.division.text() == "Divisions: Open \u00b7 Schools"
+    tap(qtbot, window, "1")
+    assert window.stack.currentWidget() is window.division
+    assert [key.text() for key in window.division.keys] == [
+        "1  Open\nClub list (2026)",
+        "2  Schools\nClub list (2026), school rules",
+    ]
+    tap(qtbot, window, "BACK")
+    assert window.stack.currentWidget() is window.ready
+    tap(qtbot, window, "1", "Schools")
+    assert window.header.division.text() == "Division: Schools"
+    tap(qtbot, window, "D", "O", "G", "S", "JUDGE")
+    assert rig.log.entries[-1].division == "Schools"
+    rig.controller.verdict_timer.timeout.emit()
+    assert window.header.division.text() == "Divisions: Open \u00b7 Schools"  # nothing carries over
 
 
 def assert_big_enough_for_a_finger(window: StationWindow) -> int:
@@ -91,8 +118,10 @@ def test_every_touch_target_takes_a_finger(
     rig = judge_station(size=size, divisions=divisions, touch=True)
     window = rig.window
     assert theme.touch_target_px(600) == 44
-    assert assert_big_enough_for_a_finger(window) == 2 + 8 + 1  # divisions, counts, Judge
+    assert assert_big_enough_for_a_finger(window) == 8 + 1  # counts, Judge
     QTest.mouseClick(window.ready.count_pad.keys["2"], Qt.MouseButton.LeftButton)  # type: ignore[union-attr]
+    assert assert_big_enough_for_a_finger(window) == 2 + 1  # the divisions, BACK
+    QTest.mouseClick(window.division.keys[0], Qt.MouseButton.LeftButton)
     assert assert_big_enough_for_a_finger(window) == 26 + 4
     QTest.mouseClick(window.entry.keyboard.keys["CLEAR"], Qt.MouseButton.LeftButton)  # type: ignore[union-attr]
     assert window.stack.currentWidget() is window.ready
