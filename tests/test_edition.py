@@ -25,6 +25,7 @@ from kiosk.core.config import recognise
 from kiosk.core.edition import (
     BUILT_IN_SOURCE,
     MAX_TABLE_BYTES,
+    EditionBadge,
     EditionTable,
     KnownEdition,
     WordSetFacts,
@@ -216,6 +217,13 @@ def test_a_youth_pack_is_recognised_as_both_sets(tmp_path: Path, base: list[str]
     info = load_lexicon(out).info
     assert info.school_set_hash == f"sha256:{digest(school)}"
     assert sum((info.school_counts_by_length or {}).values()) == len(school)
+    # named for its whole set, it shows the set each division rules with, as a plain tick
+    named = recognise(
+        load_lexicon(build(tmp_path, base, table, name="NWLX", youth_exclusions=SourceSpec(youth))),
+        load_edition_table(known_editions_path(), [table]),
+    )
+    assert edition_badge(named, True, "NWLX") == EditionBadge("NSWLX \u2713 published word set", True, False)
+    assert edition_badge(named, False, "NWLX") == EditionBadge("NWLX \u2713 published word set", True, False)
 
 
 def test_a_set_that_is_not_an_edition_says_how_it_differs_by_length(tmp_path: Path, base: list[str]) -> None:
@@ -502,3 +510,21 @@ def test_the_ready_screen_badge(tmp_path: Path, base: list[str], table: Path) ->
     )
     badge = edition_badge(claimed, False, "BASE2024")
     assert (badge.text, badge.warning) == ("\u2717 not the published BASE2024 word set", True)
+
+
+def test_an_older_edition_renamed_is_shown_as_what_it_is_not_as_named(
+    tmp_path: Path, base: list[str], table: Path
+) -> None:
+    """Last year's list built under this year's name: the set is a known edition, but not the one
+    the name says; the badge says both, as a notice, never a plain tick under the wrong name."""
+    editions = load_edition_table(known_editions_path(), [table])
+    other = enable_words()[7::40]  # OTHER21 in the table
+    renamed = recognise(load_lexicon(build(tmp_path, other, table, name="BASE2024")), editions)
+    assert renamed.full.edition is not None
+    assert renamed.full.edition.name == "OTHER21"
+    badge = edition_badge(renamed, False, "BASE2024")
+    assert (badge.text, badge.warning) == ("OTHER21 word set \u2014 not BASE2024 as named", True)
+    assert renamed.lines()[-1].startswith("note: its name says BASE2024, but its words are not the BASE2024")
+    named_right = recognise(load_lexicon(build(tmp_path, other, table, name="OTHER21 list")), editions)
+    assert named_right.claimed is None
+    assert not edition_badge(named_right, False, "OTHER21 list").warning

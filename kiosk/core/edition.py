@@ -506,12 +506,20 @@ def recognise_pack(
             "by a key it trusts"
         )
     recognised = (table.recognise(full), None if school is None else table.recognise(school))
+    # A name that names a known edition its sets are not: a short list called "NWL2023", or last
+    # year's edition renamed. (A youth pack named for either of its sets names what it is.)
+    proven = {r.edition for r in recognised if r is not None and r.edition is not None}
     claimed = None
-    if not any(r is not None and r.matched for r in recognised):
-        for token in _NAME_TOKEN.findall(title):
-            claimed = table.find(token) if _HEX_DIGEST.fullmatch(token.lower()) is None else None
-            if claimed is not None:
-                break
+    for token in _NAME_TOKEN.findall(title):
+        named = table.find(token) if _HEX_DIGEST.fullmatch(token.lower()) is None else None
+        if named is not None:
+            claimed = None if named in proven else named
+            break
+    if claimed is not None:
+        notes.append(
+            f"its name says {claimed.name}, but its words are not the {claimed.name} word set: it was "
+            "built from another list, or the name was typed on another edition"
+        )
     return PackRecognition(full=recognised[0], school=recognised[1], notes=tuple(notes), claimed=claimed)
 
 
@@ -520,15 +528,18 @@ class EditionBadge:
     """The line the ready screen shows under the lexicon's name, for players and directors."""
 
     text: str
-    published: bool  # the set that rules is a known edition: shown as good news
-    warning: bool  # the pack's name claims a known edition its set is not: shown as a notice
+    published: bool  # the set that rules is a known edition: good news, unless...
+    warning: bool  # ...the pack's name claims a known edition its set is not: shown as a notice
 
 
 def edition_badge(recognition: PackRecognition, youth: bool, pack_name: str) -> EditionBadge:
     """``NWL2023 ✓ published word set``, ``Club list — not a published edition``, or a warning
-    when the name claims an edition the set is not."""
+    when the name claims an edition the set is not (``NWL2020 word set — not NWL2023 as named``)."""
     ruling = recognition.ruling(youth)
     claimed = recognition.claimed
+    if ruling.edition is not None and claimed is not None:
+        text = f"{ruling.edition.name} word set \u2014 not {claimed.name} as named"
+        return EditionBadge(text, published=True, warning=True)
     if ruling.edition is not None:
         return EditionBadge(f"{ruling.edition.name} \u2713 published word set", published=True, warning=False)
     full = recognition.full.edition

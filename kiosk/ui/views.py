@@ -428,7 +428,7 @@ class ReadyView(View):
             row.setVisible(True)
             row.setText(text)
             row.set_colour(
-                theme.PUBLISHED if badge.published else theme.NOTICE if badge.warning else theme.DIM_TEXT
+                theme.NOTICE if badge.warning else theme.PUBLISHED if badge.published else theme.DIM_TEXT
             )
         self._layout.setStretchFactor(self.badges, self._badge_stretch(len(lines)))
         self._layout.setStretchFactor(self.youth, YOUTH_LINE_STRETCH if len(lines) == 1 else 0)

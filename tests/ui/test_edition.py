@@ -121,7 +121,7 @@ def test_a_station_serving_one_division_shows_that_divisions_edition(
 
 
 def test_a_name_that_claims_an_edition_its_words_are_not_is_shown_as_a_notice(
-    station: StationFactory, make_pack: PackFactory
+    station: StationFactory, make_pack: PackFactory, tmp_path: Path
 ) -> None:
     truncated = make_pack(["CAT", "QI"], name="NWL2023", edition="2023-03")
     rig = station(
@@ -132,6 +132,11 @@ def test_a_name_that_claims_an_edition_its_words_are_not_is_shown_as_a_notice(
     assert ready.lexicon.text() == "NWL2023"  # what the organiser typed...
     assert ready.published.text() == "\u2717 not the published NWL2023 word set"  # ...and what the words are
     assert ready.published.colour == theme.NOTICE
+    # last year's edition under this year's name: a known set, but not the one named
+    renamed = make_pack(WORDS, name="SCHOOL26")
+    verifier = verifier_knowing(tmp_path, line("CLUB26", WORDS), line("SCHOOL26", SCHOOL))
+    rig = station(divisions=(Division("Open", renamed),), verifier=verifier)
+    assert check_badges_are_seen(rig) == [("CLUB26 word set \u2014 not SCHOOL26 as named", theme.NOTICE)]
 
 
 def test_the_log_records_the_edition_the_youth_list_and_the_second_opinion(
