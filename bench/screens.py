@@ -24,17 +24,20 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
 from kiosk.core.adjudication import adjudicate
-from kiosk.core.config import Division, LoadedDivision, StationConfig, load_divisions
+from kiosk.core.config import Division, LoadedDivision, StationConfig, Verifier, load_divisions
+from kiosk.core.edition import KnownEdition, load_edition_table
 from kiosk.core.errors import StorageError
 from kiosk.core.lexicon import load_lexicon
 from kiosk.core.record import ChallengeEntry, ChallengeId, ChallengeLog
 from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
 from kiosk.core.session import Typed
-from kiosk.paths import default_pack_path
+from kiosk.paths import default_pack_path, known_editions_path
 from kiosk.storage import StationStorage, open_station_storage
 from kiosk.ui.app import ONE_LINE, SERVES_BY_ITSELF
 from kiosk.ui.controller import StationController
 from kiosk.ui.window import StationWindow
+from lexicon_build.builder import build_pack
+from lexicon_build.recipe import Recipe, SourceSpec
 
 SIZES = ((1920, 1080), (1024, 600))
 ROOT = Path(__file__).resolve().parent.parent
@@ -153,10 +156,73 @@ def main(out: Path) -> None:
             window.deleteLater()
             print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
     judge_shots(app, out, double)
+    edition_shots(app, out)
     not_ready_shots(app, out)
     no_pin_shots(app, out, single)
     reload_shots(app, out, pack)
     app.processEvents()
+
+
+def edition_shots(app: QCoreApplication, out: Path) -> None:
+    """The ready screen's edition badge: a club's published list (in an organiser's table of known
+    editions), last year's list (three words short: not a published edition), that list built
+    under the name NWL2023, and all of them on one station."""
+    words = [w.upper() for w in (ROOT / "data" / "enable1.txt").read_text(encoding="ascii").split()]
+    with tempfile.TemporaryDirectory() as temp:
+        folder = Path(temp)
+
+        def pack(name: str, edition: str, listed: list[str], *, with_youth: bool = False) -> Path:
+            source = folder / f"{name}-{edition}.txt"
+            source.write_text("\n".join(listed) + "\n", encoding="ascii")
+            exclusions = ROOT / "data" / "demo-youth-exclusions.txt" if with_youth else None
+            recipe = Recipe(
+                name=name,
+                edition=edition,
+                sources=(SourceSpec(source),),
+                youth_exclusions=None if exclusions is None else SourceSpec(exclusions),
+            )
+            path = folder / f"{name}-{edition}.kxpack"
+            path.write_bytes(build_pack(recipe).data)
+            return path
+
+        club = pack("Club list", "2024", words, with_youth=True)
+        sevens = [w for w in words if len(w) == 7][:3]
+        older = pack("Club list", "2023", [w for w in words if w not in sevens])
+        claimed = pack("NWL2023", "2023-03", [w for w in words if w not in sevens])
+        info = load_lexicon(club).info
+        assert info.school_word_set is not None
+        table = folder / "club-editions.tsv"
+        table.write_text(
+            "# The club's own lists, as the club publishes them\n"
+            "lexicon\twords\tsha256_of_sorted_words\twords_by_length_2_to_15\n"
+            + "".join(
+                KnownEdition(name, facts.word_count, facts.digest, facts.counts_by_length).tsv_line() + "\n"
+                for name, facts in (("CLUB2024", info.word_set), ("CLUBKIDS2024", info.school_word_set))
+            ),
+            encoding="utf-8",
+        )
+        verifier = Verifier(editions=load_edition_table(known_editions_path(), [table]))
+        several = (
+            Division("Open", club),
+            Division("Schools", club, youth_rules=True, colour="#7a3db8"),
+            Division("Social", older, colour="#a35200"),
+            Division("Late", claimed, colour="#1d6fa5"),
+        )
+        for name, divisions, touch in (
+            ("37-ready-edition-published", several[:1], False),
+            ("38-ready-edition-not-published", several[2:3], False),
+            ("39-ready-edition-name-not-the-words", several[3:], False),
+            ("40-ready-editions-divisions", several, False),
+            ("41-touch-ready-editions-divisions", several, True),
+        ):
+            config = StationConfig(divisions=divisions, station_name="Station 4", touch=touch)
+            loaded = load_divisions(config, verifier)
+            for width, height in SIZES:
+                save_shot(
+                    app,
+                    station(config, loaded, (width, height), MemoryLog()),
+                    out / f"{name}-{width}x{height}.png",
+                )
 
 
 def save_shot(app: QCoreApplication, window: QWidget, path: Path) -> None:
@@ -264,6 +330,7 @@ def seed(storage: StationStorage, divisions: tuple[LoadedDivision, ...]) -> None
                 division=division,
                 rule_profile="double",
                 ruling=adjudicate(words.split(), lexicon, youth=division == "Schools"),
+                edition_checked=True,  # as a station logs now: the demo pack is no published edition
             )
         )
 

@@ -44,6 +44,7 @@ def test_the_recogniser_knows_the_files_this_project_writes(tmp_path: Path) -> N
     load_recipe(example / "school-2014.toml")  # the recipe reader takes what the recogniser calls a recipe
     assert recognise(example / "club.dwg").kind is Kind.WORD_GRAPH
     assert recognise(example / "messy-list.txt").kind is Kind.WORD_LIST
+    assert recognise(example / "club-editions.tsv").kind is Kind.EDITION_TABLE
     assert recognise(known_editions_path()).kind is Kind.EDITION_TABLE
     assert "\t".join(HEADER_FIELDS) + "\t" == filekind.EDITION_TABLE_HEADER
 
