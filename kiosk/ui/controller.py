@@ -85,6 +85,7 @@ class StationController(QObject):
         if not divisions:
             raise ValueError("a station needs at least one division")
         self.config = config
+        self.configured_rules = config.rules  # the configuration's own, whatever a judge chooses
         self.divisions = tuple(divisions)
         self._log_factory = log_factory
         self._log: ChallengeLog | None = None
@@ -142,7 +143,7 @@ class StationController(QObject):
 
         served = self._state.served
         only = None if len(served) == len(self.divisions) else served[0]
-        return StationChoice(only, self.config.rules, self.config.timings)
+        return StationChoice(only, self.config.rules, self.config.timings, self.configured_rules)
 
     def apply_choice(self, choice: StationChoice) -> None:
         """Judge mode switched the divisions served, rule profile or timings: from the next challenge.

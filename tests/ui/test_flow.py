@@ -66,6 +66,28 @@ def test_the_unacceptable_verdict_is_text_icon_and_colour(station: StationFactor
             "comes off the board",
         ),
         (RuleProfile(ProfileKind.FREE), "no penalty", "comes off the board"),
+        (
+            RuleProfile(ProfileKind.PER_TURN, points_per_challenge=10),
+            "Unsuccessful challenge \u2014 10 points The play stands. The CHALLENGER loses 10 points.",
+            "Successful challenge",
+        ),
+        (
+            RuleProfile(ProfileKind.ESCALATING, escalation=(5, 15)),
+            "Unsuccessful challenge \u2014 2 words: 15 points",
+            "Successful challenge",
+        ),
+        (
+            RuleProfile(
+                ProfileKind.PER_TURN,
+                label="swedish",
+                words=(
+                    ("unsuccessful_headline", "Felaktig utmaning \u2014 {points} poäng"),
+                    ("successful_headline", "Riktig utmaning"),
+                ),
+            ),
+            "Felaktig utmaning \u2014 10 poäng",
+            "Riktig utmaning",
+        ),
     ],
 )
 def test_every_profile_states_its_outcome(
