@@ -374,7 +374,7 @@ def format_entry(entry: ChallengeEntry) -> list[str]:
     lines = [
         f"{when}  {entry.station}  {entry.division}  {ruling.verdict.value}  {' '.join(ruling.words)}",
         f"    {ruling.pack_name} {ruling.pack_edition} ({youth}), {entry.rule_profile}, "
-        f"id {entry.challenge_id}",
+        f"{'' if entry.table is None else f'table {entry.table}, '}id {entry.challenge_id}",
     ]
     lines.extend(f"    {result.word:<15}  {result.status.value}" for result in ruling.results)
     return lines

@@ -73,7 +73,7 @@ def test_points_appear_only_under_the_penalty_rule() -> None:
     assert choice.rules.kind is ProfileKind.PENALTY
     assert Field.POINTS in choice_fields(choice, 2)
     assert Field.DIVISION not in choice_fields(choice, 1)
-    assert value_text(stepped(choice, Field.POINTS, 1, 2), Field.POINTS, NAMES) == "10 points"
+    assert value_text(stepped(choice, Field.POINTS, 1, 2), Field.POINTS, NAMES) == "10 points per word"
 
 
 def test_a_value_from_the_configuration_is_stepped_from_where_it_is() -> None:
@@ -118,10 +118,9 @@ def test_a_judge_steps_through_every_rule_and_back_to_the_configured_variant_wit
         ProfileKind.PER_TURN,
     ]
     assert choice.rules == SWEDISH
-    assert Field.TURN_POINTS in choice_fields(choice, 2)
-    assert Field.POINTS not in choice_fields(choice, 2)
-    choice = stepped(choice, Field.TURN_POINTS, 1, 2)
-    assert value_text(choice, Field.TURN_POINTS, NAMES) == "15 points"
+    assert Field.POINTS in choice_fields(choice, 2)
+    choice = stepped(choice, Field.POINTS, 1, 2)
+    assert value_text(choice, Field.POINTS, NAMES) == "15 points per challenge"
     config = StationConfig(divisions=CONFIG.divisions, rules=SWEDISH)
     _, profile, _ = saved_names(choice, NAMES)
     restored, problems = resolve_choice(config, None, profile, {})
@@ -134,4 +133,3 @@ def test_an_escalating_schedule_is_the_configuration_s_only() -> None:
     fields = choice_fields(choice, 1)
     assert Field.PARTY in fields
     assert Field.POINTS not in fields
-    assert Field.TURN_POINTS not in fields

@@ -127,6 +127,7 @@ class StationConfig:
     timings: Timings = field(default_factory=Timings)
     touch: bool = False
     screen: int = 0
+    ask_table: bool = False  # each challenge asks for its table number (a step more for players)
     database_url: str | None = None
     data_dir: Path | None = None
     judge: JudgeSettings = field(default_factory=JudgeSettings)
@@ -302,6 +303,7 @@ def parse_config(text: str, *, where: str, base: Path, default_pack: Path) -> St
             "station_name",
             "touch",
             "screen",
+            "ask_table",
             "database_url",
             "data_dir",
             "rules",
@@ -322,6 +324,7 @@ def parse_config(text: str, *, where: str, base: Path, default_pack: Path) -> St
         timings=_timings(top.sub("timings")),
         touch=top.boolean("touch", False),
         screen=top.integer("screen", 0, 0, 15),
+        ask_table=top.boolean("ask_table", False),
         database_url=top.string("database_url"),
         data_dir=None if data_dir is None else _path(base, data_dir),
         judge=JudgeSettings(

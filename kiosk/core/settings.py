@@ -57,8 +57,7 @@ class Field(enum.Enum):
 
     DIVISION = "Divisions served"
     PROFILE = "Challenge rule"
-    POINTS = "Points per word"
-    TURN_POINTS = "Points per challenge"
+    POINTS = "Penalty"  # per word, or per challenge: one line (the judge's screen has room for 7)
     PARTY = "Penalty points"
     KEY_LOCKOUT = "Keys ignored after a verdict"
     VERDICT_DISPLAY = "Verdict shown for"
@@ -84,10 +83,8 @@ def choice_fields(choice: StationChoice, division_count: int) -> tuple[Field, ..
     an escalating schedule comes from the configuration only)."""
     kind = choice.rules.kind
     hidden: set[Field] = set()
-    if kind is not ProfileKind.PENALTY:
+    if kind not in (ProfileKind.PENALTY, ProfileKind.PER_TURN):
         hidden.add(Field.POINTS)
-    if kind is not ProfileKind.PER_TURN:
-        hidden.add(Field.TURN_POINTS)
     if kind not in POINT_KINDS:
         hidden.add(Field.PARTY)
     if division_count <= 1:
@@ -106,8 +103,11 @@ def value_text(choice: StationChoice, field: Field, division_names: Sequence[str
             EVERY_DIVISION if choice.served is None else f"only {division_names[choice.served]}"
         ),
         Field.PROFILE: lambda: rules.title,
-        Field.POINTS: lambda: f"{rules.points_per_word} points",
-        Field.TURN_POINTS: lambda: f"{rules.points_per_challenge} points",
+        Field.POINTS: lambda: (
+            f"{rules.points_per_challenge} points per challenge"
+            if rules.kind is ProfileKind.PER_TURN
+            else f"{rules.points_per_word} points per word"
+        ),
         Field.PARTY: lambda: PARTY_TEXT[rules.penalty_party],
         Field.KEY_LOCKOUT: lambda: _seconds(timings.key_lockout_ms),
         Field.VERDICT_DISPLAY: lambda: _seconds(timings.verdict_display_ms),
@@ -139,12 +139,12 @@ def stepped(choice: StationChoice, field: Field, delta: int, division_count: int
         if configured is not None and configured.kind is kind:
             return replace(choice, rules=configured)  # its own name and words again
         return replace(choice, rules=replace(rules, kind=kind, label="", words=()))
+    if field is Field.POINTS and rules.kind is ProfileKind.PER_TURN:
+        points = _step_in(POINTS_CHOICES, rules.points_per_challenge, delta)
+        return replace(choice, rules=replace(rules, points_per_challenge=points))
     if field is Field.POINTS:
         points = _step_in(POINTS_CHOICES, rules.points_per_word, delta)
         return replace(choice, rules=replace(rules, points_per_word=points))
-    if field is Field.TURN_POINTS:
-        points = _step_in(POINTS_CHOICES, rules.points_per_challenge, delta)
-        return replace(choice, rules=replace(rules, points_per_challenge=points))
     if field is Field.PARTY:
         party = PARTIES[(PARTIES.index(rules.penalty_party) + delta) % len(PARTIES)]
         return replace(choice, rules=replace(rules, penalty_party=party))

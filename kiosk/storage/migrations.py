@@ -9,6 +9,7 @@ History:
   1. the challenge log: ``challenge`` and its per-word results ``challenge_word``
   2. judge mode: the PIN and its failure count ``judge_access``; station ``setting``s
   3. shared logs: the local ``outbox`` of challenges waiting for the PostgreSQL server
+  4. challenges tied to their game: ``challenge.table_number`` (NULL where the station does not ask)
 """
 
 from __future__ import annotations
@@ -112,7 +113,17 @@ def _v3_outbox(conn: Connection) -> None:
     metadata.create_all(conn)
 
 
-UPGRADES: tuple[Callable[[Connection], None], ...] = (_v1_challenge_log, _v2_judge_mode, _v3_outbox)
+def _v4_table_number(conn: Connection) -> None:
+    # ADD COLUMN of a nullable column: one statement both SQLite and PostgreSQL run in place.
+    conn.execute(text("ALTER TABLE challenge ADD COLUMN table_number INTEGER"))
+
+
+UPGRADES: tuple[Callable[[Connection], None], ...] = (
+    _v1_challenge_log,
+    _v2_judge_mode,
+    _v3_outbox,
+    _v4_table_number,
+)
 SCHEMA_VERSION = len(UPGRADES)
 
 

@@ -76,6 +76,7 @@ class ChallengeRow(Base):
     youth_rules: Mapped[bool]
     word_count: Mapped[int]
     verdict: Mapped[str]
+    table_number: Mapped[int | None]  # schema 4: the game's table, where the station asks (ask_table)
     words: Mapped[list[ChallengeWordRow]] = relationship(
         order_by="ChallengeWordRow.position",
         cascade="all, delete-orphan",

@@ -37,6 +37,7 @@ def entries(draw: st.DrawFn, words: st.SearchStrategy[str] = TEXT) -> ChallengeE
         station=draw(TEXT),
         division=draw(TEXT),
         rule_profile=draw(TEXT),
+        table=draw(st.none() | st.integers(1, 999)),
         ruling=Ruling(
             words=tuple(result.word for result in results),
             verdict=draw(st.sampled_from(Verdict)),
@@ -56,6 +57,7 @@ def make_entry(
     division: str = "Open",
     judged_at: datetime | None = None,
     bad: Sequence[str] = ("DOGZ",),
+    table: int | None = None,
 ) -> ChallengeEntry:
     results = tuple(
         WordResult(word, WordStatus.NOT_IN_LEXICON if word in bad else WordStatus.ACCEPTABLE)
@@ -68,6 +70,7 @@ def make_entry(
         station=station,
         division=division,
         rule_profile="double challenge",
+        table=table,
         ruling=Ruling(
             words=tuple(words),
             verdict=Verdict.ACCEPTABLE if acceptable else Verdict.UNACCEPTABLE,

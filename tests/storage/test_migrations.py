@@ -17,6 +17,7 @@ from kiosk.storage import SCHEMA_VERSION, LogQuery, PinOutcome, open_station_sto
 from kiosk.storage.database import local_database_path, open_engine, sqlite_url
 from kiosk.storage.migrations import schema_version, upgrade
 from kiosk.storage.schema import Base
+from tests.storage.entries import make_entry
 
 OLD_ID = uuid.UUID("12345678-1234-5678-1234-567812345678")
 
@@ -71,6 +72,9 @@ def test_every_earlier_version_upgrades_to_the_current_one_keeping_its_data(
                 WordStatus.ACCEPTABLE,
                 WordStatus.NOT_IN_LEXICON,
             ]
+            assert entry.table is None  # no table before schema 4: NULL, never a guess
+            storage.log.record(make_entry(table=12))
+            assert storage.log.query(LogQuery(last=1))[0].table == 12
         else:
             assert entries == []
         if version >= 2:
