@@ -17,6 +17,7 @@ __all__ = [
     "Base",
     "ChallengeRow",
     "ChallengeWordRow",
+    "HeartbeatRow",
     "JudgeAccessRow",
     "OutboxRow",
     "SchemaVersionRow",
@@ -115,6 +116,25 @@ class JudgeAccessRow(Base):
     pin_hash: Mapped[str | None]
     failures: Mapped[int]
     last_failure_at: Mapped[datetime | None]
+
+
+class HeartbeatRow(Base):
+    """The last report of one station (``kiosk.core.heartbeat``): one row per station, replaced."""
+
+    __tablename__ = "station_heartbeat"
+
+    station_id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    station: Mapped[str]
+    host: Mapped[str]
+    state: Mapped[str]
+    reason: Mapped[str]
+    packs: Mapped[str]  # JSON: [[division, pack, edition, served], ...]
+    rule_profile: Mapped[str]
+    ask_table: Mapped[bool]
+    backlog: Mapped[int]
+    version: Mapped[str]
+    reported_at: Mapped[datetime]  # the station's clock
+    seen_at: Mapped[datetime]  # the clock of the database that holds the row
 
 
 class OutboxRow(Base):

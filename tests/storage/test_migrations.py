@@ -34,7 +34,9 @@ def write_data_of_version(engine: Engine, version: int) -> None:
         if version >= 1:
             conn.execute(
                 text(
-                    "INSERT INTO challenge VALUES (:id, '2024-05-01 09:00:00.000000', 'Table 1', "
+                    "INSERT INTO challenge (id, judged_at, station, division, rule_profile, pack_name, "
+                    "pack_edition, set_hash, youth_rules, word_count, verdict) "
+                    "VALUES (:id, '2024-05-01 09:00:00.000000', 'Table 1', "
                     "'Open', 'double', 'Test list', 'test', 'abcd', 0, 2, 'UNACCEPTABLE')"
                 ),
                 {"id": OLD_ID.hex},
