@@ -114,9 +114,10 @@ def director_app(
     *,
     lock_s: int,
     push_check_s: float = PUSH_CHECK_S,
+    sessions: Sessions | None = None,
 ) -> Starlette:
     """The app over a running ``watcher``; ``recent`` reads the challenges for the second page."""
-    sessions = Sessions(lock_s)
+    sessions = sessions if sessions is not None else Sessions(lock_s)
 
     async def board(request: Request) -> Response:
         return _html(pages.board_page(watcher.snapshot, watcher.silent_s))
