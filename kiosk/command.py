@@ -674,10 +674,11 @@ def director(
     command = where.set_pin_command(program_name())
 
     def started(url: str) -> None:
-        click.echo(f"The director's view of {_log_described(where, log_url_shown(log_url))}:")
+        click.echo(f"The director's view of the log {log_url_shown(log_url)}:")
         click.echo(f"  {url}   (Ctrl+C stops it)")
         if host == "127.0.0.1":
             click.echo("  Only this computer can open it; --host names an address the network reaches.")
+        click.echo(f"  The recent challenges ask for the judge PIN of {where.described}.")
 
     run_director(
         log_url,
@@ -687,6 +688,7 @@ def director(
         set_pin_command=command,
         started=started,
     )
+    click.echo("The director's view has stopped.")
 
 
 def log_url_shown(url: str) -> str:

@@ -37,13 +37,15 @@ th, td { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid var(-
 th { color: var(--dim); font-weight: normal; font-size: .85rem; }
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 tr.red td:first-child { box-shadow: inset 6px 0 0 var(--bad); }
-tr.red td.seen { color: #ff7b6b; font-weight: bold; }
+tr.unseen td.seen { color: #ff7b6b; font-weight: bold; }
+td.name, td.packs div, td.rule, td.seen { white-space: nowrap; }
+td.state-cell { width: 34%; }
 .state { display: inline-block; padding: .1rem .55rem; border-radius: 1rem; font-weight: bold;
   font-size: .9rem; white-space: nowrap; }
 .s-ready { background: var(--ok); } .s-challenge { background: var(--busy); }
 .s-judge { background: var(--judge); } .s-fault, .s-not_ready, .s-unseen { background: var(--bad); }
 .s-never { background: #59626e; }
-.why { color: #ffb4a8; font-size: .85rem; margin-top: .2rem; }
+.why { color: #ffb4a8; font-size: .85rem; margin-top: .2rem; overflow-wrap: anywhere; }
 .dim { color: var(--dim); font-size: .85rem; }
 .banner { padding: .7rem 1rem; margin: .6rem 0; border-radius: .4rem; font-weight: bold; }
 .banner.bad { background: #5c1d16; border: 1px solid var(--bad); }
@@ -99,18 +101,20 @@ the words).</footer>
 <table id="stations"><thead><tr><th>Station</th><th>State</th><th>Last seen</th>
 <th>Division: pack, edition</th><th>Rule</th><th class="n">Waiting to send</th>
 <th class="n">Today</th><th class="n">Last hour</th><th>Last challenge</th></tr></thead><tbody>
-{% for line in board.stations %}<tr class="{{ 'red' if line.red else '' }}" data-station="{{ line.name }}">
-<td><b>{{ line.name }}</b>
+{% for line in board.stations %}
+<tr class="{{ 'red' if line.red else '' }}{{ ' unseen' if line.unseen else '' }}"
+ data-station="{{ line.name }}">
+<td class="name"><b>{{ line.name }}</b>
 {% if line.beat %}<div class="dim">{{ line.beat.host }} · kiosk {{ line.beat.version }}</div>{% endif %}
 {% if line.shared_name %}<div class="why">Two stations report this name: give each its own
 station_name.</div>{% endif %}</td>
-<td>{{ state(line) }}</td>
+<td class="state-cell">{{ state(line) }}</td>
 <td class="seen">{{ seen(line) }}</td>
-<td>{% if line.beat %}{% for p in line.beat.packs %}<div>{{ p.division }}: {{ p.pack }}
+<td class="packs">{% if line.beat %}{% for p in line.beat.packs %}<div>{{ p.division }}: {{ p.pack }}
 {%- if p.edition %} {{ p.edition }}{% endif %}
 {%- if not p.served %} <span class="dim">(not served now)</span>{% endif %}</div>{% endfor %}
 {%- else %}<span class="dim">—</span>{% endif %}</td>
-<td>{% if line.beat %}{{ line.beat.rule_profile }}
+<td class="rule">{% if line.beat %}{{ line.beat.rule_profile }}
 {%- if line.beat.ask_table %}<div class="dim">asks for tables</div>{% endif %}
 {%- else %}<span class="dim">—</span>{% endif %}</td>
 <td class="n">{% if line.beat %}{{ line.beat.backlog }}{% else %}<span class="dim">—</span>{% endif %}</td>
@@ -229,7 +233,9 @@ class Pages:
         problem = ""
         if snapshot.error is not None:
             since = "" if snapshot.failing_since is None else f" since {snapshot.failing_since:%H:%M:%S}"
-            problem = f"The log cannot be read{since}: {snapshot.error}."
+            error = snapshot.error.strip()
+            end = "" if error.endswith((".", "?", "!")) else "."
+            problem = f"The log cannot be read{since}: {error}{end}"
             if board is not None and snapshot.read_at is not None:
                 problem += f" Shown: what it said at {snapshot.read_at:%H:%M:%S}."
             problem += " This page carries on and catches up when the log answers."

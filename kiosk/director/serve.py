@@ -74,6 +74,8 @@ def run_director(
     try:
         started(f"http://{shown}:{port}/")
         server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn stops on Ctrl+C, then passes it on: stopping is the way out
+        pass
     finally:
         watcher.close()
         recent.close()
