@@ -640,8 +640,8 @@ def director(
     \b
     Examples:
       kiosk director --data-dir data
-      kiosk director --config station.toml --port 8081
-      kiosk director --database-url postgresql+psycopg://kiosk@judges.local/challenges --host 0.0.0.0
+      kiosk director --config station.toml --host 0.0.0.0 --port 8081
+      kiosk director --data-dir data --once       check that it reads the log, and exit
     """
     from kiosk.storage.database import sqlite_url
 
@@ -653,6 +653,12 @@ def director(
             "configuration with --config, its folder with --data-dir, or the shared log with --database-url"
         )
     log_url = where.database_url or sqlite_url(where.local_database)
+    from kiosk.storage.board import LogReader
+
+    try:
+        LogReader(log_url)  # a URL that cannot be read is a mistake to say now, not a page banner
+    except KioskError as exc:
+        fail(str(exc))
     if once:
         _director_once(log_url)
         return

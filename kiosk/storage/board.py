@@ -14,7 +14,8 @@ from datetime import datetime
 from pathlib import Path
 
 from sqlalchemy import Engine, case, func, select
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from kiosk.core.board import Board, Counts, build_board
 from kiosk.core.errors import StorageError
@@ -35,6 +36,18 @@ class LogReader:
     and the next read opens the database again."""
 
     def __init__(self, url: str) -> None:
+        """Raises StorageError at once for a URL that cannot be read or names another database."""
+        try:
+            backend = make_url(url).get_backend_name()
+        except ArgumentError as exc:
+            raise StorageError(
+                f"the database URL '{url}' cannot be read; use e.g. postgresql+psycopg://user@host/kiosk"
+            ) from exc
+        if backend not in ("sqlite", "postgresql"):
+            raise StorageError(
+                f"the database URL {describe_url(url)} names '{backend}'; the log is sqlite or "
+                "postgresql+psycopg"
+            )
         self.url = url
         self._path: Path | None = sqlite_file(url)
         self.where = str(self._path) if self._path is not None else describe_url(url)
