@@ -5,7 +5,8 @@ anyone listing them here. Each example runs in its own fresh copy of a folder of
 lists, packs, keys, a station configuration: ``tests/cli_world.py``), with the files the example
 writes removed first, as on the machine of someone who has not run it yet. An example that starts
 the station runs it offscreen with ``--smoke`` (it paints the ready screen and exits); prompts get
-their answers on standard input; one that starts the director's view runs it with ``--once``. Every example must exit 0 with no error and no traceback.
+their answers on standard input; one that starts the director's view runs it with
+``--once``. Every example must exit 0 with no error and no traceback.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The ORM models of the current schema (typed SQLAlchemy 2.x). Widgets never see these rows.
 
 ``migrations.py`` builds the same tables step by step; a test checks the two agree. The station's
-own SQLite file holds every table; a shared PostgreSQL log uses the challenge tables only.
+own SQLite file holds every table; a shared PostgreSQL log uses the challenge and heartbeat tables.
 """
 
 from __future__ import annotations
