@@ -41,7 +41,10 @@ def beat(state: StationState) -> Heartbeat:
 
 def figures(label: str, samples_ms: list[float]) -> None:
     ordered = sorted(samples_ms)
-    pick = lambda share: ordered[min(len(ordered) - 1, int(share * len(ordered)))]  # noqa: E731
+
+    def pick(share: float) -> float:
+        return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
     print(
         f"{label:<48} median {statistics.median(ordered):6.2f} ms   p95 {pick(0.95):6.2f}   "
         f"p99 {pick(0.99):6.2f}   worst {ordered[-1]:6.2f}"
