@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import sqlite3
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -15,7 +14,7 @@ from click.testing import CliRunner
 from starlette.testclient import TestClient
 
 from kiosk.command import kiosk
-from kiosk.core.heartbeat import DivisionPack, Heartbeat, StationId, StationState
+from kiosk.core.heartbeat import Heartbeat, StationState
 from kiosk.director.app import PinDoor, Sessions, director_app
 from kiosk.director.pages import Pages
 from kiosk.director.serve import listen
@@ -23,28 +22,14 @@ from kiosk.director.watch import Watcher
 from kiosk.storage import StationStorage, open_station_storage
 from kiosk.storage.board import LogReader
 from kiosk.storage.database import sqlite_url
-from tests.storage.entries import make_entry
+from tests.storage.entries import make_beat, make_entry
 
 PIN = "482613"
 SECRET_WORDS = ("ZYZZYVA", "QUIXOTRY", "MUZJIKS", "CWMZZ")
 
 
 def beat(name: str, state: StationState, *, ago_s: float, reason: str = "", number: int = 1) -> Heartbeat:
-    return Heartbeat(
-        station_id=StationId(uuid.UUID(int=number)),
-        station=name,
-        host=f"kiosk-{number:02}",
-        state=state,
-        packs=(
-            DivisionPack("Open", "CSW", "24"),
-            DivisionPack("Schools", "School list", "2026", served=False),
-        ),
-        rule_profile="penalty-5-challenger_loses",
-        version="1.0",
-        reason=reason,
-        ask_table=True,
-        reported_at=datetime.now(UTC) - timedelta(seconds=ago_s),
-    )
+    return make_beat(name, state, ago_s=ago_s, reason=reason, number=number)
 
 
 @dataclass

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-import uuid
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -14,32 +13,19 @@ import pytest
 from sqlalchemy import text
 
 from kiosk.core.errors import StorageError
-from kiosk.core.heartbeat import DivisionPack, Heartbeat, StationId, StationState
+from kiosk.core.heartbeat import Heartbeat, StationState
 from kiosk.storage import StationStorage, open_station_storage
 from kiosk.storage.database import open_engine
 from kiosk.storage.heartbeat import HeartbeatReporter, HeartbeatStore, database_now, station_id
-from tests.storage.entries import make_entry
+from tests.storage.entries import make_beat, make_entry
 from tests.storage.postgres import PostgresServer
 
 T = TypeVar("T")
 WAIT_S = 120
 
 
-def beat(state: StationState = StationState.READY, *, name: str = "Table 1", reason: str = "") -> Heartbeat:
-    return Heartbeat(
-        station_id=StationId(uuid.UUID(int=7)),
-        station=name,
-        host="kiosk-07",
-        state=state,
-        packs=(
-            DivisionPack("Open", "CSW", "24"),
-            DivisionPack("Schools", "School list", "2026", served=False),
-        ),
-        rule_profile="double",
-        version="1.0",
-        reason=reason,
-        ask_table=True,
-    )
+def beat(state: StationState = StationState.READY, *, reason: str = "") -> Heartbeat:
+    return make_beat("Table 1", state, reason=reason)
 
 
 def eventually(read: Callable[[], T], done: Callable[[T], bool]) -> T:
