@@ -477,11 +477,15 @@ class SharedChallengeLog:
             forwarded = 0
             if self._down or self._outbox.count():
                 self._reach_remote()
+            # The heartbeat first, with the backlog as it is: the director sees a station catching
+            # up, or one whose outbox does not empty; then again once the outbox has gone.
+            self._forward_heartbeats()
             while batch := self._outbox.peek(FORWARD_BATCH_ENTRIES):
                 self._call_remote(functools.partial(self._remote.record_many, batch))
                 self._outbox.remove(entry.challenge_id for entry in batch)
                 forwarded += len(batch)
-            self._forward_heartbeats()
+            if forwarded:
+                self._forward_heartbeats(again=True)
         except StorageError as exc:
             self._mark_down(exc)
             raise
@@ -491,13 +495,13 @@ class SharedChallengeLog:
         self._last_error = None
         return forwarded
 
-    def _forward_heartbeats(self) -> None:
-        """Send each local heartbeat not sent yet, with the backlog as it is now (usually none)."""
+    def _forward_heartbeats(self, *, again: bool = False) -> None:
+        """Send each local heartbeat not sent yet (``again``: each one), with the backlog as it is now."""
         if self._heartbeats is None:
             return
         local, remote = self._heartbeats
         for beat in local.all():
-            if self._beats_sent.get(beat.station_id, None) == beat.reported_at:
+            if not again and self._beats_sent.get(beat.station_id, None) == beat.reported_at:
                 continue
             send = functools.partial(
                 remote.write, replace(beat, backlog=self._outbox.count()), server_clock=True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -10,7 +11,6 @@ from pathlib import Path
 from typing import TypeVar
 
 import pytest
-from sqlalchemy import text
 
 from kiosk.core.errors import StorageError
 from kiosk.core.heartbeat import Heartbeat, StationState
@@ -84,8 +84,8 @@ def test_a_heartbeat_that_cannot_be_written_is_counted_never_raised(tmp_path: Pa
 def test_an_unknown_state_is_refused_by_name(storage: StationStorage) -> None:
     assert storage.heartbeats is not None
     storage.heartbeats.write(replace(beat(), reported_at=datetime.now(UTC)))
-    with storage.heartbeats._engine.begin() as conn:
-        conn.execute(text("UPDATE station_heartbeat SET state = 'asleep'"))
+    with sqlite3.connect(storage.local_path) as conn:
+        conn.execute("UPDATE station_heartbeat SET state = 'asleep'")
     with pytest.raises(StorageError, match="'asleep'"):
         storage.heartbeats.all()
 
@@ -93,7 +93,8 @@ def test_an_unknown_state_is_refused_by_name(storage: StationStorage) -> None:
 def test_heartbeats_reach_the_shared_server_stamped_by_its_clock_and_wait_while_it_is_down(
     tmp_path: Path, postgres_server: PostgresServer, postgres_url: str
 ) -> None:
-    server = HeartbeatStore(open_engine(postgres_url), where="server")
+    engine = open_engine(postgres_url)
+    server = HeartbeatStore(engine, where="server")
     with open_station_storage(tmp_path, postgres_url, forward_in_background=False) as storage:
         reporter = storage.heartbeat_reporter(interval_s=3600)
         reporter.report(beat(StationState.READY))
@@ -102,7 +103,7 @@ def test_heartbeats_reach_the_shared_server_stamped_by_its_clock_and_wait_while_
         [seen] = server.all()
         assert seen.state is StationState.READY
         assert seen.seen_at is not None
-        assert abs(seen.seen_at - database_now(server._engine)) < timedelta(minutes=1)
+        assert abs(seen.seen_at - database_now(engine)) < timedelta(minutes=1)
         postgres_server.stop()
         try:
             storage.log.record(make_entry())  # the verdict path does not care
@@ -116,4 +117,22 @@ def test_heartbeats_reach_the_shared_server_stamped_by_its_clock_and_wait_while_
         [seen] = server.all()
         assert seen.state is StationState.CHALLENGE
         assert seen.backlog == 0  # as it is when forwarded, not when written
-    server._engine.dispose()
+    engine.dispose()
+
+
+def test_the_director_sees_a_backlog_that_does_not_empty(tmp_path: Path, postgres_url: str) -> None:
+    """The heartbeat goes before the outbox: an entry the server never takes shows as waiting."""
+    engine = open_engine(postgres_url)
+    server = HeartbeatStore(engine, where="server")
+    with open_station_storage(tmp_path, postgres_url, forward_in_background=False) as storage:
+        storage.log.record(make_entry())
+        with sqlite3.connect(storage.local_path) as conn:  # damaged on the station's disk
+            conn.execute("UPDATE outbox SET payload = 'not json'")
+        reporter = storage.heartbeat_reporter(interval_s=3600)
+        reporter.report(beat(StationState.READY))
+        assert reporter.write_now() is not None
+        with pytest.raises(StorageError, match="outbox entry cannot be read"):
+            storage.log.forward_backlog()
+        [seen] = server.all()
+        assert seen.backlog == 1
+    engine.dispose()
