@@ -233,3 +233,15 @@ def test_the_view_reads_only(view: View) -> None:
     view.board()
     view.client.get("/challenges")
     assert view.storage.local_path.read_bytes() == before
+
+
+def test_a_log_that_stops_answering_mid_read_is_said_to_be_silent(view: View) -> None:
+    """A read that never returns leaves the last snapshot: the page says how long it has waited."""
+    seen = [0.0]
+    watcher = Watcher(LogReader(view.watcher.reader.url), monotonic=lambda: seen[0])
+    watcher.read_once()
+    pages = Pages("log")
+    assert "has not answered" not in pages.board_fragment(watcher.snapshot, watcher.silent_s)
+    seen[0] += 40  # no read has finished since
+    assert "The log has not answered for 40 s" in pages.board_fragment(watcher.snapshot, watcher.silent_s)
+    watcher.close()
