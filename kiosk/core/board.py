@@ -42,10 +42,14 @@ class StationLine:
     counts: Counts
     unseen_s: float | None  # seconds since the log's database last heard from it
     shared_name: bool = False  # another station reports the same name: their counts are mixed
+    earlier: bool = False  # neither seen nor judging today: a station of an earlier day, not a worry
 
     @property
     def red(self) -> bool:
-        """Not seen for a minute (or never), or not serving players: the director should look."""
+        """Not seen for a minute (or never), or not serving players: the director should look.
+        A station of an earlier day (packed away after yesterday's rounds) is not red."""
+        if self.earlier:
+            return False
         if self.beat is None or self.unseen_s is None or self.unseen_s > UNSEEN_AFTER_S:
             return True
         return self.beat.state in (StationState.FAULT, StationState.NOT_READY)
@@ -66,8 +70,16 @@ class Board:
     """Everything the first page shows, read at ``read_at`` (the log database's clock)."""
 
     read_at: datetime
-    stations: tuple[StationLine, ...]
+    stations: tuple[StationLine, ...]  # today's, and earlier days' last (``earlier``)
     divisions: tuple[DivisionLine, ...]
+
+    @property
+    def today(self) -> tuple[StationLine, ...]:
+        return tuple(line for line in self.stations if not line.earlier)
+
+    @property
+    def earlier(self) -> tuple[StationLine, ...]:
+        return tuple(line for line in self.stations if line.earlier)
 
     @property
     def total(self) -> Counts:
@@ -85,25 +97,36 @@ def build_board(
     beats: Sequence[Heartbeat],
     station_counts: Mapping[str, Counts],
     division_counts: Mapping[str, Counts],
+    today_since: datetime | None = None,
 ) -> Board:
     """The board from what the log holds: each reporting station, then each station that logged
-    challenges without ever reporting (an older kiosk, or one whose reports never got through)."""
+    challenges without ever reporting (an older kiosk, or one whose reports never got through).
+    A station neither seen nor judging since ``today_since`` is one of an earlier day's."""
+
+    def earlier(seen: datetime | None, counts: Counts) -> bool:
+        return today_since is not None and counts.today == 0 and (seen is None or seen < today_since)
+
     names = [beat.station for beat in beats]
     lines = []
     for beat in beats:
         seen = beat.seen_at
         unseen_s = None if seen is None else max(0.0, (read_at - seen).total_seconds())
+        counts = station_counts.get(beat.station, Counts())
         lines.append(
             StationLine(
                 name=beat.station,
                 beat=beat,
-                counts=station_counts.get(beat.station, Counts()),
+                counts=counts,
                 unseen_s=unseen_s,
                 shared_name=names.count(beat.station) > 1,
+                earlier=earlier(seen, counts),
             )
         )
     for name in sorted(set(station_counts) - set(names)):
-        lines.append(StationLine(name=name, beat=None, counts=station_counts[name], unseen_s=None))
+        counts = station_counts[name]
+        lines.append(
+            StationLine(name=name, beat=None, counts=counts, unseen_s=None, earlier=earlier(None, counts))
+        )
     lines.sort(key=lambda line: (line.name.casefold(), line.name))
     divisions = tuple(
         DivisionLine(name, counts)

@@ -101,7 +101,7 @@ the words).</footer>
 <table id="stations"><thead><tr><th>Station</th><th>State</th><th>Last seen</th>
 <th>Division: pack, edition</th><th>Rule</th><th class="n">Waiting to send</th>
 <th class="n">Today</th><th class="n">Last hour</th><th>Last challenge</th></tr></thead><tbody>
-{% for line in board.stations %}
+{% for line in board.today %}
 <tr class="{{ 'red' if line.red else '' }}{{ ' unseen' if line.unseen else '' }}"
  data-station="{{ line.name }}">
 <td class="name"><b>{{ line.name }}</b>
@@ -123,6 +123,11 @@ station_name.</div>{% endif %}</td>
 {% else %}<tr><td colspan="9" class="dim">No station has reported or logged a challenge yet.</td></tr>
 {% endfor %}
 </tbody></table>
+{% if board.earlier %}<h2>Not seen today</h2>
+<div class="dim" id="earlier">{% for line in board.earlier -%}
+<span data-earlier="{{ line.name }}">{{ line.name }}
+{%- if line.beat %} (last seen {{ when(line.beat.seen_at) }}){% endif %}</span>{{ " · " if not loop.last }}
+{%- endfor %}</div>{% endif %}
 <h2>Divisions</h2>
 <table id="divisions"><thead><tr><th>Division</th><th class="n">Today</th><th class="n">Last hour</th>
 <th class="n">Successful today</th><th>Last challenge</th></tr></thead><tbody>
@@ -254,7 +259,7 @@ class Pages:
         total = board.total
         red = sum(1 for line in board.stations if line.red)
         return (
-            f"{counted(len(board.stations), 'station')}, {red} in red; "
+            f"{counted(len(board.today), 'station')}, {red} in red; "
             f"{counted(total.today, 'challenge')} today, {total.last_hour} in the last hour"
         )
 

@@ -135,7 +135,7 @@ class LogReader:
             raise StorageError(
                 f"cannot read the log at {self.where}: {getattr(exc, 'orig', None) or exc}"
             ) from exc
-        return build_board(now, beats, stations, divisions)
+        return build_board(now, beats, stations, divisions, today_since)
 
     def recent(self, last: int) -> list[ChallengeEntry]:
         """The last ``last`` challenges, newest first, words and per-word results included."""

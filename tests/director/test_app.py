@@ -118,10 +118,9 @@ def test_the_first_page_shows_every_station_and_division_and_never_a_word(view: 
     four = row(page, "Table 4")
     assert '<tr class="red"' in four  # seen, but not serving players
     assert "no judge PIN is set" in four
-    three = row(page, "Table 3")  # logged, never reported
-    assert "no reports" in three
-    assert re.search(r'<td class="n">0</td><td class="n">0</td>', three)  # nothing today
-    assert "4 stations, 3 in red; 3 challenges today, 3 in the last hour" in page
+    assert 'data-station="Table 3"' not in page  # logged two days ago, never reported: ...
+    assert '<span data-earlier="Table 3">Table 3</span>' in page  # ... an earlier day's, not red
+    assert "3 stations, 2 in red; 3 challenges today, 3 in the last hour" in page
     open_line = re.search(r'data-division="Open">.*?</tr>', page, re.DOTALL)
     assert open_line is not None
     assert '<td class="n">1 (50%)</td>' in open_line.group(0)  # of 2 today, 1 successful
@@ -207,8 +206,9 @@ def test_director_once_checks_the_log_and_names_a_missing_one(view: View, tmp_pa
     runner = CliRunner()
     result = runner.invoke(kiosk, ["director", "--data-dir", str(view.data), "--once"])
     assert result.exit_code == 0, result.output
-    assert "4 stations, 3 in red" in result.output
+    assert "3 stations, 2 in red" in result.output
     assert "Table 2: not seen (red), 2 today" in result.output
+    assert "Not seen today: Table 3" in result.output
     missing = runner.invoke(kiosk, ["director", "--data-dir", str(tmp_path / "nowhere"), "--once"])
     assert missing.exit_code == 2
     assert "there is no station database at" in missing.output
@@ -245,3 +245,12 @@ def test_a_log_that_stops_answering_mid_read_is_said_to_be_silent(view: View) ->
     seen[0] += 40  # no read has finished since
     assert "The log has not answered for 40 s" in pages.board_fragment(watcher.snapshot, watcher.silent_s)
     watcher.close()
+
+
+def test_a_station_that_logged_today_without_reporting_is_red(view: View) -> None:
+    """An older kiosk (no heartbeats) judging today is on the board, in red: no one knows its state."""
+    view.storage.log.record(make_entry(["QI"], station="Old kiosk", bad=()))
+    page = view.board()
+    old = row(page, "Old kiosk")
+    assert '<tr class="red' in old
+    assert "no reports" in old
