@@ -28,6 +28,7 @@ class ChallengeEntry:
     division: str
     rule_profile: str
     ruling: Ruling
+    table: int | None = None  # the game's table, on a station that asks for it (ask_table)
 
 
 class ChallengeLog(Protocol):
