@@ -24,7 +24,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
 from kiosk.core.adjudication import adjudicate
-from kiosk.core.config import Division, LoadedDivision, StationConfig, Verifier, load_divisions
+from kiosk.core.config import Division, LoadedDivision, StationConfig, Verifier, load_config, load_divisions
 from kiosk.core.edition import KnownEdition, load_edition_table
 from kiosk.core.errors import StorageError
 from kiosk.core.lexicon import load_lexicon
@@ -116,6 +116,7 @@ def main(out: Path) -> None:
         station_name="Station 2",
         rules=RuleProfile(ProfileKind.DOUBLE),
     )
+    swedish = load_config(ROOT / "docs" / "examples" / "rules-swedish.toml", default_pack=pack).rules
     eight = (
         "8 overcommitment overrefinement interconnecting misadventurous "
         "overspeculated understatement overstimulates presidentships"
@@ -139,6 +140,10 @@ def main(out: Path) -> None:
         ("30-entry-word-too-long", single, MemoryLog(), "2quixotry antidisestablishment"),
         ("31-entry-idle-warning", single, MemoryLog(), "3quixotry za" + IDLE_WARNING),
         ("32-touch-division-choice", replace(double, touch=True), MemoryLog(), "1"),
+        ("37-table-number", replace(double, ask_table=True), MemoryLog(), "214"),
+        ("38-touch-table-number", replace(single, touch=True, ask_table=True), MemoryLog(), "114"),
+        ("39-confirm-table-named", replace(double, ask_table=True), MemoryLog(), "214\r2quixotry zax "),
+        ("40-verdict-swedish-rules", replace(single, rules=swedish), MemoryLog(), "3quixotry zax quiz\t"),
     ]
     loaded: dict[int, tuple[LoadedDivision, ...]] = {}
     for name, config, log, keys in shots:
@@ -209,11 +214,11 @@ def edition_shots(app: QCoreApplication, out: Path) -> None:
             Division("Late", claimed, colour="#1d6fa5"),
         )
         for name, divisions, touch in (
-            ("37-ready-edition-published", several[:1], False),
-            ("38-ready-edition-not-published", several[2:3], False),
-            ("39-ready-edition-name-not-the-words", several[3:], False),
-            ("40-ready-editions-divisions", several, False),
-            ("41-touch-ready-editions-divisions", several, True),
+            ("45-ready-edition-published", several[:1], False),
+            ("46-ready-edition-not-published", several[2:3], False),
+            ("47-ready-edition-name-not-the-words", several[3:], False),
+            ("48-ready-editions-divisions", several, False),
+            ("49-touch-ready-editions-divisions", several, True),
         ):
             config = StationConfig(divisions=divisions, station_name="Station 4", touch=touch)
             loaded = load_divisions(config, verifier)

@@ -68,7 +68,8 @@ def recheck_card(entry: ChallengeEntry, *, kept: bool = False) -> RecheckCard:
     ruling = entry.ruling
     when = local_time(entry.judged_at).strftime("%H:%M:%S")
     words = " ".join(ruling.words)
-    summary = f"{when}  {entry.station} \u00b7 {entry.division}  {ruling.verdict.value}  {words}"
+    table = "" if entry.table is None else f" \u00b7 table {entry.table}"
+    summary = f"{when}  {entry.station} \u00b7 {entry.division}{table}  {ruling.verdict.value}  {words}"
     if kept:
         summary = f"NOT IN THE LOG \u2014 {summary}"
     youth = "youth rules" if ruling.youth_rules else "no youth rules"

@@ -38,7 +38,7 @@ class ChallengeEntry:
 
     ``published_edition`` is the known edition the set that ruled was proven to be (``NWL2023``;
     under youth rules the set with the youth list applied), None if it is none; ``edition_checked``
-    is False for entries logged before the log recorded it (schema 3 and older), which say nothing.
+    is False for entries logged before the log recorded it (schema 5 and older), which say nothing.
     """
 
     challenge_id: ChallengeId
@@ -47,6 +47,7 @@ class ChallengeEntry:
     division: str
     rule_profile: str
     ruling: Ruling
+    table: int | None = None  # the game's table, on a station that asks for it (ask_table)
     published_edition: str | None = None
     edition_checked: bool = False
     second_opinion: SecondOpinion | None = None

@@ -18,8 +18,8 @@ from kiosk.storage.schema import ChallengeRow, ChallengeWordRow
 
 __all__ = ["entry_from_json", "entry_to_json", "entry_to_row", "row_to_entry"]
 
-JSON_FORMAT = 2  # 2: what ruled (youth list digest, published edition, second opinion)
-JSON_FORMATS_READ = (1, 2)  # an outbox written before the upgrade is still forwarded
+JSON_FORMAT = 3  # 3: what ruled (youth list digest, published edition, second opinion); 2: the table
+READABLE_JSON_FORMATS = (1, 2, 3)  # an outbox written before an upgrade is still forwarded
 
 
 def _check_entry(entry: ChallengeEntry) -> None:
@@ -76,6 +76,7 @@ def entry_to_row(entry: ChallengeEntry) -> ChallengeRow:
         second_opinion_edition=None if second is None else second.pack_edition,
         second_opinion_set_hash=None if second is None else second.set_hash,
         second_opinion_verdict=None if second is None else second.verdict.value,
+        table_number=entry.table,
         words=[
             ChallengeWordRow(position=position, word=result.word, status=result.status.name)
             for position, result in enumerate(ruling.results)
@@ -117,6 +118,7 @@ def row_to_entry(row: ChallengeRow) -> ChallengeEntry:
         station=row.station,
         division=row.division,
         rule_profile=row.rule_profile,
+        table=row.table_number,
         ruling=Ruling(
             words=tuple(result.word for result in results),
             verdict=_verdict(row.verdict, row.id),
@@ -152,6 +154,12 @@ def _second_opinion(challenge: object, *fields: object) -> SecondOpinion | None:
     return SecondOpinion(name, edition, set_hash, _verdict(verdict, challenge))
 
 
+def _table(value: object, challenge: object) -> int | None:
+    if value is None or (type(value) is int and value > 0):
+        return value
+    raise StorageError(f"challenge {challenge} in the outbox has the table {value!r}, not a table number")
+
+
 def entry_to_json(entry: ChallengeEntry) -> str:
     _check_entry(entry)
     ruling = entry.ruling
@@ -175,6 +183,7 @@ def entry_to_json(entry: ChallengeEntry) -> str:
         "second_opinion": None
         if (second := entry.second_opinion) is None
         else [second.pack_name, second.pack_edition, second.set_hash, second.verdict.value],
+        "table": entry.table,
     }
     return json.dumps(document, ensure_ascii=False)
 
@@ -182,10 +191,10 @@ def entry_to_json(entry: ChallengeEntry) -> str:
 def entry_from_json(payload: str) -> ChallengeEntry:
     try:
         document = json.loads(payload)
-        if document.get("format") not in JSON_FORMATS_READ:
+        if document.get("format") not in READABLE_JSON_FORMATS:
             raise StorageError(
                 f"an outbox entry has format {document.get('format')!r}; this kiosk reads formats "
-                f"{', '.join(map(str, JSON_FORMATS_READ))}: forward it with the kiosk version that wrote it"
+                f"{READABLE_JSON_FORMATS}: forward it with the kiosk version that wrote it"
             )
         challenge = uuid.UUID(document["id"])
         results = tuple(WordResult(word, _status(status, challenge)) for word, status in document["results"])
@@ -195,6 +204,7 @@ def entry_from_json(payload: str) -> ChallengeEntry:
             station=document["station"],
             division=document["division"],
             rule_profile=document["rule_profile"],
+            table=_table(document.get("table"), challenge),
             ruling=Ruling(
                 words=tuple(result.word for result in results),
                 verdict=_verdict(document["verdict"], challenge),

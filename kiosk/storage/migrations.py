@@ -9,7 +9,9 @@ History:
   1. the challenge log: ``challenge`` and its per-word results ``challenge_word``
   2. judge mode: the PIN and its failure count ``judge_access``; station ``setting``s
   3. shared logs: the local ``outbox`` of challenges waiting for the PostgreSQL server
-  4. what ruled, exactly: each challenge's youth list digest, whether its set was proven a
+  4. challenges tied to their game: ``challenge.table_number`` (NULL where the station does not ask)
+  5. the director's view: each station's last report, ``station_heartbeat``
+  6. what ruled, exactly: each challenge's youth list digest, whether its set was proven a
      published edition (and which), and the second-opinion lexicon and its verdict. Rows from
      before keep NULLs and ``edition_checked`` false: "not recorded", never "not published".
 """
@@ -115,8 +117,34 @@ def _v3_outbox(conn: Connection) -> None:
     metadata.create_all(conn)
 
 
-# Columns added to ``challenge`` by step 4, in SQL both SQLite and PostgreSQL read.
-_V4_COLUMNS = (
+def _v4_table_number(conn: Connection) -> None:
+    # ADD COLUMN of a nullable column: one statement both SQLite and PostgreSQL run in place.
+    conn.execute(text("ALTER TABLE challenge ADD COLUMN table_number INTEGER"))
+
+
+def _v5_heartbeats(conn: Connection) -> None:
+    metadata = MetaData()
+    Table(
+        "station_heartbeat",
+        metadata,
+        Column("station_id", Uuid(), primary_key=True),
+        Column("station", Text(), nullable=False),
+        Column("host", Text(), nullable=False),
+        Column("state", Text(), nullable=False),
+        Column("reason", Text(), nullable=False),
+        Column("packs", Text(), nullable=False),
+        Column("rule_profile", Text(), nullable=False),
+        Column("ask_table", Boolean(), nullable=False),
+        Column("backlog", Integer(), nullable=False),
+        Column("version", Text(), nullable=False),
+        Column("reported_at", DateTime(), nullable=False),
+        Column("seen_at", DateTime(), nullable=False),
+    )
+    metadata.create_all(conn)
+
+
+# Columns added to ``challenge`` by step 6, in SQL both SQLite and PostgreSQL read.
+_V6_COLUMNS = (
     "youth_set_hash TEXT",
     "edition_checked BOOLEAN NOT NULL DEFAULT FALSE",
     "published_edition TEXT",
@@ -127,8 +155,8 @@ _V4_COLUMNS = (
 )
 
 
-def _v4_what_ruled(conn: Connection) -> None:
-    for column in _V4_COLUMNS:
+def _v6_what_ruled(conn: Connection) -> None:
+    for column in _V6_COLUMNS:
         conn.execute(text(f"ALTER TABLE challenge ADD COLUMN {column}"))
 
 
@@ -136,7 +164,9 @@ UPGRADES: tuple[Callable[[Connection], None], ...] = (
     _v1_challenge_log,
     _v2_judge_mode,
     _v3_outbox,
-    _v4_what_ruled,
+    _v4_table_number,
+    _v5_heartbeats,
+    _v6_what_ruled,
 )
 SCHEMA_VERSION = len(UPGRADES)
 

@@ -51,7 +51,9 @@ def write_data_of_version(engine: Engine, version: int) -> None:
         if version >= 1:
             conn.execute(
                 text(
-                    "INSERT INTO challenge VALUES (:id, '2024-05-01 09:00:00.000000', 'Table 1', "
+                    "INSERT INTO challenge (id, judged_at, station, division, rule_profile, pack_name, "
+                    "pack_edition, set_hash, youth_rules, word_count, verdict) "
+                    "VALUES (:id, '2024-05-01 09:00:00.000000', 'Table 1', "
                     "'Open', 'double', 'Test list', 'test', 'abcd', 0, 2, 'UNACCEPTABLE')"
                 ),
                 {"id": OLD_ID.hex},
@@ -102,6 +104,9 @@ def test_every_earlier_version_upgrades_to_the_current_one_keeping_its_data(
             )
             assert entry.ruling.youth_set_hash is None
             assert entry.edition_text.startswith("edition not recorded")
+            assert entry.table is None  # no table before schema 4: NULL, never a guess
+            storage.log.record(make_entry(table=12))
+            assert storage.log.query(LogQuery(last=1))[0].table == 12
         else:
             assert entries == []
         if version >= 2:
@@ -162,9 +167,9 @@ def test_a_database_from_a_newer_kiosk_is_refused_with_a_clear_message(tmp_path:
         open_station_storage(tmp_path)
 
 
-def test_a_log_of_schema_3_keeps_every_row_and_records_what_ruled_from_then_on(tmp_path: Path) -> None:
-    engine = engine_at(local_database_path(tmp_path), 3)
-    write_data_of_version(engine, 3)
+def test_a_log_of_schema_5_keeps_every_row_and_records_what_ruled_from_then_on(tmp_path: Path) -> None:
+    engine = engine_at(local_database_path(tmp_path), 5)
+    write_data_of_version(engine, 5)
     engine.dispose()
     with open_station_storage(tmp_path) as storage:
         new = make_entry(("QI",), bad=())
