@@ -162,3 +162,29 @@ def test_normalise_words_of_a_text_gives_what_normalise_word_gives_for_each_of_i
 def test_plain_ascii_words_are_normalised_at_once(words: list[str]) -> None:
     assert normalise_words(words) == [word.upper() for word in words]
     assert normalise_words(" \n".join(words)) == [word.upper() for word in words]
+
+
+@settings(max_examples=1000)
+@given(text=st.text(), max_length=st.integers(2, 16))
+def test_normalise_words_of_any_text_gives_what_normalise_word_gives(text: str, max_length: int) -> None:
+    """Over arbitrary Unicode, not only the tricky characters above: the builder's bulk path (the
+    reader's at-once read) never gives a word the one normaliser would not, or would give otherwise."""
+    expected = one_by_one(text.split(), max_length)
+    got = normalise_words(text, max_length=max_length)
+    if got is not None:
+        assert got == expected
+    elif expected is not None:
+        assert not text.isascii()  # a letter to fold: left to normalise_word, word by word
+
+
+@settings(max_examples=1000)
+@given(words=st.lists(st.text(max_size=20), max_size=12), max_length=st.integers(2, 16))
+def test_normalise_words_of_any_words_gives_what_normalise_word_gives(
+    words: list[str], max_length: int
+) -> None:
+    expected = one_by_one(words, max_length)
+    got = normalise_words(words, max_length=max_length)
+    if got is not None:
+        assert got == expected
+    elif expected is not None:
+        assert any(not word.isascii() for word in words)
