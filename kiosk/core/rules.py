@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from kiosk.core.adjudication import Verdict
 from kiosk.core.errors import ConfigError
+from kiosk.core.plural import counted
 
 __all__ = [
     "DEFAULT_POINTS_PER_WORD",
@@ -61,10 +62,6 @@ class Outcome:
 
 
 _PLAY_OFF = "The play comes off the board: the CHALLENGED PLAYER scores nothing this turn."
-
-
-def _words(count: int) -> str:
-    return f"{count} word" if count == 1 else f"{count} words"
 
 
 @dataclass(frozen=True)
@@ -125,7 +122,8 @@ class RuleProfile:
         if self.kind is ProfileKind.FREE:
             return Outcome("Unsuccessful challenge — no penalty", "The play stands. Play continues.")
         total = self.points_per_word * word_count
-        headline = f"Unsuccessful challenge — {_words(word_count)} {TIMES} {self.points_per_word} points"
+        words = counted(word_count, "word")
+        headline = f"Unsuccessful challenge — {words} {TIMES} {self.points_per_word} points"
         moves = {
             PenaltyParty.CHALLENGER_LOSES: f"The CHALLENGER loses {total} points.",
             PenaltyParty.CHALLENGED_GAINS: f"The CHALLENGED PLAYER gains {total} points.",

@@ -20,6 +20,7 @@ from PySide6.QtCore import QLockFile, Qt, QTimer
 from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QApplication
 
+from kiosk.console import EXIT_ERROR
 from kiosk.core.config import LoadedDivision, StationConfig
 from kiosk.core.errors import KioskError
 from kiosk.paths import StationData, current_user
@@ -41,7 +42,6 @@ __all__ = [
 
 LOCK_FILE_NAME = "station.lock"
 EXIT_OK = 0
-EXIT_ERROR = 2
 SERVES_BY_ITSELF = "This screen turns into the ready screen by itself once that is done."
 ONE_LINE = "Type the command as one line. "
 READINESS_RECHECK_MS = 2000  # a station that is not ready looks again this often (a SQLite read)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, Verdict
 from kiosk.core.pack import pack_title
-from kiosk.core.plural import counted
+from kiosk.core.plural import counted, one_or_many
 from kiosk.core.rules import Outcome
 from kiosk.core.session import (
     Backspace,
@@ -544,7 +544,7 @@ class EntryView(View):
             self.title.setText(f"CHALLENGER: type word {at + 1} of {expected}")
             cursor_at: int | None = at
         else:
-            self.title.setText("The word is typed" if expected == 1 else f"All {expected} words typed")
+            self.title.setText(one_or_many(expected, "The word is typed", f"All {expected} words typed"))
             cursor_at = None
         if state.screen is Screen.ENTRY:
             if self._touch:
@@ -558,7 +558,7 @@ class EntryView(View):
             self.prompt.setText(f"Both players: check {check}.\nCHALLENGED PLAYER: {judge} to judge.")
         notice = state.notice
         if state.clearing_in_s:
-            what = "word" if expected == 1 else "words"
+            what = one_or_many(expected, "word", "words")
             key = "tap any key" if self._touch else "press any key"
             notice = f"Clearing in {state.clearing_in_s} s \u2014 {key} to keep the {what}"
         if self._touch:  # the session names the keyboard's keys; a touch player has these instead
