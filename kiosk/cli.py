@@ -472,7 +472,7 @@ def export(
     Example:
       kiosk log export --csv challenges.csv
     """
-    from kiosk.storage import LogQuery, write_csv
+    from kiosk.storage import LogQuery, save_csv, write_csv
 
     if str(csv_path) != "-":
         try:
@@ -506,8 +506,7 @@ def export(
         click.echo(f"Wrote {counted(count, 'challenge')} from {source}.", err=True)
         return
     try:
-        with csv_path.open("w", encoding="utf-8", newline="") as out:
-            count = write_csv(entries, out)
+        count = save_csv(entries, csv_path)
     except OSError as exc:
         fail(f"cannot write {csv_path}: {exc.strerror or exc}")
     click.echo(f"Wrote {counted(count, 'challenge')} from {source} to {csv_path}.")
