@@ -8,10 +8,12 @@ judge screens run over real storage in a temporary data directory (PIN 4826).
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import sys
 import tempfile
+import time
 import uuid
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -19,13 +21,14 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QCoreApplication, QRect, Qt
+from PySide6.QtCore import QCoreApplication, QEventLoop, QRect, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
 from kiosk.core.adjudication import adjudicate
 from kiosk.core.config import Division, LoadedDivision, StationConfig, load_divisions
 from kiosk.core.errors import StorageError
+from kiosk.core.judge import REMOVABLE_MEDIA_ROOTS
 from kiosk.core.lexicon import load_lexicon
 from kiosk.core.record import ChallengeEntry, ChallengeId, ChallengeLog
 from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
@@ -72,8 +75,17 @@ SPECIAL_KEYS = {
 PIN = "482613"
 
 
+def settle(window: StationWindow) -> None:
+    """Let judge mode's storage answer (it reads and writes on worker threads)."""
+    judge = window._judge
+    while judge is not None and judge.busy:
+        QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 10)
+        time.sleep(0.001)
+
+
 def drive(window: StationWindow, keys: str) -> None:
     """Type ``keys``; tab, escape and the file separator (for the right arrow) press those keys."""
+    settle(window)
     for char in keys:
         if char == IDLE_WARNING:
             window.controller.idle_timer.timeout.emit()
@@ -84,6 +96,7 @@ def drive(window: StationWindow, keys: str) -> None:
             key(window, Qt.Key.Key_unknown, char)
         else:
             window.controller.dispatch(Typed(char))
+        settle(window)
 
 
 def station(
@@ -334,10 +347,9 @@ def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None
                     if "stick" in name and "no-stick" not in name:
                         stick = data / "media" / "judge" / "USB STICK"  # stands for a mounted stick
                         stick.mkdir(parents=True, exist_ok=True)
-                        window.judge.export.roots = (data / "media",)
-                        window.judge.export.list_mounts = lambda stick=stick: [stick]  # type: ignore[misc]
+                        window.judge.use_media((data / "media",), functools.partial(list, [stick]))
                     else:
-                        window.judge.export.list_mounts = list  # the machine's own mounts would vary
+                        window.judge.use_media(REMOVABLE_MEDIA_ROOTS, list)  # the machine's own would vary
                     if name == "34-judge-menu-after-wrong-pins":
                         wrong_pins(storage, 37)
                     if name == "35-judge-status-log-deleted":
@@ -347,8 +359,7 @@ def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None
                             storage.judge_access.check_pin("111111")
                         window.open_judge_mode()
                     elif touch:
-                        window.open_judge_mode()
-                        window.judge.unlocked()
+                        drive(window, ESCAPE + PIN + ENTER)
                     drive(window, keys)
                     if name == "23-judge-touch-pin-wait":
                         storage.judge_access.set_pin(PIN)  # clears the failures for the next shots

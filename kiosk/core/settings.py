@@ -29,7 +29,6 @@ __all__ = [
     "resolve_choice",
     "saved_names",
     "stepped",
-    "value_text",
 ]
 
 KEY_LOCKOUT_CHOICES_MS = (0, 250, 500, 750, 1000, 1500, 2000)
@@ -38,27 +37,19 @@ IDLE_ENTRY_CHOICES_MS = (5000, 10_000, 15_000, 20_000, 30_000, 45_000, 60_000, 1
 POINTS_CHOICES = (1, 2, 3, 5, 10, 15, 20, 25, 50)
 PROFILE_KINDS = (ProfileKind.DOUBLE, ProfileKind.PENALTY, ProfileKind.FREE)
 PARTIES = (PenaltyParty.CHALLENGER_LOSES, PenaltyParty.CHALLENGED_GAINS, PenaltyParty.BOTH)
-PARTY_TEXT = {
-    PenaltyParty.CHALLENGER_LOSES: "challenger loses them",
-    PenaltyParty.CHALLENGED_GAINS: "challenged player gains them",
-    PenaltyParty.BOTH: "both (IMU)",
-}
 TIMING_KEYS = ("key_lockout_ms", "verdict_display_ms", "idle_entry_ms")
 
 
 class Field(enum.Enum):
-    """One line of the settings screen, as the judge reads it."""
+    """One line of the settings screen (judge mode's settings page words it)."""
 
-    DIVISION = "Divisions served"
-    PROFILE = "Challenge rule"
-    POINTS = "Points per word"
-    PARTY = "Penalty points"
-    KEY_LOCKOUT = "Keys ignored after a verdict"
-    VERDICT_DISPLAY = "Verdict shown for"
-    IDLE_ENTRY = "Unfinished entry clears after"
-
-
-EVERY_DIVISION = "every division: players choose"
+    DIVISION = "division"
+    PROFILE = "profile"
+    POINTS = "points"
+    PARTY = "party"
+    KEY_LOCKOUT = "key lockout"
+    VERDICT_DISPLAY = "verdict display"
+    IDLE_ENTRY = "idle entry"
 
 
 @dataclass(frozen=True)
@@ -74,26 +65,6 @@ def choice_fields(choice: StationChoice, division_count: int) -> tuple[Field, ..
     if choice.rules.kind is not ProfileKind.PENALTY:
         fields = [f for f in fields if f not in (Field.POINTS, Field.PARTY)]
     return tuple(fields)
-
-
-def _seconds(ms: int) -> str:
-    return f"{ms / 1000:g} s"
-
-
-def value_text(choice: StationChoice, field: Field, division_names: Sequence[str]) -> str:
-    rules, timings = choice.rules, choice.timings
-    texts = {
-        Field.DIVISION: lambda: (
-            EVERY_DIVISION if choice.served is None else f"only {division_names[choice.served]}"
-        ),
-        Field.PROFILE: lambda: rules.title,
-        Field.POINTS: lambda: f"{rules.points_per_word} points",
-        Field.PARTY: lambda: PARTY_TEXT[rules.penalty_party],
-        Field.KEY_LOCKOUT: lambda: _seconds(timings.key_lockout_ms),
-        Field.VERDICT_DISPLAY: lambda: _seconds(timings.verdict_display_ms),
-        Field.IDLE_ENTRY: lambda: _seconds(timings.idle_entry_ms),
-    }
-    return texts[field]()
 
 
 def _step_in(options: Sequence[int], current: int, delta: int) -> int:

@@ -7,15 +7,13 @@ process) sees the same failure count and the same wait.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
-from kiosk.core.pin import PinAttempts, hash_pin, verify_pin
+from kiosk.core.pin import PinAttempts, PinCheck, PinOutcome, hash_pin, verify_pin
 from kiosk.storage.database import IMMEDIATE, ReportedAs, reported_as
 from kiosk.storage.schema import JudgeAccessRow
 
@@ -26,26 +24,6 @@ ACCESS_ROW_ID = 1
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
-
-
-class PinOutcome(enum.Enum):
-    ACCEPTED = "accepted"
-    WRONG = "wrong"  # checked and wrong; the failure was counted
-    TOO_SOON = "too soon"  # not checked: still inside the back-off; nothing was counted
-    NO_PIN = "no PIN set"  # set one with 'kiosk set-pin'
-
-
-@dataclass(frozen=True)
-class PinCheck:
-    outcome: PinOutcome
-    failures: int  # consecutive wrong PINs now on record
-    wait_s: float  # seconds before the next PIN will be heard
-    # ACCEPTED: the wrong PINs typed before it, for the judge who just came in
-    cleared: PinAttempts = field(default_factory=PinAttempts)
-
-    @property
-    def accepted(self) -> bool:
-        return self.outcome is PinOutcome.ACCEPTED
 
 
 class JudgeAccess:

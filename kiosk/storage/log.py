@@ -50,7 +50,7 @@ from sqlalchemy.orm import Session
 
 from kiosk.core.errors import StorageError
 from kiosk.core.plural import counted
-from kiosk.core.record import ChallengeEntry, ChallengeId
+from kiosk.core.record import ChallengeEntry, ChallengeId, LogQuery, LogStatus
 from kiosk.storage.database import IMMEDIATE, ReportedAs, SqliteFiles, reported_as
 from kiosk.storage.mapping import entry_from_json, entry_to_json, entry_to_row, row_to_entry
 from kiosk.storage.migrations import upgrade
@@ -79,38 +79,6 @@ _T = TypeVar("_T")
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
-
-
-@dataclass(frozen=True)
-class LogQuery:
-    """Which challenges to list: newest first, at most ``last``, optionally one station, a time range."""
-
-    last: int | None = None
-    station: str | None = None
-    since: datetime | None = None  # inclusive, timezone-aware
-    until: datetime | None = None  # exclusive, timezone-aware
-
-    def matches(self, entry: ChallengeEntry) -> bool:
-        if self.station is not None and entry.station != self.station:
-            return False
-        if self.since is not None and entry.judged_at < self.since:
-            return False
-        return not (self.until is not None and entry.judged_at >= self.until)
-
-
-@dataclass(frozen=True)
-class LogStatus:
-    """What judge mode shows about where the log goes: the backlog and the last server error.
-
-    ``local_only``: the shared server could not be reached for the last judge read, which showed
-    this station's own challenges only; judge mode must say so.
-    """
-
-    location: str
-    shared: bool
-    backlog: int
-    last_error: str | None
-    local_only: bool = False
 
 
 class StationLog(Protocol):
