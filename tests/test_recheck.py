@@ -3,8 +3,8 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from kiosk.core.adjudication import Verdict, judge_words
-from kiosk.core.lexicon import MarisaLexicon
 from kiosk.core.judge import export_file_name, export_folders, local_midnight, periods
+from kiosk.core.lexicon import MarisaLexicon
 from kiosk.core.record import ChallengeEntry, ChallengeId
 from kiosk.ui.judge.counts import count_lines
 from kiosk.ui.judge.recheck import period_label, recheck_card

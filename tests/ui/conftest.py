@@ -53,8 +53,6 @@ class Rig:
     log: MemoryLog
 
 
-
-
 SETTLE_S = 30.0  # patience for judge mode's worker threads (no timing is asserted)
 
 
@@ -72,11 +70,19 @@ def settle(window: StationWindow) -> None:
         time.sleep(0.001)
 
 
+def send_key(
+    window: StationWindow, key: Qt.Key, text: str = "", modifiers: Qt.KeyboardModifier | None = None
+) -> None:
+    """One key press, handled; judge mode's answers may still be on their way."""
+    mods = Qt.KeyboardModifier.NoModifier if modifiers is None else modifiers
+    QApplication.sendEvent(window, QKeyEvent(QKeyEvent.Type.KeyPress, key, mods, text))
+
+
 def press(
     window: StationWindow, key: Qt.Key, text: str = "", modifiers: Qt.KeyboardModifier | None = None
 ) -> None:
-    mods = Qt.KeyboardModifier.NoModifier if modifiers is None else modifiers
-    QApplication.sendEvent(window, QKeyEvent(QKeyEvent.Type.KeyPress, key, mods, text))
+    """One key press, and whatever judge mode asked the storage for in answer to it."""
+    send_key(window, key, text, modifiers)
     settle(window)
 
 
@@ -127,6 +133,7 @@ def make_station(qtbot: QtBot, pack: Path, tmp_path: Path) -> Iterator[Callable[
     def factory(
         *,
         storage: bool,
+        database_url: str | None = None,
         pin: str | None = PIN,
         log: MemoryLog | None = None,
         divisions: tuple[Division, ...] | None = None,
@@ -139,7 +146,7 @@ def make_station(qtbot: QtBot, pack: Path, tmp_path: Path) -> Iterator[Callable[
         stored: StationStorage | None = None
         if storage:
             data = tmp_path / "data"
-            stored = open_station_storage(data, forward_in_background=False)
+            stored = open_station_storage(data, database_url, forward_in_background=False)
             opened.append(stored)
             if pin is not None:
                 stored.judge_access.set_pin(pin)
