@@ -301,30 +301,46 @@ class FitLabel(QLabel):
 
 
 class FitButton(QPushButton):
-    """A big button whose font fills it; it never takes the keyboard focus (the window keeps it).
+    """The station's one button: its font fills it, and it never takes the keyboard focus (the
+    window keeps it). The players' keys and the judge screens' buttons alike.
 
-    Its text keeps a margin from the button's edge that grows with the button (a quarter of its
-    height), so that no label ever touches its box, from 1024x600 to 4K.
+    ``key``: a key of the players' screens (the touch keyboard, the count pad, the divisions):
+    its type is as large as fits, up to half its height, shrinking for a long label, never cut
+    short. Otherwise (judge mode) the type fills two fifths of the height and a label too long to
+    be read at a third of it is cut short with an ellipsis (the screen shows it whole elsewhere).
+    The text keeps a margin from the button's edge that grows with the button, so that no label
+    ever touches its box, from 1024x600 to 4K. ``colour`` None: a quiet button that does not draw
+    the eye (the players' way into judge mode).
     """
 
-    def __init__(self, text: str = "", *, colour: str = KEY_BACKGROUND, left: bool = False) -> None:
+    def __init__(
+        self, text: str = "", *, colour: str | None = KEY_BACKGROUND, left: bool = False, key: bool = False
+    ) -> None:
         super().__init__(text)
         self.full_text = text
         self.reference: str | None = None  # size the font for this text (buttons that match)
         self.fixed_px: int | None = None  # one size for a set of buttons; a longer text is cut short
+        self.max_px: int | None = None  # a cap shared by buttons that must match (the division choices)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self._left = left
-        self._colour = ""
+        self._key = key
+        self._colour: str | None = ""
         self._margin = -1
         self.set_colour(colour)
 
     @property
+    def lines(self) -> int:
+        return max(1, self.full_text.count("\n") + 1)
+
+    @property
     def margin(self) -> int:
         """The room between the text and the button's edge, on each side."""
+        if self._key:
+            return max(4, self.height() // (5 * self.lines))
         return max(12, self.height() // 4)
 
-    def set_colour(self, colour: str) -> None:
+    def set_colour(self, colour: str | None) -> None:
         if colour == self._colour:
             return
         self._colour = colour
@@ -333,16 +349,28 @@ class FitButton(QPushButton):
     def _restyle(self) -> None:
         self._margin = self.margin
         align = f"text-align: left; padding-left: {self._margin}px;" if self._left else ""
+        if self._colour is None:
+            self.setStyleSheet(
+                f"QPushButton {{ background: transparent; color: {DIM_TEXT}; border: 1px solid "
+                f"{QUIET_BORDER}; border-radius: 6px; }} "
+                f"QPushButton:pressed {{ background: {QUIET_BORDER}; }}"
+            )
+            return
         self.setStyleSheet(
-            f"QPushButton {{ background: {self._colour}; color: {TEXT}; border: 2px solid {KEY_BORDER}; "
-            f"border-radius: 8px; {align} }} QPushButton:pressed {{ background: {KEY_BORDER}; }} "
-            f"QPushButton:disabled {{ color: {DISABLED_TEXT}; "
-            f"background: {DISABLED_BACKGROUND}; }}"
+            f"QPushButton {{ background: {self._colour}; color: {text_on(self._colour)}; "
+            f"border: 2px solid {KEY_BORDER}; border-radius: 8px; {align} }} "
+            f"QPushButton:pressed {{ background: {KEY_BORDER}; }} "
+            f"QPushButton:disabled {{ color: {DISABLED_TEXT}; background: {DISABLED_BACKGROUND}; }}"
         )
 
     def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
         if text != self.full_text:
             self.full_text = text
+            self.fit_font()
+
+    def set_max_px(self, max_px: int | None) -> None:
+        if max_px != self.max_px:
+            self.max_px = max_px
             self.fit_font()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
@@ -351,12 +379,32 @@ class FitButton(QPushButton):
             self._restyle()
         self.fit_font()
 
+    def _room(self) -> tuple[int, int]:
+        """The width and height the text may take."""
+        return self.width() - 2 * self.margin - 4, self.height() - (4 if self._key else 8)
+
+    def _ceiling(self) -> int:
+        lines, height = self.lines, self.height()
+        if self._key:
+            return height // 2 if lines == 1 else height * 2 // (3 * lines)
+        return height * (2 if lines == 1 else 3) // 5 // lines
+
+    def fitting_px(self) -> int:
+        """The largest type that fits this button's text (before any cap shared with others)."""
+        font = QFont(FONT_FAMILY)
+        font.setBold(True)
+        width, height = self._room()
+        ceiling = self._ceiling()
+        if self.reference is not None:
+            ceiling = largest_fitting_px(font, self.reference, width, height, ceiling)
+        return largest_fitting_px(font, self.full_text, width, height, ceiling)
+
     def fit_font(self) -> None:
-        """The largest font that fits; a lone one-line text that would be smaller than a third of the
-        button's height is cut short with an ellipsis instead (the recheck shows it whole below).
-        Buttons sized as a set (``reference``, the menu) shrink together and are never cut short."""
+        """The largest font that fits. Buttons sized as a set (``reference``, the menu; ``max_px``,
+        the divisions) shrink together and are never cut short; ``fixed_px`` is one size for a
+        set of rows, a longer text cut short."""
         text = self.full_text
-        width, height = self.width() - 2 * self.margin - 4, self.height() - 8
+        width, height = self._room()
         if width <= 8 or height <= 4:
             super().setText(text)
             return
@@ -367,14 +415,12 @@ class FitButton(QPushButton):
             self.setFont(font)
             super().setText(QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, width))
             return
-        lines = max(1, text.count("\n") + 1)
-        ceiling = self.height() * (2 if lines == 1 else 3) // 5 // lines
-        if self.reference is not None:
-            ceiling = largest_fitting_px(font, self.reference, width, height, ceiling)
-        size = largest_fitting_px(font, text, width, height, ceiling)
+        size = self.fitting_px()
+        if self.max_px is not None:
+            size = min(size, self.max_px)
         readable = max(MIN_FONT_PX, self.height() // 3)
-        if lines == 1 and size < readable and self.reference is None:  # a set (the menu) shrinks whole
-            size = readable
+        if not self._key and self.lines == 1 and size < readable and self.reference is None:
+            size = readable  # a set (the menu) shrinks whole; a lone label is cut short instead
             font.setPixelSize(size)
             text = QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, width)
         font.setPixelSize(size)
