@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import os
 import shutil
+import sqlite3
 import sys
 import tempfile
 import time
@@ -166,6 +167,7 @@ def main(out: Path) -> None:
             window.deleteLater()
             print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
     judge_shots(app, out, double)
+    waiting_shots(app, out, single)
     not_ready_shots(app, out)
     no_pin_shots(app, out, single)
     reload_shots(app, out, pack)
@@ -255,6 +257,36 @@ def reload_shots(app: QCoreApplication, out: Path, pack: Path) -> None:
                     print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def waiting_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None:
+    """The PIN checked while another process holds the station database's write lock: the door
+    says so, and answers Esc, instead of freezing."""
+    divisions = load_divisions(config)
+    with tempfile.TemporaryDirectory() as folder:
+        data = Path(folder)
+        with open_station_storage(data, forward_in_background=False) as storage:
+            storage.judge_access.set_pin(PIN)
+            for width, height in SIZES:
+                controller = StationController(config, divisions, lambda: storage.log)
+                window = StationWindow(controller, lambda: storage, data)
+                window.setGeometry(QRect(0, 0, width, height))
+                window.show()
+                drive(window, ESCAPE + PIN)
+                other = sqlite3.connect(storage.local_path, isolation_level=None)
+                other.execute("BEGIN IMMEDIATE")
+                key(window, Qt.Key.Key_Return, ENTER)
+                shown_at = time.monotonic() + 0.5  # past the moment the door says it is checking
+                while time.monotonic() < shown_at:
+                    app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 10)
+                path = out / f"37-judge-pin-checked-while-the-database-is-locked-{width}x{height}.png"
+                window.grab().save(str(path))
+                other.execute("ROLLBACK")
+                other.close()
+                settle(window)
+                window.judge.ticker.stop()
+                window.deleteLater()
+                print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
 
 
 def seed(storage: StationStorage, divisions: tuple[LoadedDivision, ...]) -> None:

@@ -97,7 +97,8 @@ class DoorPage(Page):
         door, now_s = state.door, state.now.monotonic_s
         self.shut = door.shut(now_s) and door.has_pin
         self.title.setText(title(door))
-        self.dots.setText(door.shown or ("" if door.shut(now_s) else "_"))
+        waiting = door.shut(now_s) or door.asking is not None  # no cursor where typing is not heard
+        self.dots.setText(door.shown or ("" if waiting else "_"))
         text, warning = message(door, now_s, self.set_pin_command, looking=looking)
         self.message.setText(text)
         # a refusal in the warning colour; the standing hint about a forgotten PIN stays quiet
