@@ -110,6 +110,21 @@ def station(
     return window
 
 
+def judge_window(
+    config: StationConfig,
+    divisions: tuple[LoadedDivision, ...],
+    storage: StationStorage,
+    data: Path,
+    size: tuple[int, int],
+) -> StationWindow:
+    """A shown station over real storage, as ``kiosk station`` runs it: judge mode reads it."""
+    controller = StationController(config, divisions, lambda: storage.log)
+    window = StationWindow(controller, lambda: storage, data)
+    window.setGeometry(QRect(0, 0, *size))
+    window.show()
+    return window
+
+
 def main(out: Path) -> None:
     app = QApplication.instance() or QApplication(sys.argv)
     out.mkdir(parents=True, exist_ok=True)
@@ -244,10 +259,7 @@ def reload_shots(app: QCoreApplication, out: Path, pack: Path) -> None:
             with open_station_storage(data, forward_in_background=False) as storage:
                 storage.judge_access.set_pin(PIN)
                 for width, height in SIZES:
-                    controller = StationController(config, divisions, lambda: storage.log)
-                    window = StationWindow(controller, lambda: storage, data)
-                    window.setGeometry(QRect(0, 0, width, height))
-                    window.show()
+                    window = judge_window(config, divisions, storage, data, (width, height))
                     drive(window, ESCAPE + PIN + ENTER + "2r")
                     app.processEvents()
                     path = out / f"27-judge-packs-reload-refused-{width}x{height}.png"
@@ -268,10 +280,7 @@ def waiting_shots(app: QCoreApplication, out: Path, config: StationConfig) -> No
         with open_station_storage(data, forward_in_background=False) as storage:
             storage.judge_access.set_pin(PIN)
             for width, height in SIZES:
-                controller = StationController(config, divisions, lambda: storage.log)
-                window = StationWindow(controller, lambda: storage, data)
-                window.setGeometry(QRect(0, 0, width, height))
-                window.show()
+                window = judge_window(config, divisions, storage, data, (width, height))
                 drive(window, ESCAPE + PIN)
                 other = sqlite3.connect(storage.local_path, isolation_level=None)
                 other.execute("BEGIN IMMEDIATE")
@@ -372,10 +381,8 @@ def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None
             for name, touch, keys in shots:
                 for width, height in SIZES:
                     touched = replace(config, station_name="Station 2", touch=touch)
-                    controller = StationController(touched, divisions, lambda: storage.log)
-                    window = StationWindow(controller, lambda: storage, data)
-                    window.setGeometry(QRect(0, 0, width, height))
-                    window.show()
+                    window = judge_window(touched, divisions, storage, data, (width, height))
+                    controller = window.controller
                     if "stick" in name and "no-stick" not in name:
                         stick = data / "media" / "judge" / "USB STICK"  # stands for a mounted stick
                         stick.mkdir(parents=True, exist_ok=True)
