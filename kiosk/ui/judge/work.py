@@ -11,6 +11,8 @@ process holds locked) leaves the judge screen answering keys and counting down.
 from __future__ import annotations
 
 import contextlib
+import sys
+import traceback
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -169,7 +171,11 @@ class Worker(QObject):
         self._pool.start(lambda: self._run(request))
 
     def _run(self, request: Request) -> None:  # on a worker thread
-        answer = self._perform(request)
+        try:
+            answer = self._perform(request)
+        except Exception as exc:  # a bug: said on standard error, and the page is not left waiting
+            print(f"judge mode: internal error in {request!r}:\n{traceback.format_exc()}", file=sys.stderr)
+            answer = Failed(request, f"internal error ({type(exc).__name__}: {exc}); see the journal")
         # If judge mode is gone (the station was left), nobody waits for the answer.
         with contextlib.suppress(RuntimeError):
             self._finished.emit(answer)
@@ -177,7 +183,3 @@ class Worker(QObject):
     def _deliver(self, answer: Event) -> None:
         self.under_way -= 1  # first, so that whoever hears the answer knows what is still out
         self.answered.emit(answer)
-
-    def wait(self, timeout_ms: int) -> bool:
-        """Wait for the requests under way (the station is closing): whether they all ended."""
-        return self._pool.waitForDone(timeout_ms)
