@@ -210,9 +210,7 @@ def check_station(config_path: Path | None, data_dir_flag: Path | None) -> None:
     try:
         check_data_dir(folder)  # the station's own check: made, written to, and its database files
     except KioskError as exc:
-        fail(
-            f"{exc}; or name another folder with data_dir in the configuration, --data-dir or ${DATA_DIR_ENV}"
-        )
+        fail(f"{exc} (this folder comes from {where_data.found_by})")
     finally:
         for path in made:  # deepest first; only the empty folders this check made
             with contextlib.suppress(OSError):

@@ -177,7 +177,8 @@ def test_station_check_reads_the_config_packs_and_data_directory_without_qt(
         f"Configuration: {config}",
         "Station: 'Hall 2', double challenge",
         f"Division 'Schools': {pack}: Club test, 2 words, youth rules, verified, unsigned",
-        f"Data directory: {tmp_path / 'data'} (not there yet: the station makes it when it starts)",
+        f"Data directory: {tmp_path / 'data'} (not there yet: the station makes it when it starts; "
+        "from $KIOSK_DATA_DIR)",
         "OK: the station can start with this configuration (on the station, --smoke checks its screen).",
     ], printed(result)
     assert result.stderr == "no Qt\n", printed(result)
@@ -199,10 +200,10 @@ def test_station_check_refuses_a_data_directory_the_station_could_not_use(tmp_pa
     env = no_screen_env(tmp_path)
     result = run([str(KIOSK), "station", "--data-dir", str(blocker / "data"), "--check"], env)
     assert result.returncode == 2, printed(result)
-    assert result.stderr.startswith(f"error: the data directory {blocker / 'data'} cannot be used by "), (
-        printed(result)
-    )
-    assert "Not a directory" in result.stderr, printed(result)
+    assert result.stderr == (
+        f"error: the station's data directory {blocker / 'data'} cannot be created: {blocker} is a file, "
+        "not a directory; name another folder (this folder comes from --data-dir)\n"
+    ), printed(result)
 
 
 def test_smoke_without_a_screen_says_what_to_run_instead_and_that_works(tmp_path: Path) -> None:
