@@ -6,7 +6,7 @@
 #   ./dev.sh bundle-setup      what packaging/build.sh needs before PyInstaller runs
 #   ./dev.sh packages GROUP... the Debian packages of those groups of packaging/linux/debian-packages.txt
 # It installs what is missing: Debian packages (the station's, from the one list that
-# docs/install.md quotes; PostgreSQL, Xvfb and cage for the tests) through apt-get when it is
+# docs/install.md quotes; PostgreSQL, Xvfb, cage and chromium for the tests) through apt-get when it is
 # there, and the project into ./.venv.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -14,7 +14,8 @@ cd "$(dirname "$0")"
 VENV=${KIOSK_VENV:-.venv}
 PACKAGE_LIST=packaging/linux/debian-packages.txt
 BUILD_PACKAGES="binutils"  # PyInstaller reads the libraries it bundles with objdump
-TEST_PACKAGES="postgresql xvfb xauth x11-utils xdotool systemd xwayland xinit"
+# chromium-driver: the tests drive the director's page in the [director] group's chromium
+TEST_PACKAGES="postgresql xvfb xauth x11-utils xdotool systemd xwayland xinit chromium-driver"
 
 say() { printf '%s\n' "dev.sh: $*" >&2; }
 
@@ -103,7 +104,7 @@ case "$cmd" in
     exec "$VENV/bin/kiosk" "$@"
     ;;
   test)
-    apt_install $(list_packages station cage) $BUILD_PACKAGES $TEST_PACKAGES
+    apt_install $(list_packages station cage director) $BUILD_PACKAGES $TEST_PACKAGES
     python_venv
     export QT_QPA_PLATFORM=offscreen
     bin="$VENV/bin"

@@ -27,7 +27,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
 from kiosk.core.adjudication import adjudicate
-from kiosk.core.config import Division, LoadedDivision, StationConfig, load_divisions
+from kiosk.core.config import Division, LoadedDivision, StationConfig, load_config, load_divisions
 from kiosk.core.errors import StorageError
 from kiosk.core.judge import REMOVABLE_MEDIA_ROOTS
 from kiosk.core.lexicon import load_lexicon
@@ -142,6 +142,7 @@ def main(out: Path) -> None:
         station_name="Station 2",
         rules=RuleProfile(ProfileKind.DOUBLE),
     )
+    swedish = load_config(ROOT / "docs" / "examples" / "rules-swedish.toml", default_pack=pack).rules
     eight = (
         "8 overcommitment overrefinement interconnecting misadventurous "
         "overspeculated understatement overstimulates presidentships"
@@ -165,6 +166,10 @@ def main(out: Path) -> None:
         ("30-entry-word-too-long", single, MemoryLog(), "2quixotry antidisestablishment"),
         ("31-entry-idle-warning", single, MemoryLog(), "3quixotry za" + IDLE_WARNING),
         ("32-touch-division-choice", replace(double, touch=True), MemoryLog(), "1"),
+        ("37-table-number", replace(double, ask_table=True), MemoryLog(), "214"),
+        ("38-touch-table-number", replace(single, touch=True, ask_table=True), MemoryLog(), "114"),
+        ("39-confirm-table-named", replace(double, ask_table=True), MemoryLog(), "214\r2quixotry zax "),
+        ("40-verdict-swedish-rules", replace(single, rules=swedish), MemoryLog(), "3quixotry zax quiz\t"),
     ]
     loaded: dict[int, tuple[LoadedDivision, ...]] = {}
     for name, config, log, keys in shots:

@@ -1,15 +1,16 @@
-"""The ``kiosk`` program's click layer: the station, rulings, the log and the PIN from the command line.
+"""The ``kiosk`` program's click layer: the station, rulings, the log, the PIN and the director's view.
 
 A thin click layer: every command calls functions that are tested on their own (``kiosk.station``
-starts the station, ``kiosk.core`` rules, ``kiosk.storage`` reads the log), and only this layer
-decides what to print and which exit code to return (0 acceptable, 1 unacceptable, 2 an input,
-pack or configuration error). ``kiosk.entry.run`` (the console script) runs it under
-``kiosk.console.run_guarded``.
+starts the station, ``kiosk.core`` rules, ``kiosk.storage`` reads the log, ``kiosk.director``
+serves the director's view), and only this layer decides what to print and which exit code to
+return (0 acceptable, 1 unacceptable, 2 an input, pack or configuration error).
+``kiosk.entry.run`` (the console script) runs it under ``kiosk.console.run_guarded``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import os
 import re
@@ -32,7 +33,7 @@ from kiosk.core.lexicon import MarisaLexicon, load_lexicon
 from kiosk.core.pin import PIN_MIN_LENGTH
 from kiosk.core.plural import counted
 from kiosk.paths import DATA_DIR_ENV, StationData, check_data_dir, default_pack_path, guide_dir, station_data
-from kiosk.station import load_station_config, start_station
+from kiosk.station import load_station_config, program_name, start_station
 
 if TYPE_CHECKING:
     from kiosk.core.record import ChallengeEntry
@@ -376,7 +377,7 @@ def format_entry(entry: ChallengeEntry) -> list[str]:
     lines = [
         f"{when}  {entry.station}  {entry.division}  {ruling.verdict.value}  {' '.join(ruling.words)}",
         f"    {ruling.pack_name} {ruling.pack_edition} ({youth}), {entry.rule_profile}, "
-        f"id {entry.challenge_id}",
+        f"{'' if entry.table is None else f'table {entry.table}, '}id {entry.challenge_id}",
     ]
     lines.extend(f"    {result.word:<15}  {result.status.value}" for result in ruling.results)
     return lines
@@ -594,3 +595,126 @@ def set_pin(
     if before.failures and before.last_failure_at is not None:
         last = before.last_failure_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%SZ")
         click.echo(f"This cleared {counted(before.failures, 'wrong PIN')} in a row (the last at {last}).")
+
+
+@kiosk.command()
+@storage_options
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="The address to serve on: 127.0.0.1 is this computer only; give this computer's address on "
+    "the event's network (or 0.0.0.0) for the judges' other devices.",
+)
+@click.option("--port", type=click.IntRange(1, 65535), default=8080, show_default=True, help="The port.")
+@click.option(
+    "--once",
+    is_flag=True,
+    help="Read the log once, print what the page would sum up, and exit (2 if it cannot be read): "
+    "a check before the event.",
+)
+def director(
+    config_path: Path | None,
+    data_dir: Path | None,
+    database_url: str | None,
+    host: str,
+    port: int,
+    once: bool,
+) -> None:
+    """Serve the director's live view of every station: a read-only web page.
+
+    Per station: its state (ready, in a challenge, judge mode, station fault, not ready and why),
+    its packs, when it was last seen (red after a minute), what waits to be sent, its challenges
+    today and in the last hour. Per division: the counts and the share of successful challenges.
+    It reads the log the stations write (the shared PostgreSQL log of --database-url, or a
+    station's SQLite log) and never writes to it. The first page shows no word; the recent
+    challenges, words included, ask for the judge PIN kept in the data directory (set it with
+    'kiosk set-pin' and the same --config or --data-dir).
+
+    \b
+    Examples:
+      kiosk director --data-dir data
+      kiosk director --config station.toml --host 0.0.0.0 --port 8081
+      kiosk director --data-dir data --once       check that it reads the log, and exit
+    """
+    from kiosk.storage.database import sqlite_url
+
+    where = locate(config_path, data_dir, database_url)
+    if where.database_url is None and not where.local_database.exists():
+        fail(
+            f"there is no station database at {where.local_database} (data directory from "
+            f"{where.found_by}): no station has logged anything there. Name the station's "
+            "configuration with --config, its folder with --data-dir, or the shared log with --database-url"
+        )
+    log_url = where.database_url or sqlite_url(where.local_database)
+    from kiosk.storage.board import LogReader
+
+    try:
+        LogReader(log_url)  # a URL that cannot be read is a mistake to say now, not a page banner
+    except KioskError as exc:
+        fail(str(exc))
+    if once:
+        _director_once(log_url)
+        return
+    try:
+        config = load_station_config(
+            config_path or click.get_current_context().find_root().params.get("config_path")
+        )
+    except KioskError as exc:
+        fail(str(exc))
+    from kiosk.director.serve import listen, run_director
+
+    try:
+        sock = listen(host, port)
+    except OSError as exc:
+        fail(
+            f"cannot serve on {host} port {port}: {exc.strerror or exc}; "
+            + ("give another --port" if exc.errno == errno.EADDRINUSE else "check --host")
+        )
+    command = where.set_pin_command(program_name())
+
+    def started(url: str) -> None:
+        click.echo(f"The director's view of the log {log_url_shown(log_url)}:")
+        click.echo(f"  {url}   (Ctrl+C stops it)")
+        if host == "127.0.0.1":
+            click.echo("  Only this computer can open it; --host names an address the network reaches.")
+        click.echo(f"  The recent challenges ask for the judge PIN of {where.described}.")
+
+    run_director(
+        log_url,
+        where.local_database,
+        sock,
+        lock_s=config.judge.idle_lock_seconds,
+        set_pin_command=command,
+        started=started,
+    )
+    click.echo("The director's view has stopped.")
+
+
+def log_url_shown(url: str) -> str:
+    from kiosk.storage.database import describe_url, sqlite_file
+
+    path = sqlite_file(url)
+    return str(path) if path is not None else describe_url(url)
+
+
+def _director_once(log_url: str) -> None:
+    """``kiosk director --once``: the board's summary line, or why the log cannot be read."""
+    from kiosk.director.pages import Pages
+    from kiosk.director.watch import Watcher
+    from kiosk.storage.board import LogReader
+
+    watcher = Watcher(LogReader(log_url))
+    try:
+        snapshot = watcher.read_once()
+    finally:
+        watcher.close()
+    if snapshot.error is not None or snapshot.board is None:
+        fail(f"the director's view cannot read the log: {snapshot.error}")
+    board = snapshot.board
+    click.echo(Pages(watcher.reader.where).summary(board))
+    for line in board.today:
+        state = "no reports" if line.beat is None else ("not seen" if line.unseen else line.beat.state.value)
+        click.echo(f"  {line.name}: {state}{' (red)' if line.red else ''}, {line.counts.today} today")
+    if board.earlier:
+        click.echo(f"Not seen today: {', '.join(line.name for line in board.earlier)}")

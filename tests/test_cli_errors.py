@@ -100,6 +100,21 @@ TEMPLATES: dict[str, list[str]] = {
         "--database-url",
         "{database_url}",
     ],
+    # --once: the view reads the log as it would when serving, then exits (serving never ends).
+    "kiosk director": [
+        "director",
+        "--config",
+        "{config_path}",
+        "--data-dir",
+        "{data_dir}",
+        "--database-url",
+        "{database_url}",
+        "--host",
+        "{host}",
+        "--port",
+        "{port}",
+        "--once",
+    ],
     "lexicon-build": ["info", "club.kxpack"],
     "lexicon-build build": [
         "build",
@@ -138,6 +153,8 @@ VALUES: dict[str, str] = {
     "pack": "club.kxpack",
     "words": "CAT DOGS",
     "max_words": "8",
+    "host": "127.0.0.1",
+    "port": "8080",
     "batch": "slips.txt",
     "last": "5",
     "since": "1d",
@@ -188,12 +205,14 @@ WRONG_TEXT: dict[str, list[str]] = {
     "kiosk log show database_url": ["nonsense", "mysql://judges/log"],
     "kiosk log export database_url": ["nonsense"],
     "kiosk set-pin database_url": ["nonsense"],
+    "kiosk director database_url": ["nonsense", "mysql://judges/log"],
     "lexicon-build build name": ["", "   "],
     "lexicon-build keygen name": ["", "   "],
     "lexicon-build verify trust": ["nonsense", "QUJD"],
 }
 FREE_TEXT = {
     "kiosk log show station": "any station name filters (none may match)",
+    "kiosk director host": "an address is bound when the view serves; --once serves nothing",
     "lexicon-build build edition": "any edition text",
     "lexicon-build build description": "any description",
 }

@@ -27,7 +27,9 @@ def data_dir(tmp_path: Path) -> Path:
     with open_station_storage(directory) as storage:
         storage.log.record(make_entry(["CAT", "DOGZ"], station="Table 1", judged_at=T0))
         storage.log.record(make_entry(["QI"], station="Table 2", judged_at=T0 + timedelta(minutes=1)))
-        storage.log.record(make_entry(["ZA"], station="Table 1", judged_at=T0 + timedelta(minutes=2)))
+        storage.log.record(
+            make_entry(["ZA"], station="Table 1", judged_at=T0 + timedelta(minutes=2), table=31)
+        )
     return directory
 
 
@@ -38,6 +40,7 @@ def test_log_show_lists_challenges_oldest_first_with_per_word_results(data_dir: 
     assert lines[0] == "2024-05-01 09:00:00Z  Table 1  Open  UNACCEPTABLE  CAT DOGZ"
     assert "    DOGZ             not in the lexicon" in lines
     assert result.output.index("CAT DOGZ") < result.output.index("  QI") < result.output.index("  ZA")
+    assert "double challenge, table 31, id" in result.output
 
 
 def test_log_show_filters_by_station_since_and_last(data_dir: Path) -> None:
@@ -71,6 +74,7 @@ def test_log_export_writes_every_field_and_the_per_word_results(data_dir: Path, 
     assert rows[0]["verdict"] == "UNACCEPTABLE"
     assert rows[0]["word_results"] == "CAT: acceptable; DOGZ: not in the lexicon"
     assert [row["station"] for row in rows] == ["Table 1", "Table 2", "Table 1"]
+    assert [row["table"] for row in rows] == ["", "", "31"]  # empty where the station does not ask
 
 
 def test_set_pin_asks_twice_without_echo_and_sets_the_hash(tmp_path: Path) -> None:

@@ -65,7 +65,7 @@ def follow(advice: list[str], env: dict[str, str]) -> None:
 
 def test_dev_sh_installs_the_same_groups_the_tests_read() -> None:
     groups = package_groups()
-    assert list(groups) == ["station", "cage", "x11"]
+    assert list(groups) == ["station", "cage", "x11", "director"]
     for name, packages in groups.items():
         listed = run(["./dev.sh", "packages", name], dict(os.environ))
         assert listed.returncode == 0, printed(listed)

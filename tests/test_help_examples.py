@@ -5,7 +5,8 @@ anyone listing them here. Each example runs in its own fresh copy of a folder of
 lists, packs, keys, a station configuration: ``tests/cli_world.py``), with the files the example
 writes removed first, as on the machine of someone who has not run it yet. An example that starts
 the station runs it offscreen with ``--smoke`` (it paints the ready screen and exits); prompts get
-their answers on standard input. Every example must exit 0 with no error and no traceback.
+their answers on standard input; one that starts the director's view runs it with
+``--once``. Every example must exit 0 with no error and no traceback.
 """
 
 from __future__ import annotations
@@ -89,6 +90,9 @@ def _as_run(line: str) -> tuple[str, list[str]]:
         line = shlex.join([program, *command_words, "--smoke"])
         if outputs:  # pragma: no cover - no station example writes a file
             line += " " + shlex.join(words[end:])
+    if contexts[-1].command.name == "director" and "--once" not in args:
+        # The director's view serves until Ctrl+C; --once reads the log as it would, and exits.
+        line = shlex.join([program, *args, "--once"])
     for context in contexts:  # keygen KEY writes KEY.pub beside it
         if context.command.name == "keygen" and context.params.get("key_file"):
             outputs.append(str(Path(str(context.params["key_file"])).with_suffix(".pub")))

@@ -6,9 +6,12 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
+import urllib.request
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -88,6 +91,40 @@ def test_frozen_station_starts_offscreen_to_its_ready_frame(bundle: Path, tmp_pa
     assert "ready frame painted" in result.stdout, printed(result)
     plugins = bundle / "_internal" / "PySide6" / "Qt" / "plugins"
     assert plugins_outside_the_sessions(result.stderr, plugins) == [], printed(result)
+
+
+def test_the_frozen_director_serves_its_page_and_stops_on_ctrl_c(bundle: Path, tmp_path: Path) -> None:
+    """uvicorn loads its protocol and loop by name: the bundle must carry them."""
+    from kiosk.storage import open_station_storage
+    from tests.storage.entries import make_entry
+    from tests.storage.postgres import free_port
+
+    with open_station_storage(tmp_path / "data") as storage:
+        storage.log.record(make_entry(["CAT"], station="Hall 2"))
+    port = free_port()
+    base = {k: v for k, v in os.environ.items() if not k.startswith("KIOSK_")}
+    args = [str(bundle / "kiosk"), "director", "--data-dir", str(tmp_path / "data"), "--port", str(port)]
+    with subprocess.Popen(
+        args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=base
+    ) as served:
+        try:
+            page = ""
+            deadline = time.monotonic() + 120
+            while "Hall 2" not in page:
+                assert served.poll() is None, served.communicate()[0]
+                assert time.monotonic() < deadline, "the frozen director never served its page"
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
+                        page = response.read().decode("utf-8")
+                except OSError:
+                    time.sleep(0.3)
+            assert "Challenge stations" in page
+            assert "CAT" not in page
+        finally:
+            served.send_signal(signal.SIGINT)
+            output = served.communicate(timeout=60)[0]
+    assert served.returncode == 0, output
+    assert "The director's view has stopped." in output
 
 
 def test_the_frozen_station_can_ask_a_desktop_not_to_blank_the_screen(bundle: Path) -> None:

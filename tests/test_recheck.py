@@ -1,11 +1,12 @@
 import uuid
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from kiosk.core.adjudication import Verdict, judge_words
-from kiosk.core.judge import export_file_name, export_folders, local_midnight, periods
+from kiosk.core.judge import export_file_name, export_folders, periods
 from kiosk.core.lexicon import MarisaLexicon
-from kiosk.core.record import ChallengeEntry, ChallengeId
+from kiosk.core.record import ChallengeEntry, ChallengeId, local_midnight
 from kiosk.ui.judge.counts import count_lines
 from kiosk.ui.judge.recheck import period_label, recheck_card
 
@@ -35,6 +36,14 @@ def test_the_recheck_names_each_words_result(small_lexicon: MarisaLexicon) -> No
     assert "double" in card.details
     assert not card.kept
     assert recheck_card(entry(small_lexicon, "CAT"), kept=True).summary.startswith("NOT IN THE LOG")
+    assert "table" not in card.summary
+
+
+def test_the_recheck_names_the_table_where_the_station_asks(small_lexicon: MarisaLexicon) -> None:
+    card = recheck_card(replace(entry(small_lexicon, "CAT"), table=12))
+    assert card.summary == "12:30:00  Table 3 \u00b7 Open \u00b7 table 12  ACCEPTABLE  CAT".replace(
+        "12:30:00", card.summary[:8]
+    )
 
 
 def test_periods_cover_today_hour_by_hour_then_further_back() -> None:

@@ -5,6 +5,7 @@ from kiosk.core.adjudication import adjudicate
 from kiosk.core.lexicon import MarisaLexicon
 from kiosk.core.normalise import MIN_WORD_LETTERS
 from kiosk.core.session import (
+    MAX_TABLE_DIGITS,
     Backspace,
     DivisionSelected,
     Effect,
@@ -255,9 +256,49 @@ def test_max_length_follows_the_chosen_division() -> None:
     assert state.screen is Screen.ENTRY
 
 
+def test_ask_table_asks_for_the_table_after_the_count_and_before_the_division() -> None:
+    state = run(start((15, 15), ask_table=True), Typed("2"))
+    assert state.screen is Screen.TABLE
+    state = run(state, Typed("1"), Typed("2"))
+    assert (state.table_digits, state.table) == ("12", None)
+    state = run(state, Typed("\r"))
+    assert state.screen is Screen.DIVISION
+    assert state.table == 12
+    state = run(state, Typed("2"), Typed("cat dog"))
+    assert state.screen is Screen.CONFIRM
+    assert (state.division, state.table) == (1, 12)
+
+
+def test_the_table_takes_digits_only_and_says_why_not() -> None:
+    state = run(start((15,), ask_table=True), Typed("1"))
+    assert run(state, Typed("a")).notice == "The table number is digits only: 0 to 9"
+    assert run(state, Typed("0")).notice == "Table numbers start at 1"
+    assert run(state, Typed("\r")).notice == "First type your table number"
+    assert run(state, JudgePressed()).notice == "First type your table number"
+    full = run(state, Typed("999"), Typed("1"))
+    assert full.table_digits == "999"
+    assert full.notice == "A table number has at most 3 digits"
+    assert run(state, Typed("7"), Backspace(), Typed("8"), JudgePressed()).table == 8  # Tab confirms too
+    assert run(state, Typed("40 ")).table == 40
+    assert run(state, Typed("40 ")).screen is Screen.ENTRY  # one division: straight to the words
+
+
+def test_the_table_screen_goes_back_with_esc_backspace_or_idle_and_nothing_carries_over() -> None:
+    state = run(start((15,), ask_table=True), Typed("1"), Typed("5"))
+    assert run(state, Escape()).screen is Screen.READY
+    assert run(state, Backspace(), Backspace()).screen is Screen.READY
+    assert run(state, IdleExpired()).screen is Screen.READY
+    again = run(state, Typed("\r"), Escape(), Typed("2"))
+    assert again.screen is Screen.TABLE
+    assert (again.table, again.table_digits) == (None, "")
+    assert run(start((15,)), Typed("1")).screen is Screen.ENTRY  # off by default
+
+
 KEYS = st.one_of(
     st.builds(Typed, st.text(max_size=4)),
-    st.builds(Typed, st.sampled_from(["1", "2", "3", "8", " ", ",", "\r", "qi", "ab", "zz"])),
+    st.builds(
+        Typed, st.sampled_from(["1", "2", "3", "8", " ", ",", "\r", "qi", "ab", "zz", "0", "12", "9\r"])
+    ),
     st.just(Backspace()),
     st.just(Escape()),
     st.just(JudgePressed()),
@@ -276,7 +317,7 @@ KEYS = st.one_of(
 def check_consistent(state: SessionState) -> None:
     if state.division is None:
         assert state.choosing
-        assert state.screen in (Screen.READY, Screen.DIVISION)
+        assert state.screen in (Screen.READY, Screen.TABLE, Screen.DIVISION)
     else:
         assert state.division in state.served
     for word in state.entered:
@@ -287,7 +328,7 @@ def check_consistent(state: SessionState) -> None:
         assert MIN_WORD_LETTERS <= len(word) <= state.max_length
     assert len(state.current) <= 2 * state.max_length
     if state.screen is Screen.READY:
-        assert state == start(state.max_lengths, state.served)
+        assert state == start(state.max_lengths, state.served, ask_table=state.ask_table)
     else:
         assert 1 <= state.expected <= 8
         assert len(state.entered) <= state.expected
@@ -301,7 +342,19 @@ def check_consistent(state: SessionState) -> None:
         assert state.current == ""
         assert state.division is not None
     if state.clearing_in_s:
-        assert state.screen in (Screen.DIVISION, Screen.ENTRY, Screen.CONFIRM)
+        assert state.screen in (Screen.TABLE, Screen.DIVISION, Screen.ENTRY, Screen.CONFIRM)
+    # A table is asked for exactly where the station asks for one, and fixed before the words.
+    assert len(state.table_digits) <= MAX_TABLE_DIGITS
+    assert state.table_digits == "" or state.table_digits[0] != "0"
+    if not state.ask_table:
+        assert state.table is None
+        assert state.screen is not Screen.TABLE
+    elif state.screen in (Screen.READY, Screen.TABLE):
+        assert state.table is None
+    else:
+        assert state.table is not None
+        assert 1 <= state.table <= 999
+        assert str(state.table) == state.table_digits
     assert (state.ruling is not None) == (state.screen is Screen.VERDICT)
     if state.ruling is not None:
         assert state.ruling.words == state.words
@@ -315,11 +368,12 @@ def check_consistent(state: SessionState) -> None:
     keys=st.lists(KEYS, max_size=60),
     lengths=st.lists(st.integers(2, 15), min_size=1, max_size=3),
     served=st.lists(st.integers(0, 2), min_size=1, max_size=3, unique=True),
+    ask_table=st.booleans(),
 )
 def test_random_key_sequences_never_reach_an_inconsistent_state(
-    small_lexicon: MarisaLexicon, keys: list[Event], lengths: list[int], served: list[int]
+    small_lexicon: MarisaLexicon, keys: list[Event], lengths: list[int], served: list[int], ask_table: bool
 ) -> None:
-    state = start(tuple(lengths), tuple(i for i in served if i < len(lengths)) or (0,))
+    state = start(tuple(lengths), tuple(i for i in served if i < len(lengths)) or (0,), ask_table=ask_table)
     for event in keys:
         step = transition(state, event)
         state = step.state

@@ -3,6 +3,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kiosk.core.adjudication import Verdict
 from kiosk.core.config import Division, StationConfig, Timings
 from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
 from kiosk.core.settings import (
@@ -47,7 +48,7 @@ def test_a_saved_choice_wins_over_the_configuration() -> None:
 
 def test_saved_names_the_configuration_lost_are_reported_not_guessed() -> None:
     choice, problems = resolve_choice(CONFIG, "Juniors", "penalty-x", {"key_lockout_ms": 90000})
-    assert choice == StationChoice(None, CONFIG.rules, CONFIG.timings)
+    assert choice == StationChoice(None, CONFIG.rules, CONFIG.timings, configured=CONFIG.rules)
     assert len(problems) == 3
     assert "'Juniors' is not in the configuration; serving every division" in problems[0]
 
@@ -72,7 +73,7 @@ def test_points_appear_only_under_the_penalty_rule() -> None:
     assert choice.rules.kind is ProfileKind.PENALTY
     assert Field.POINTS in choice_fields(choice, 2)
     assert Field.DIVISION not in choice_fields(choice, 1)
-    assert value_text(stepped(choice, Field.POINTS, 1, 2), Field.POINTS, NAMES) == "10 points"
+    assert value_text(stepped(choice, Field.POINTS, 1, 2), Field.POINTS, NAMES) == "10 points per word"
 
 
 def test_a_value_from_the_configuration_is_stepped_from_where_it_is() -> None:
@@ -90,3 +91,45 @@ def test_stepping_never_makes_an_invalid_choice(steps: list[tuple[Field, int]]) 
         assert choice.timings.key_lockout_ms < choice.timings.verdict_display_ms
         assert choice.served in (None, 0, 1)
         assert RuleProfile.from_name(choice.rules.name).name == choice.rules.name
+
+
+SWEDISH = RuleProfile(
+    ProfileKind.PER_TURN,
+    points_per_challenge=10,
+    label="swedish",
+    words=(("unsuccessful_headline", "Felaktig utmaning \u2014 {points} poäng"),),
+)
+
+
+def test_a_judge_steps_through_every_rule_and_back_to_the_configured_variant_with_its_words() -> None:
+    choice = StationChoice(None, SWEDISH, Timings(), configured=SWEDISH)
+    kinds = []
+    for _ in range(5):
+        choice = stepped(choice, Field.PROFILE, 1, 2)
+        kinds.append(choice.rules.kind)
+        if choice.rules.kind is not ProfileKind.PER_TURN:
+            assert choice.rules.words == ()
+            assert choice.rules.label == ""
+    assert kinds == [
+        ProfileKind.ESCALATING,
+        ProfileKind.FREE,
+        ProfileKind.DOUBLE,
+        ProfileKind.PENALTY,
+        ProfileKind.PER_TURN,
+    ]
+    assert choice.rules == SWEDISH
+    assert Field.POINTS in choice_fields(choice, 2)
+    choice = stepped(choice, Field.POINTS, 1, 2)
+    assert value_text(choice, Field.POINTS, NAMES) == "15 points per challenge"
+    config = StationConfig(divisions=CONFIG.divisions, rules=SWEDISH)
+    _, profile, _ = saved_names(choice, NAMES)
+    restored, problems = resolve_choice(config, None, profile, {})
+    assert problems == ()
+    assert restored.rules.outcome(Verdict.ACCEPTABLE, 2).headline == "Felaktig utmaning \u2014 15 poäng"
+
+
+def test_an_escalating_schedule_is_the_configuration_s_only() -> None:
+    choice = StationChoice(None, RuleProfile(ProfileKind.ESCALATING), Timings())
+    fields = choice_fields(choice, 1)
+    assert Field.PARTY in fields
+    assert Field.POINTS not in fields

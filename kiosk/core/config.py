@@ -8,10 +8,16 @@ Example (every key is optional; paths are relative to the file)::
     database_url = "postgresql+psycopg://kiosk@judges.local/challenges"   # shared log (big events)
     data_dir = "/var/lib/challenge-kiosk"
 
+    ask_table = false              # true: each challenge asks for the table number
     [rules]
-    profile = "penalty"            # "double", "penalty" or "free"
-    points_per_word = 5
+    profile = "penalty"            # "double", "penalty", "per_turn", "escalating" or "free"
+    points_per_word = 5            # penalty: points for every word challenged
+    points_per_challenge = 10      # per_turn: points per unsuccessful challenge
+    escalation = [5, 10, 20]       # escalating: points for 1, 2, 3 or more words
     penalty = "challenger_loses"   # or "challenged_gains", or "both" (the IMU rule)
+    name = "swedish"               # optional: the profile's own name, written into the log
+    [rules.words]                  # optional: the profile's own words (see kiosk.core.rules)
+    unsuccessful_headline = "Unsuccessful challenge: {points} points"
 
     [timings]
     key_lockout_ms = 500
@@ -48,10 +54,21 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE
 from kiosk.core.errors import ConfigError, PackError
 from kiosk.core.filekind import Role, refusal_for_bytes
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
-from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
+from kiosk.core.rules import (
+    DEFAULT_ESCALATION,
+    DEFAULT_POINTS_PER_CHALLENGE,
+    DEFAULT_POINTS_PER_WORD,
+    MAX_POINTS,
+    WORD_KEYS,
+    PenaltyParty,
+    ProfileKind,
+    RuleProfile,
+    check_template,
+)
 from kiosk.core.trust import TrustedKey, trusted_keys_from_config
 
 __all__ = [
@@ -109,6 +126,7 @@ class StationConfig:
     timings: Timings = field(default_factory=Timings)
     touch: bool = False
     screen: int = 0
+    ask_table: bool = False  # each challenge asks for its table number (a step more for players)
     database_url: str | None = None
     data_dir: Path | None = None
     judge: JudgeSettings = field(default_factory=JudgeSettings)
@@ -181,11 +199,44 @@ def _path(base: Path, text: str) -> Path:
 
 
 def _rules(reader: _Reader) -> RuleProfile:
-    reader.check_keys({"profile", "points_per_word", "penalty"})
+    reader.check_keys(
+        {"profile", "name", "points_per_word", "points_per_challenge", "escalation", "penalty", "words"}
+    )
     kind = ProfileKind(reader.choice("profile", "double", [k.value for k in ProfileKind]))
-    points = reader.integer("points_per_word", 5, 1, 100)
+    points = reader.integer("points_per_word", DEFAULT_POINTS_PER_WORD, 1, MAX_POINTS)
+    per_challenge = reader.integer("points_per_challenge", DEFAULT_POINTS_PER_CHALLENGE, 1, MAX_POINTS)
+    escalation = reader.table.get("escalation", list(DEFAULT_ESCALATION))
+    if (
+        not isinstance(escalation, list)
+        or not all(type(step) is int for step in escalation)
+        or not 0 < len(escalation) <= MAX_WORDS_PER_CHALLENGE
+    ):
+        raise reader.fail(
+            "escalation",
+            f"a list of 1 to {MAX_WORDS_PER_CHALLENGE} whole numbers: the points for one word, two "
+            "words, ... (the last one counts for more words), e.g. [5, 10, 20]",
+        )
     party = PenaltyParty(reader.choice("penalty", "challenger_loses", [p.value for p in PenaltyParty]))
-    return RuleProfile(kind=kind, points_per_word=points, penalty_party=party)
+    label = reader.string("name") or ""
+    words_reader = reader.sub("words")
+    words_reader.check_keys(set(WORD_KEYS))
+    words = []
+    for key in WORD_KEYS:
+        text = words_reader.string(key)
+        if text is not None:
+            words.append((key, check_template(text, f"{words_reader.where} {key}")))
+    try:
+        return RuleProfile(
+            kind=kind,
+            points_per_word=points,
+            penalty_party=party,
+            points_per_challenge=per_challenge,
+            escalation=tuple(escalation),
+            label=label.strip(),
+            words=tuple(words),
+        )
+    except ConfigError as exc:
+        raise ConfigError(f"{reader.where}: {exc}") from exc
 
 
 def _timings(reader: _Reader) -> Timings:
@@ -251,6 +302,7 @@ def parse_config(text: str, *, where: str, base: Path, default_pack: Path) -> St
             "station_name",
             "touch",
             "screen",
+            "ask_table",
             "database_url",
             "data_dir",
             "rules",
@@ -272,6 +324,7 @@ def parse_config(text: str, *, where: str, base: Path, default_pack: Path) -> St
         timings=_timings(top.sub("timings")),
         touch=top.boolean("touch", False),
         screen=top.integer("screen", 0, 0, 15),
+        ask_table=top.boolean("ask_table", False),
         database_url=top.string("database_url"),
         data_dir=None if data_dir is None else _path(base, data_dir),
         judge=JudgeSettings(

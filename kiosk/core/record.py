@@ -10,13 +10,21 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime, time
 from typing import NewType, Protocol
 
 from kiosk.core.adjudication import Ruling
 from kiosk.core.errors import StorageError
 
-__all__ = ["ChallengeEntry", "ChallengeId", "ChallengeLog", "LogQuery", "LogStatus", "record_again"]
+__all__ = [
+    "ChallengeEntry",
+    "ChallengeId",
+    "ChallengeLog",
+    "LogQuery",
+    "LogStatus",
+    "local_midnight",
+    "record_again",
+]
 
 ChallengeId = NewType("ChallengeId", uuid.UUID)
 
@@ -31,6 +39,7 @@ class ChallengeEntry:
     division: str
     rule_profile: str
     ruling: Ruling
+    table: int | None = None  # the game's table, on a station that asks for it (ask_table)
 
 
 class ChallengeLog(Protocol):
@@ -86,3 +95,9 @@ def record_again(log: ChallengeLog, entries: Sequence[ChallengeEntry]) -> tuple[
         else:
             recorded.append(entry.challenge_id)
     return tuple(recorded), problem
+
+
+def local_midnight(day: date) -> datetime:
+    """The start of ``day`` in the station's local time zone, as an aware datetime (DST-safe):
+    where "today" begins for judge mode's counts and the director's view."""
+    return datetime.combine(day, time()).astimezone()

@@ -14,6 +14,10 @@ count (the DIVISION screen): nothing carries over from the players before, nothi
 them, and the division chosen fixes the pack (and its longest word) the words are typed against.
 A station serving one division skips that screen.
 
+A station configured with ``ask_table`` asks, right after the count and before the division, for
+the number of the table the game is played at (the TABLE screen: digits, then Enter, Space or
+Tab), so that the log ties each challenge to its game. It adds a step, so it is off by default.
+
 Every word is normalised as it is typed by ``kiosk.core.normalise``: a character that is not a
 letter is refused with the normaliser's description of it, never dropped silently. A word longer
 than the pack allows stays as typed, marked, and holds the challenge back until it is corrected:
@@ -45,8 +49,10 @@ IDLE_WARNING_S = 5
 # calling a judge about one, need more than the typing screen's 15 s. It still clears in the end,
 # so that the next pair never finds someone else's play waiting for their Tab.
 CONFIRM_IDLE_MS = 120_000
+MAX_TABLE_DIGITS = 3  # tables 1 to 999: the biggest events seat a few hundred games
 
 __all__ = [
+    "MAX_TABLE_DIGITS",
     "Backspace",
     "DivisionSelected",
     "Effect",
@@ -74,6 +80,7 @@ __all__ = [
 
 class Screen(enum.Enum):
     READY = "ready"
+    TABLE = "table"  # ask_table: which table is this game at?
     DIVISION = "division"  # several divisions: which one is this game in?
     ENTRY = "entry"
     CONFIRM = "confirm"
@@ -200,7 +207,7 @@ Event = (
     | IdleWarned
 )
 _KEYS = (Typed, Backspace, Escape, JudgePressed, JudgeRequested, DivisionSelected, Nudged)
-_ENTRY_SCREENS = (Screen.DIVISION, Screen.ENTRY, Screen.CONFIRM)
+_ENTRY_SCREENS = (Screen.TABLE, Screen.DIVISION, Screen.ENTRY, Screen.CONFIRM)
 
 
 @dataclass(frozen=True)
@@ -210,6 +217,8 @@ class SessionState:
     ``served`` are the divisions this station serves now (indices into ``max_lengths``, in the
     configuration's order); ``division`` is the one of the challenge under way, None while it is
     not chosen yet (the ready and division screens of a station serving several).
+    ``ask_table``: each challenge asks for its table (``table_digits`` as typed, ``table`` once
+    confirmed; None before, and always on a station that does not ask).
     """
 
     max_lengths: tuple[int, ...]  # per division: the longest word its pack holds
@@ -223,6 +232,9 @@ class SessionState:
     ruling: Ruling | None = None
     unlocked: bool = False
     clearing_in_s: int = 0  # > 0: the idle clear is coming, and the screen says so
+    ask_table: bool = False
+    table_digits: str = ""
+    table: int | None = None
 
     @property
     def entered(self) -> tuple[str, ...]:
@@ -248,15 +260,21 @@ class Step:
     effects: tuple[Effect, ...] = ()
 
 
-def start(max_lengths: tuple[int, ...], served: tuple[int, ...] | None = None) -> SessionState:
-    """The ready screen of a station with these divisions, serving ``served`` (default: all)."""
+def start(
+    max_lengths: tuple[int, ...], served: tuple[int, ...] | None = None, *, ask_table: bool = False
+) -> SessionState:
+    """The ready screen of a station with these divisions, serving ``served`` (default: all);
+    ``ask_table``: each challenge asks for its table number."""
     if not max_lengths:
         raise ValueError("a station needs at least one division")
     chosen = tuple(range(len(max_lengths))) if served is None else served
     if not chosen or any(not 0 <= i < len(max_lengths) for i in chosen) or len(set(chosen)) != len(chosen):
         raise ValueError(f"served divisions {chosen} do not fit {len(max_lengths)} divisions")
     return SessionState(
-        max_lengths=max_lengths, served=chosen, division=None if len(chosen) > 1 else chosen[0]
+        max_lengths=max_lengths,
+        served=chosen,
+        division=None if len(chosen) > 1 else chosen[0],
+        ask_table=ask_table,
     )
 
 
@@ -269,8 +287,8 @@ def idle_timing(screen: Screen, idle_entry_ms: int) -> tuple[int, int]:
 
 
 def _ready(state: SessionState) -> SessionState:
-    """The ready screen again: nothing of this challenge carries over, its division included."""
-    return start(state.max_lengths, state.served)
+    """The ready screen again: nothing of this challenge carries over, its division and table included."""
+    return start(state.max_lengths, state.served, ask_table=state.ask_table)
 
 
 def _entry_screen(state: SessionState, words: tuple[str, ...], current: str) -> Screen:
@@ -342,9 +360,44 @@ def _name_for_players(char: str) -> str:
 def _typed_on_ready(state: SessionState, text: str) -> SessionState:
     for char in text:
         if char.isascii() and char.isdigit() and 1 <= int(char) <= MAX_WORDS_PER_CHALLENGE:
-            screen = Screen.DIVISION if state.choosing else Screen.ENTRY
-            return replace(state, screen=screen, expected=int(char), notice="")
+            return replace(state, screen=_after_count(state), expected=int(char), notice="")
     return state
+
+
+def _after_count(state: SessionState) -> Screen:
+    if state.ask_table:
+        return Screen.TABLE
+    return Screen.DIVISION if state.choosing else Screen.ENTRY
+
+
+def _on_table(state: SessionState, event: Event) -> Step:
+    """Which table is this game at: digits (keyboard or keypad), then Enter, Space or Tab."""
+    state = replace(state, clearing_in_s=0)
+    digits = state.table_digits
+    if isinstance(event, Escape | IdleExpired) or (isinstance(event, Backspace) and not digits):
+        return Step(_ready(state))
+    if isinstance(event, Backspace):
+        return Step(replace(state, table_digits=digits[:-1], notice=""))
+    done = isinstance(event, JudgePressed)
+    if isinstance(event, Typed):
+        for char in event.text:
+            if char in SEPARATORS:
+                done = True
+                break
+            if not (char.isascii() and char.isdigit()):
+                return Step(replace(state, notice="The table number is digits only: 0 to 9"))
+            if not digits and char == "0":
+                return Step(replace(state, notice="Table numbers start at 1"))
+            if len(digits) >= MAX_TABLE_DIGITS:
+                return Step(replace(state, notice=f"A table number has at most {MAX_TABLE_DIGITS} digits"))
+            digits += char
+        state = replace(state, table_digits=digits, notice="")
+    if done:
+        if not digits:
+            return Step(replace(state, notice="First type your table number"))
+        screen = Screen.DIVISION if state.choosing else Screen.ENTRY
+        return Step(replace(state, screen=screen, table=int(digits), notice=""))
+    return Step(state)
 
 
 def _on_division(state: SessionState, event: Event) -> Step:
@@ -417,6 +470,10 @@ def transition(state: SessionState, event: Event) -> Step:
         return Step(state)
     if screen in _ENTRY_SCREENS and isinstance(event, IdleWarned):
         return Step(replace(state, clearing_in_s=max(0, event.seconds)))
+    if screen is Screen.TABLE:
+        if isinstance(event, (*_KEYS, IdleExpired)):
+            return _on_table(state, event)
+        return Step(state)
     if screen is Screen.DIVISION:
         if isinstance(event, (*_KEYS, IdleExpired)):
             return _on_division(state, event)

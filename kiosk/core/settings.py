@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from kiosk.core.config import StationConfig, Timings
 from kiosk.core.errors import ConfigError
-from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
+from kiosk.core.rules import POINT_KINDS, PenaltyParty, ProfileKind, RuleProfile
 
 __all__ = [
     "Field",
@@ -35,7 +35,13 @@ KEY_LOCKOUT_CHOICES_MS = (0, 250, 500, 750, 1000, 1500, 2000)
 VERDICT_DISPLAY_CHOICES_MS = (3000, 5000, 8000, 10_000, 12_000, 15_000, 20_000, 30_000, 60_000)
 IDLE_ENTRY_CHOICES_MS = (5000, 10_000, 15_000, 20_000, 30_000, 45_000, 60_000, 120_000)
 POINTS_CHOICES = (1, 2, 3, 5, 10, 15, 20, 25, 50)
-PROFILE_KINDS = (ProfileKind.DOUBLE, ProfileKind.PENALTY, ProfileKind.FREE)
+PROFILE_KINDS = (
+    ProfileKind.DOUBLE,
+    ProfileKind.PENALTY,
+    ProfileKind.PER_TURN,
+    ProfileKind.ESCALATING,
+    ProfileKind.FREE,
+)
 PARTIES = (PenaltyParty.CHALLENGER_LOSES, PenaltyParty.CHALLENGED_GAINS, PenaltyParty.BOTH)
 TIMING_KEYS = ("key_lockout_ms", "verdict_display_ms", "idle_entry_ms")
 
@@ -54,17 +60,27 @@ class Field(enum.Enum):
 
 @dataclass(frozen=True)
 class StationChoice:
+    """``configured``: the configuration's own rule profile, which the rule's choices come back
+    to with its own name and words (a national variant) when a judge steps to its kind again."""
+
     served: int | None  # None: every division, chosen by the players in each challenge
     rules: RuleProfile
     timings: Timings
+    configured: RuleProfile | None = None
 
 
 def choice_fields(choice: StationChoice, division_count: int) -> tuple[Field, ...]:
-    """The lines that mean something for this choice (points only under the penalty rule)."""
-    fields = [f for f in Field if f is not Field.DIVISION or division_count > 1]
-    if choice.rules.kind is not ProfileKind.PENALTY:
-        fields = [f for f in fields if f not in (Field.POINTS, Field.PARTY)]
-    return tuple(fields)
+    """The lines that mean something for this choice (points only under the rules that have them;
+    an escalating schedule comes from the configuration only)."""
+    kind = choice.rules.kind
+    hidden: set[Field] = set()
+    if kind not in (ProfileKind.PENALTY, ProfileKind.PER_TURN):
+        hidden.add(Field.POINTS)
+    if kind not in POINT_KINDS:
+        hidden.add(Field.PARTY)
+    if division_count <= 1:
+        hidden.add(Field.DIVISION)
+    return tuple(f for f in Field if f not in hidden)
 
 
 def _step_in(options: Sequence[int], current: int, delta: int) -> int:
@@ -86,7 +102,13 @@ def stepped(choice: StationChoice, field: Field, delta: int, division_count: int
         return replace(choice, served=options[(options.index(choice.served) + delta) % len(options)])
     if field is Field.PROFILE:
         kind = PROFILE_KINDS[(PROFILE_KINDS.index(rules.kind) + delta) % len(PROFILE_KINDS)]
-        return replace(choice, rules=replace(rules, kind=kind))
+        configured = choice.configured
+        if configured is not None and configured.kind is kind:
+            return replace(choice, rules=configured)  # its own name and words again
+        return replace(choice, rules=replace(rules, kind=kind, label="", words=()))
+    if field is Field.POINTS and rules.kind is ProfileKind.PER_TURN:
+        points = _step_in(POINTS_CHOICES, rules.points_per_challenge, delta)
+        return replace(choice, rules=replace(rules, points_per_challenge=points))
     if field is Field.POINTS:
         points = _step_in(POINTS_CHOICES, rules.points_per_word, delta)
         return replace(choice, rules=replace(rules, points_per_word=points))
@@ -144,7 +166,7 @@ def resolve_choice(
     rules = config.rules
     if rule_profile is not None:
         try:
-            rules = RuleProfile.from_name(rule_profile)
+            rules = RuleProfile.from_name(rule_profile, config.rules)
         except ConfigError as exc:
             problems.append(f"the saved rule profile is not used: {exc}")
     timings = config.timings
@@ -155,4 +177,6 @@ def resolve_choice(
             timings = candidate
         else:
             problems.append("the saved timings ignore keys for longer than the verdict is shown; not used")
-    return StationChoice(served=served, rules=rules, timings=timings), tuple(problems)
+    return StationChoice(served=served, rules=rules, timings=timings, configured=config.rules), tuple(
+        problems
+    )

@@ -28,6 +28,10 @@ Bounds on the network (no PostgreSQL call can hang the station or a judge screen
     for it at most twice ``REMOTE_DEADLINE_S``, then raises StorageError; ``status()`` reads the
     local file only.
 
+The station's heartbeats (``kiosk.storage.heartbeat``) take the same way: written to the station's
+own file by their own thread, then sent by the forwarder after the outbox, within the same
+deadline, each at most once per report.
+
 Judge reads (``query``, ``get``, ``count_by_station``) read the shared server (every station's
 challenges, plus this station's backlog). If it cannot be reached they fall back to the station's
 own log and ``status().local_only`` is True until a read reaches the server again: judge mode must
@@ -40,9 +44,9 @@ import contextlib
 import functools
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Generic, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, cast
 
 from sqlalchemy import Engine, delete, func, select
 from sqlalchemy.exc import IntegrityError
@@ -55,6 +59,9 @@ from kiosk.storage.database import IMMEDIATE, ReportedAs, SqliteFiles, reported_
 from kiosk.storage.mapping import entry_from_json, entry_to_json, entry_to_row, row_to_entry
 from kiosk.storage.migrations import upgrade
 from kiosk.storage.schema import ChallengeRow, OutboxRow
+
+if TYPE_CHECKING:
+    from kiosk.storage.heartbeat import HeartbeatStore
 
 __all__ = [
     "MAX_PENDING_REMOTE_CALLS",
@@ -119,6 +126,10 @@ class SqlChallengeLog:
         self._writer = engine.execution_options(**{IMMEDIATE: True})
         self.where = where
         self._files = files
+
+    @property
+    def engine(self) -> Engine:
+        return self._engine
 
     def upgrade(self) -> None:
         upgrade(self._engine, where=self.where)
@@ -314,6 +325,16 @@ class SharedChallengeLog:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._forwarder: threading.Thread | None = None
+        self._heartbeats: tuple[HeartbeatStore, HeartbeatStore] | None = None
+        self._beats_sent: dict[object, datetime | None] = {}
+
+    def forward_heartbeats(self, local: HeartbeatStore, remote: HeartbeatStore) -> None:
+        """Send the station's heartbeats from ``local`` to ``remote`` with the outbox."""
+        self._heartbeats = (local, remote)
+
+    def wake_forwarder(self) -> None:
+        """Something new waits to be sent (a heartbeat): forward soon, without waiting for a retry."""
+        self._wake.set()
 
     # -- the verdict path: local only ----------------------------------------------------------
 
@@ -386,10 +407,15 @@ class SharedChallengeLog:
             forwarded = 0
             if self._down or self._outbox.count():
                 self._reach_remote()
+            # The heartbeat first, with the backlog as it is: the director sees a station catching
+            # up, or one whose outbox does not empty; then again once the outbox has gone.
+            self._forward_heartbeats()
             while batch := self._outbox.peek(FORWARD_BATCH_ENTRIES):
                 self._call_remote(functools.partial(self._remote.record_many, batch))
                 self._outbox.remove(entry.challenge_id for entry in batch)
                 forwarded += len(batch)
+            if forwarded:
+                self._forward_heartbeats(again=True)
         except StorageError as exc:
             self._mark_down(exc)
             raise
@@ -398,6 +424,20 @@ class SharedChallengeLog:
         self._down = False
         self._last_error = None
         return forwarded
+
+    def _forward_heartbeats(self, *, again: bool = False) -> None:
+        """Send each local heartbeat not sent yet (``again``: each one), with the backlog as it is now."""
+        if self._heartbeats is None:
+            return
+        local, remote = self._heartbeats
+        for beat in local.all():
+            if not again and self._beats_sent.get(beat.station_id, None) == beat.reported_at:
+                continue
+            send = functools.partial(
+                remote.write, replace(beat, backlog=self._outbox.count()), server_clock=True
+            )
+            self._call_remote(functools.partial(self._checked, send))
+            self._beats_sent[beat.station_id] = beat.reported_at
 
     def start_forwarder(self) -> None:
         """Forward on a background thread until ``close``: at once after each record, and every

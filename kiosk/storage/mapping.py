@@ -18,7 +18,8 @@ from kiosk.storage.schema import ChallengeRow, ChallengeWordRow
 
 __all__ = ["entry_from_json", "entry_to_json", "entry_to_row", "row_to_entry"]
 
-JSON_FORMAT = 1
+JSON_FORMAT = 2  # 2: the table number ("table"); format 1 entries are still read
+READABLE_JSON_FORMATS = (1, 2)
 
 
 def _check_entry(entry: ChallengeEntry) -> None:
@@ -56,6 +57,7 @@ def entry_to_row(entry: ChallengeEntry) -> ChallengeRow:
         youth_rules=ruling.youth_rules,
         word_count=len(ruling.words),
         verdict=ruling.verdict.value,
+        table_number=entry.table,
         words=[
             ChallengeWordRow(position=position, word=result.word, status=result.status.name)
             for position, result in enumerate(ruling.results)
@@ -97,6 +99,7 @@ def row_to_entry(row: ChallengeRow) -> ChallengeEntry:
         station=row.station,
         division=row.division,
         rule_profile=row.rule_profile,
+        table=row.table_number,
         ruling=Ruling(
             words=tuple(result.word for result in results),
             verdict=_verdict(row.verdict, row.id),
@@ -107,6 +110,12 @@ def row_to_entry(row: ChallengeRow) -> ChallengeEntry:
             set_hash=row.set_hash,
         ),
     )
+
+
+def _table(value: object, challenge: object) -> int | None:
+    if value is None or (type(value) is int and value > 0):
+        return value
+    raise StorageError(f"challenge {challenge} in the outbox has the table {value!r}, not a table number")
 
 
 def entry_to_json(entry: ChallengeEntry) -> str:
@@ -126,6 +135,7 @@ def entry_to_json(entry: ChallengeEntry) -> str:
         "youth_rules": ruling.youth_rules,
         "verdict": ruling.verdict.value,
         "results": [[result.word, result.status.name] for result in ruling.results],
+        "table": entry.table,
     }
     return json.dumps(document, ensure_ascii=False)
 
@@ -133,10 +143,10 @@ def entry_to_json(entry: ChallengeEntry) -> str:
 def entry_from_json(payload: str) -> ChallengeEntry:
     try:
         document = json.loads(payload)
-        if document.get("format") != JSON_FORMAT:
+        if document.get("format") not in READABLE_JSON_FORMATS:
             raise StorageError(
-                f"an outbox entry has format {document.get('format')!r}; this kiosk reads format "
-                f"{JSON_FORMAT}: forward it with the kiosk version that wrote it"
+                f"an outbox entry has format {document.get('format')!r}; this kiosk reads formats "
+                f"{READABLE_JSON_FORMATS}: forward it with the kiosk version that wrote it"
             )
         challenge = uuid.UUID(document["id"])
         results = tuple(WordResult(word, _status(status, challenge)) for word, status in document["results"])
@@ -146,6 +156,7 @@ def entry_from_json(payload: str) -> ChallengeEntry:
             station=document["station"],
             division=document["division"],
             rule_profile=document["rule_profile"],
+            table=_table(document.get("table"), challenge),
             ruling=Ruling(
                 words=tuple(result.word for result in results),
                 verdict=_verdict(document["verdict"], challenge),

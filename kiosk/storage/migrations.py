@@ -9,6 +9,8 @@ History:
   1. the challenge log: ``challenge`` and its per-word results ``challenge_word``
   2. judge mode: the PIN and its failure count ``judge_access``; station ``setting``s
   3. shared logs: the local ``outbox`` of challenges waiting for the PostgreSQL server
+  4. challenges tied to their game: ``challenge.table_number`` (NULL where the station does not ask)
+  5. the director's view: each station's last report, ``station_heartbeat``
 """
 
 from __future__ import annotations
@@ -111,7 +113,39 @@ def _v3_outbox(conn: Connection) -> None:
     metadata.create_all(conn)
 
 
-UPGRADES: tuple[Callable[[Connection], None], ...] = (_v1_challenge_log, _v2_judge_mode, _v3_outbox)
+def _v4_table_number(conn: Connection) -> None:
+    # ADD COLUMN of a nullable column: one statement both SQLite and PostgreSQL run in place.
+    conn.execute(text("ALTER TABLE challenge ADD COLUMN table_number INTEGER"))
+
+
+def _v5_heartbeats(conn: Connection) -> None:
+    metadata = MetaData()
+    Table(
+        "station_heartbeat",
+        metadata,
+        Column("station_id", Uuid(), primary_key=True),
+        Column("station", Text(), nullable=False),
+        Column("host", Text(), nullable=False),
+        Column("state", Text(), nullable=False),
+        Column("reason", Text(), nullable=False),
+        Column("packs", Text(), nullable=False),
+        Column("rule_profile", Text(), nullable=False),
+        Column("ask_table", Boolean(), nullable=False),
+        Column("backlog", Integer(), nullable=False),
+        Column("version", Text(), nullable=False),
+        Column("reported_at", DateTime(), nullable=False),
+        Column("seen_at", DateTime(), nullable=False),
+    )
+    metadata.create_all(conn)
+
+
+UPGRADES: tuple[Callable[[Connection], None], ...] = (
+    _v1_challenge_log,
+    _v2_judge_mode,
+    _v3_outbox,
+    _v4_table_number,
+    _v5_heartbeats,
+)
 SCHEMA_VERSION = len(UPGRADES)
 
 

@@ -1,7 +1,7 @@
 """The ORM models of the current schema (typed SQLAlchemy 2.x). Widgets never see these rows.
 
 ``migrations.py`` builds the same tables step by step; a test checks the two agree. The station's
-own SQLite file holds every table; a shared PostgreSQL log uses the challenge tables only.
+own SQLite file holds every table; a shared PostgreSQL log uses the challenge and heartbeat tables.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ __all__ = [
     "Base",
     "ChallengeRow",
     "ChallengeWordRow",
+    "HeartbeatRow",
     "JudgeAccessRow",
     "OutboxRow",
     "SchemaVersionRow",
@@ -76,6 +77,7 @@ class ChallengeRow(Base):
     youth_rules: Mapped[bool]
     word_count: Mapped[int]
     verdict: Mapped[str]
+    table_number: Mapped[int | None]  # schema 4: the game's table, where the station asks (ask_table)
     words: Mapped[list[ChallengeWordRow]] = relationship(
         order_by="ChallengeWordRow.position",
         cascade="all, delete-orphan",
@@ -114,6 +116,25 @@ class JudgeAccessRow(Base):
     pin_hash: Mapped[str | None]
     failures: Mapped[int]
     last_failure_at: Mapped[datetime | None]
+
+
+class HeartbeatRow(Base):
+    """The last report of one station (``kiosk.core.heartbeat``): one row per station, replaced."""
+
+    __tablename__ = "station_heartbeat"
+
+    station_id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    station: Mapped[str]
+    host: Mapped[str]
+    state: Mapped[str]
+    reason: Mapped[str]
+    packs: Mapped[str]  # JSON: [[division, pack, edition, served], ...]
+    rule_profile: Mapped[str]
+    ask_table: Mapped[bool]
+    backlog: Mapped[int]
+    version: Mapped[str]
+    reported_at: Mapped[datetime]  # the station's clock
+    seen_at: Mapped[datetime]  # the clock of the database that holds the row
 
 
 class OutboxRow(Base):

@@ -14,6 +14,7 @@ from pathlib import Path
 from sqlalchemy import Engine
 
 from kiosk.core.errors import StorageError
+from kiosk.core.heartbeat import HEARTBEAT_INTERVAL_S
 from kiosk.storage.access import JudgeAccess
 from kiosk.storage.database import (
     SqliteFiles,
@@ -24,6 +25,7 @@ from kiosk.storage.database import (
     sqlite_file,
     sqlite_url,
 )
+from kiosk.storage.heartbeat import HeartbeatReporter, HeartbeatStore
 from kiosk.storage.log import (
     REMOTE_DEADLINE_S,
     SHARED_RETRY_S,
@@ -47,8 +49,27 @@ class StationStorage:
     judge_access: JudgeAccess
     local_path: Path
     _engines: tuple[Engine, ...]
+    heartbeats: HeartbeatStore | None = None  # where this station's heartbeats are written
+    _reporter: HeartbeatReporter | None = None
+
+    def heartbeat_reporter(self, interval_s: float = HEARTBEAT_INTERVAL_S) -> HeartbeatReporter:
+        """The station's reporter (made and started on the first call): see kiosk.storage.heartbeat."""
+        if self._reporter is None:
+            assert self.heartbeats is not None
+            log = self.log
+            shared = log if isinstance(log, SharedChallengeLog) else None
+            self._reporter = HeartbeatReporter(
+                self.heartbeats,
+                backlog=lambda: log.status().backlog,
+                written=shared.wake_forwarder if shared is not None else lambda: None,
+                interval_s=interval_s,
+            )
+            self._reporter.start()
+        return self._reporter
 
     def close(self) -> None:
+        if self._reporter is not None:
+            self._reporter.close()
         if isinstance(self.log, SharedChallengeLog):
             self.log.close()
         for engine in self._engines:
@@ -92,6 +113,7 @@ def open_station_storage(
         local_files = SqliteFiles(local_path)
         local_files.remember()
         log: StationLog
+        heartbeats = HeartbeatStore(local, where=where)
         if database_url is None:
             log = SqlChallengeLog(local, where=where, files=local_files)
         elif is_sqlite(database_url):
@@ -104,6 +126,7 @@ def open_station_storage(
             if log_files is not None:
                 log_files.remember()
             log = sql_log
+            heartbeats = HeartbeatStore(log_engine, where=sql_log.where)  # where a director reads
         else:
             remote = open_engine(database_url)
             engines.append(remote)
@@ -113,6 +136,7 @@ def open_station_storage(
                 retry_s=retry_s,
                 remote_deadline_s=remote_deadline_s,
             )
+            shared.forward_heartbeats(heartbeats, HeartbeatStore(remote, where=describe_url(database_url)))
             if forward_in_background:
                 shared.start_forwarder()
             log = shared
@@ -126,4 +150,5 @@ def open_station_storage(
         judge_access=JudgeAccess(local, where=where),
         local_path=local_path,
         _engines=tuple(engines),
+        heartbeats=heartbeats,
     )

@@ -32,6 +32,7 @@ from kiosk.ui.window import StationWindow
 if TYPE_CHECKING:
     from kiosk.storage import StationStorage
     from kiosk.ui.judge import StorageFactory
+    from kiosk.ui.report import StationReport
 
 __all__ = [
     "LOCK_FILE_NAME",
@@ -148,6 +149,7 @@ def run_station(
         QApplication.setOverrideCursor(QCursor(Qt.CursorShape.BlankCursor))
     recheck = QTimer(window)
     recheck.setInterval(recheck_ms)
+    reports: list[StationReport] = []  # made after the first frame: the director's heartbeats
 
     def problem_now() -> tuple[str, str]:
         """What keeps the station from serving players (and the command that fixes it), or ("", "")."""
@@ -166,6 +168,8 @@ def run_station(
 
     def serve_when_ready(*, first: bool) -> None:
         problem, command = problem_now()
+        for report in reports:
+            report.problem = f"{problem} {command}".strip()
         if problem:
             if not kiosk_session:
                 print(f"error: {problem} {command}".rstrip(), file=sys.stderr, flush=True)
@@ -204,7 +208,11 @@ def run_station(
             app.exit(0)  # quit() would ask the window, which refuses to close
             return
         window.build_screens()
+        from kiosk.ui.report import StationReport
+
+        reports.append(StationReport(window, controller, storage))
         serve_when_ready(first=True)
+        reports[0].start()
         inhibit_screensaver()
 
     window.first_frame_painted.connect(

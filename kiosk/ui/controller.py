@@ -85,6 +85,7 @@ class StationController(QObject):
         if not divisions:
             raise ValueError("a station needs at least one division")
         self.config = config
+        self.configured_rules = config.rules  # the configuration's own, whatever a judge chooses
         self.divisions = tuple(divisions)
         self._log_factory = log_factory
         self._log: ChallengeLog | None = None
@@ -95,7 +96,9 @@ class StationController(QObject):
         self.second_opinion: Verdict | None = None
         self.pending_divisions: tuple[LoadedDivision, ...] | None = None  # reloaded, not yet in use
         self.packs_verified_at: datetime | None = None  # by the last reload; None: at start-up
-        self._state = start(tuple(d.lexicon.info.max_length for d in self.divisions))
+        self._state = start(
+            tuple(d.lexicon.info.max_length for d in self.divisions), ask_table=config.ask_table
+        )
         timings = config.timings
         self.lockout_timer = self._timer(timings.key_lockout_ms, LockoutEnded())
         self.verdict_timer = self._timer(timings.verdict_display_ms, VerdictExpired())
@@ -142,7 +145,7 @@ class StationController(QObject):
 
         served = self._state.served
         only = None if len(served) == len(self.divisions) else served[0]
-        return StationChoice(only, self.config.rules, self.config.timings)
+        return StationChoice(only, self.config.rules, self.config.timings, self.configured_rules)
 
     def apply_choice(self, choice: StationChoice) -> None:
         """Judge mode switched the divisions served, rule profile or timings: from the next challenge.
@@ -159,7 +162,7 @@ class StationController(QObject):
         if served == state.served:
             return
         if state.screen is Screen.READY:
-            self._state = start(state.max_lengths, served)
+            self._state = start(state.max_lengths, served, ask_table=state.ask_table)
         elif state.screen is Screen.FAULT:
             self._state = replace(state, served=served)
         else:
@@ -243,7 +246,7 @@ class StationController(QObject):
         else:
             self.lockout_timer.stop()
             self.verdict_timer.stop()
-        if after.screen not in (Screen.DIVISION, Screen.ENTRY, Screen.CONFIRM):
+        if after.screen not in (Screen.TABLE, Screen.DIVISION, Screen.ENTRY, Screen.CONFIRM):
             self.idle_timer.stop()
             self.idle_countdown.stop()
         elif not isinstance(event, IdleWarned):  # a key (or a new screen): the quiet time starts again
@@ -277,6 +280,7 @@ class StationController(QObject):
             division=division.division.name,
             rule_profile=self.config.rules.name,
             ruling=ruling,
+            table=state.table,
         )
         try:
             self.open_log().record(entry)

@@ -44,6 +44,7 @@ __all__ = [
     "FaultView",
     "HeaderBar",
     "ReadyView",
+    "TableView",
     "TouchKeyboard",
     "VerdictIcon",
     "VerdictView",
@@ -434,6 +435,61 @@ class DivisionView(View):
             key.set_max_px(shared)
 
 
+class TableView(View):
+    """Which table is this game at? Asked after the count on a station configured with ask_table."""
+
+    tapped = Signal(object)
+
+    def __init__(self, *, touch: bool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("table")
+        self._touch = touch
+        self.title = FitLabel(fill=0.75, bold=True)
+        self.title.setObjectName("table-title")
+        self.question = FitLabel("CHALLENGER: which table is your game at?", fill=0.8, bold=True)
+        self.question.setObjectName("table-question")
+        self.number = FitLabel(fill=0.8, bold=True, reference="Table 888_")
+        self.number.setObjectName("table-number")
+        self.notice = FitLabel(fill=0.7, bold=True, colour=theme.NOTICE, wrap=True)
+        self.notice.setObjectName("table-notice")
+        self.prompt = FitLabel(fill=0.7)
+        self.prompt.setObjectName("table-prompt")
+        items: list[tuple[QWidget, int]] = [
+            (self.title, 9),
+            (self.question, 14),
+            (self.number, 24 if touch else 34),
+            (self.notice, 9),
+            (self.prompt, 9),
+        ]
+        self.keypad: KeyPad | None = None
+        if touch:
+            # Three rows, so that every key takes a finger on a 600-pixel-high screen.
+            digits: list[list[tuple[str, Event, int]]] = [
+                [(str(n % 10), Typed(str(n % 10)), 2) for n in range(first, first + 5)] for first in (1, 6)
+            ]
+            digits.append([("BACK", Escape(), 3), ("\u232b", Backspace(), 3), ("OK", Typed("\r"), 4)])
+            self.keypad = KeyPad(digits)
+            self.keypad.tapped.connect(self.tapped)
+            items += [(_centred(self.keypad, 70), 46)]
+        items.append((_spacer(), 4))
+        _stack(self, items)
+
+    def show_table(self, state: SessionState) -> None:
+        self.title.setText(f"{counted(state.expected, 'word')} challenged")
+        self.number.setText(f"Table {state.table_digits}{CURSOR}")
+        if self._touch:
+            self.prompt.setText("Tap the digits, then OK \u00b7 BACK starts again")
+        else:
+            self.prompt.setText(
+                "Type the digits, then Enter \u00b7 Backspace corrects \u00b7 Esc starts again"
+            )
+        notice = state.notice
+        if state.clearing_in_s:
+            press = "tap any key" if self._touch else "press any key"
+            notice = f"Back to the start in {state.clearing_in_s} s \u2014 {press} to stay"
+        self.notice.setText(notice)
+
+
 def _centred(widget: QWidget, percent: int) -> QWidget:
     """``widget`` in the middle of a row, ``percent`` of its width."""
     row = QWidget()
@@ -477,7 +533,8 @@ class EntryView(View):
         _stack(self, items)
 
     def show_entry(self, state: SessionState, division: str | None = None) -> None:
-        """``division``: the name of the challenge's division, where the station has several."""
+        """``division``: the name of the challenge's division, where the station has several; the
+        table is named too, on a station that asks for it."""
         entered = state.entered
         expected = state.expected
         judge = "tap JUDGE" if self._touch else "press TAB"
@@ -497,7 +554,12 @@ class EntryView(View):
                     "Space, comma or Enter after each word\nBackspace corrects \u00b7 Esc clears"
                 )
         else:
-            check = "the spelling" if division is None else f"the spelling and the division ({division})"
+            checks = [] if division is None else [f"the division ({division})"]
+            if state.table is not None:
+                checks.append(f"the table ({state.table})")
+            check = "the spelling" + "".join(
+                f"{', ' if i < len(checks) - 1 else ' and '}{c}" for i, c in enumerate(checks)
+            )
             self.prompt.setText(f"Both players: check {check}.\nCHALLENGED PLAYER: {judge} to judge.")
         notice = state.notice
         if state.clearing_in_s:
@@ -605,8 +667,10 @@ class VerdictView(View):
         outcome: Outcome,
         second_opinion: str,
         division: str | None = None,
+        table: int | None = None,
     ) -> None:
-        """``division``: the challenge's division, named where the station has several."""
+        """``division``: the challenge's division, named where the station has several; ``table``:
+        the game's table, on a station that asks for it."""
         acceptable = verdict is Verdict.ACCEPTABLE
         text = "YES \u2014 the play is ACCEPTABLE" if acceptable else "NO \u2014 the play is UNACCEPTABLE"
         self.headline.setText(text)
@@ -620,6 +684,7 @@ class VerdictView(View):
             theme.paint_background(self, colour)
         self.grid.show_words(words, len(words), max_length, None)
         named = "" if division is None else f"Division {division} \u00b7 "
+        named += "" if table is None else f"Table {table} \u00b7 "
         self.lexicon.setText(f"{named}Lexicon: {lexicon}")
         self.outcome.setText(outcome.headline)
         self.consequence.setText(outcome.consequence)

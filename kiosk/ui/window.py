@@ -30,7 +30,16 @@ from kiosk.core.session import (
 )
 from kiosk.ui import theme
 from kiosk.ui.controller import StationController
-from kiosk.ui.views import DivisionCard, DivisionView, EntryView, FaultView, HeaderBar, ReadyView, VerdictView
+from kiosk.ui.views import (
+    DivisionCard,
+    DivisionView,
+    EntryView,
+    FaultView,
+    HeaderBar,
+    ReadyView,
+    TableView,
+    VerdictView,
+)
 
 if TYPE_CHECKING:  # judge mode is imported when first built, after the first frame
     from kiosk.ui.judge import JudgeView, MonotonicClock, StorageFactory
@@ -115,6 +124,7 @@ class StationWindow(QWidget):
         self.ready.tapped.connect(self._on_tapped)
         self._entry: EntryView | None = None
         self._division: DivisionView | None = None
+        self._table: TableView | None = None
         self._verdict: VerdictView | None = None
         self._fault: FaultView | None = None
         self._judge: JudgeView | None = None
@@ -149,6 +159,14 @@ class StationWindow(QWidget):
             self._division.tapped.connect(self._on_tapped)
             self.stack.addWidget(self._division)
         return self._division
+
+    @property
+    def table(self) -> TableView:
+        if self._table is None:
+            self._table = TableView(touch=self.controller.config.touch)
+            self._table.tapped.connect(self._on_tapped)
+            self.stack.addWidget(self._table)
+        return self._table
 
     @property
     def verdict(self) -> VerdictView:
@@ -213,6 +231,8 @@ class StationWindow(QWidget):
         views: list[QWidget] = [self.entry, self.verdict, self.fault, self.judge]
         if len(self.controller.divisions) > 1:
             views.append(self.division)
+        if self.controller.config.ask_table:
+            views.append(self.table)
         for view in views:
             view.resize(self.stack.size())
 
@@ -255,6 +275,9 @@ class StationWindow(QWidget):
         if screen is Screen.READY:
             self.ready.show_ready([self._card(i) for i in state.served], several=self.several)
             self.stack.setCurrentWidget(self.ready)
+        elif screen is Screen.TABLE:
+            self.table.show_table(state)
+            self.stack.setCurrentWidget(self.table)
         elif screen is Screen.DIVISION:
             self.division.show_choices(state, [(i, self._card(i)) for i in state.served])
             self.stack.setCurrentWidget(self.division)
@@ -289,6 +312,7 @@ class StationWindow(QWidget):
             outcome,
             second,
             loaded.division.name if self.several else None,
+            state.table,
         )
         self.stack.setCurrentWidget(self.verdict)
         spoken = "Acceptable" if ruling.verdict is Verdict.ACCEPTABLE else "Unacceptable"

@@ -1,4 +1,4 @@
-"""Challenge entries for storage tests: a hypothesis strategy and a plain factory."""
+"""Challenge entries for storage tests: a hypothesis strategy and a plain factory; station heartbeats."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from hypothesis import strategies as st
 
 from kiosk.core.adjudication import Ruling, Verdict, WordResult, WordStatus
+from kiosk.core.heartbeat import DivisionPack, Heartbeat, StationId, StationState
 from kiosk.core.record import ChallengeEntry, ChallengeId
 
 TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\x00"))  # no surrogates, no NUL
@@ -37,6 +38,7 @@ def entries(draw: st.DrawFn, words: st.SearchStrategy[str] = TEXT) -> ChallengeE
         station=draw(TEXT),
         division=draw(TEXT),
         rule_profile=draw(TEXT),
+        table=draw(st.none() | st.integers(1, 999)),
         ruling=Ruling(
             words=tuple(result.word for result in results),
             verdict=draw(st.sampled_from(Verdict)),
@@ -56,6 +58,7 @@ def make_entry(
     division: str = "Open",
     judged_at: datetime | None = None,
     bad: Sequence[str] = ("DOGZ",),
+    table: int | None = None,
 ) -> ChallengeEntry:
     results = tuple(
         WordResult(word, WordStatus.NOT_IN_LEXICON if word in bad else WordStatus.ACCEPTABLE)
@@ -68,6 +71,7 @@ def make_entry(
         station=station,
         division=division,
         rule_profile="double challenge",
+        table=table,
         ruling=Ruling(
             words=tuple(words),
             verdict=Verdict.ACCEPTABLE if acceptable else Verdict.UNACCEPTABLE,
@@ -77,4 +81,30 @@ def make_entry(
             pack_edition="test",
             set_hash="0123abcd",
         ),
+    )
+
+
+def make_beat(
+    name: str = "Table 1",
+    state: StationState = StationState.READY,
+    *,
+    ago_s: float | None = None,
+    reason: str = "",
+    number: int = 7,
+) -> Heartbeat:
+    """A station's report; ``ago_s``: written that long ago (None: not written yet, no time)."""
+    return Heartbeat(
+        station_id=StationId(uuid.UUID(int=number)),
+        station=name,
+        host=f"kiosk-{number:02}",
+        state=state,
+        packs=(
+            DivisionPack("Open", "CSW", "24"),
+            DivisionPack("Schools", "School list", "2026", served=False),
+        ),
+        rule_profile="penalty-5-challenger_loses",
+        version="1.0",
+        reason=reason,
+        ask_table=True,
+        reported_at=None if ago_s is None else datetime.now(UTC) - timedelta(seconds=ago_s),
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tempfile
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
@@ -44,6 +45,22 @@ def test_entries_come_back_from_the_sqlite_log_unchanged(batch: list[ChallengeEn
             assert back.judged_at.utcoffset() is not None
             assert back.judged_at.tzinfo is not None
             assert back.judged_at.utcoffset().total_seconds() == 0  # type: ignore[union-attr]
+
+
+def test_an_outbox_entry_of_format_1_from_before_table_numbers_is_still_read() -> None:
+    entry = make_entry(table=None)
+    document = json.loads(entry_to_json(entry))
+    del document["table"]
+    document["format"] = 1
+    assert entry_from_json(json.dumps(document)) == entry
+
+
+@pytest.mark.parametrize("table", [0, -3, "12", 1.5])
+def test_an_outbox_table_that_is_not_a_table_number_is_refused(table: object) -> None:
+    document = json.loads(entry_to_json(make_entry(table=7)))
+    document["table"] = table
+    with pytest.raises(StorageError, match="not a table number"):
+        entry_from_json(json.dumps(document))
 
 
 def test_a_naive_time_is_refused() -> None:

@@ -17,6 +17,7 @@ from kiosk.storage import SCHEMA_VERSION, LogQuery, PinOutcome, open_station_sto
 from kiosk.storage.database import local_database_path, open_engine, sqlite_url
 from kiosk.storage.migrations import schema_version, upgrade
 from kiosk.storage.schema import Base
+from tests.storage.entries import make_entry
 
 OLD_ID = uuid.UUID("12345678-1234-5678-1234-567812345678")
 
@@ -33,7 +34,9 @@ def write_data_of_version(engine: Engine, version: int) -> None:
         if version >= 1:
             conn.execute(
                 text(
-                    "INSERT INTO challenge VALUES (:id, '2024-05-01 09:00:00.000000', 'Table 1', "
+                    "INSERT INTO challenge (id, judged_at, station, division, rule_profile, pack_name, "
+                    "pack_edition, set_hash, youth_rules, word_count, verdict) "
+                    "VALUES (:id, '2024-05-01 09:00:00.000000', 'Table 1', "
                     "'Open', 'double', 'Test list', 'test', 'abcd', 0, 2, 'UNACCEPTABLE')"
                 ),
                 {"id": OLD_ID.hex},
@@ -71,6 +74,9 @@ def test_every_earlier_version_upgrades_to_the_current_one_keeping_its_data(
                 WordStatus.ACCEPTABLE,
                 WordStatus.NOT_IN_LEXICON,
             ]
+            assert entry.table is None  # no table before schema 4: NULL, never a guess
+            storage.log.record(make_entry(table=12))
+            assert storage.log.query(LogQuery(last=1))[0].table == 12
         else:
             assert entries == []
         if version >= 2:

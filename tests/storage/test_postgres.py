@@ -236,6 +236,33 @@ def test_a_station_starts_and_judges_with_the_server_down(
     assert row_counts(postgres_url) == {entry.challenge_id: 1}
 
 
+def test_a_shared_log_of_schema_3_takes_table_numbers_keeping_its_challenges(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """The ADD COLUMN step on PostgreSQL itself, with a challenge of the older kiosk in the log."""
+    engine = open_engine(postgres_url)
+    upgrade(engine, target=3)
+    old = uuid.uuid4()
+    with engine.begin() as conn:  # as a kiosk of schema 3 wrote it
+        conn.execute(
+            text(
+                "INSERT INTO challenge VALUES (:id, '2024-05-01 09:00', 'Table 1', 'Open', 'double', "
+                "'Test list', 'test', 'abcd', false, 1, 'ACCEPTABLE')"
+            ),
+            {"id": old},
+        )
+        conn.execute(text("INSERT INTO challenge_word VALUES (:id, 0, 'CAT', 'ACCEPTABLE')"), {"id": old})
+    engine.dispose()
+    with open_station_storage(tmp_path, postgres_url, forward_in_background=False) as storage:
+        storage.log.record(new := make_entry(station="Table 2", table=17))
+        assert storage.log.forward_backlog() == 1
+        tables = from_the_server(
+            storage.log, lambda: {e.station: e.table for e in storage.log.query(LogQuery())}
+        )
+    assert tables == {"Table 1": None, "Table 2": 17}
+    assert row_counts(postgres_url) == {old: 1, new.challenge_id: 1}
+
+
 def test_a_shared_database_from_a_newer_kiosk_is_not_written_to(tmp_path: Path, postgres_url: str) -> None:
     engine = open_engine(postgres_url)
     upgrade(engine)

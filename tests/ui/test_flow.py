@@ -67,6 +67,28 @@ def test_the_unacceptable_verdict_is_text_icon_and_colour(station: StationFactor
             "comes off the board",
         ),
         (RuleProfile(ProfileKind.FREE), "no penalty", "comes off the board"),
+        (
+            RuleProfile(ProfileKind.PER_TURN, points_per_challenge=10),
+            "Unsuccessful challenge \u2014 10 points The play stands. The CHALLENGER loses 10 points.",
+            "Successful challenge",
+        ),
+        (
+            RuleProfile(ProfileKind.ESCALATING, escalation=(5, 15)),
+            "Unsuccessful challenge \u2014 2 words: 15 points",
+            "Successful challenge",
+        ),
+        (
+            RuleProfile(
+                ProfileKind.PER_TURN,
+                label="swedish",
+                words=(
+                    ("unsuccessful_headline", "Felaktig utmaning \u2014 {points} poäng"),
+                    ("successful_headline", "Riktig utmaning"),
+                ),
+            ),
+            "Felaktig utmaning \u2014 10 poäng",
+            "Riktig utmaning",
+        ),
     ],
 )
 def test_every_profile_states_its_outcome(
@@ -297,3 +319,39 @@ def test_a_pack_without_an_edition_shows_no_empty_brackets(
     assert window.verdict.lexicon.text() == "Division Open \u00b7 Lexicon: Club list"
     single = station(divisions=(Division("Open", plain),)).window
     assert single.ready.edition.text() == "unsigned"
+
+
+def test_ask_table_ties_the_challenge_to_its_table_on_every_screen_and_in_the_log(
+    station: StationFactory, pack: Path
+) -> None:
+    divisions = (Division("Open", pack), Division("Schools", pack, youth_rules=True))
+    rig = station(divisions=divisions, ask_table=True)
+    window = rig.window
+    type_text(window, "2")
+    assert window.stack.currentWidget() is window.table
+    assert window.table.question.text() == "CHALLENGER: which table is your game at?"
+    type_text(window, "x")
+    assert window.table.notice.text() == "The table number is digits only: 0 to 9"
+    type_text(window, "14")
+    assert window.table.number.text() == "Table 14_"
+    press(window, Qt.Key.Key_Return, "\r")
+    assert window.stack.currentWidget() is window.division
+    type_text(window, "1cat dog")
+    assert window.entry.prompt.text().startswith(
+        "Both players: check the spelling, the division (Open) and the table (14)."
+    )
+    tab(window)
+    assert window.verdict.lexicon.text().startswith("Division Open \u00b7 Table 14 \u00b7 Lexicon:")
+    [entry] = rig.log.entries
+    assert (entry.table, entry.division) == (14, "Open")
+    rig.controller.verdict_timer.timeout.emit()
+    type_text(window, "1")
+    assert window.table.number.text() == "Table _"  # nothing carries over to the next players
+
+
+def test_without_ask_table_no_table_is_asked_or_logged(station: StationFactory) -> None:
+    rig = station()
+    type_text(rig.window, "1cat")
+    tab(rig.window)
+    assert rig.log.entries[0].table is None
+    assert "table" not in rig.window.entry.prompt.text()

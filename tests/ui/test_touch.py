@@ -23,6 +23,8 @@ def shown_keys(window: StationWindow) -> dict[str, QPushButton]:
     for pad in (window.ready.count_pad, window.entry.keyboard):
         if pad is not None:
             keys.update(pad.keys)
+    if window.stack.currentWidget() is window.table and window.table.keypad is not None:
+        keys.update(window.table.keypad.keys)
     if window.stack.currentWidget() is window.division:
         for key in window.division.keys:
             keys[key.text().split("  ", 1)[1].split("\n")[0]] = key
@@ -94,6 +96,23 @@ def test_each_challenge_taps_its_division(station: StationFactory, qtbot: QtBot,
     assert rig.log.entries[-1].division == "Schools"
     rig.controller.verdict_timer.timeout.emit()
     assert window.header.division.text() == "Divisions: Open \u00b7 Schools"  # nothing carries over
+
+
+def test_a_touch_player_taps_the_table_number(station: StationFactory, qtbot: QtBot) -> None:
+    rig = station(touch=True, ask_table=True)
+    window = rig.window
+    tap(qtbot, window, "1")
+    assert window.stack.currentWidget() is window.table
+    assert assert_big_enough_for_a_finger(window) == 10 + 3  # the digits, BACK, the eraser, OK
+    tap(qtbot, window, "OK")
+    assert window.table.notice.text() == "First type your table number"
+    tap(qtbot, window, "0")
+    assert window.table.notice.text() == "Table numbers start at 1"
+    tap(qtbot, window, "2", "9", "\u232b", "7", "OK")
+    assert window.stack.currentWidget() is window.entry
+    tap(qtbot, window, "C", "A", "T", "JUDGE")
+    assert rig.log.entries[0].table == 27
+    assert_big_enough_for_a_finger(window)
 
 
 def assert_big_enough_for_a_finger(window: StationWindow) -> int:

@@ -68,12 +68,12 @@ from kiosk.core.judge.state import (
     export_file_name,
     export_folders,
     first_row,
-    local_midnight,
     menu_page,
     periods,
 )
 from kiosk.core.lexicon import MarisaLexicon
 from kiosk.core.pin import PinOutcome
+from kiosk.core.record import local_midnight
 from kiosk.core.reload import ReloadResult
 from kiosk.core.settings import Field, saved_names, stepped
 

@@ -12,12 +12,12 @@ import enum
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime, time, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from kiosk.core.config import LoadedDivision, StationConfig
 from kiosk.core.pin import PIN_MAX_LENGTH, PinAttempts
-from kiosk.core.record import ChallengeEntry, LogStatus
+from kiosk.core.record import ChallengeEntry, LogStatus, local_midnight
 from kiosk.core.reload import OnDisk, ReloadResult
 from kiosk.core.settings import Field, StationChoice, choice_fields
 
@@ -59,7 +59,6 @@ __all__ = [
     "export_file_name",
     "export_folders",
     "first_row",
-    "local_midnight",
     "menu_page",
     "periods",
     "start",
@@ -251,11 +250,6 @@ class Period:
     kind: PeriodKind
     since: datetime | None
     until: datetime | None
-
-
-def local_midnight(day: date) -> datetime:
-    """The start of ``day`` in the station's local time zone, as an aware datetime (DST-safe)."""
-    return datetime.combine(day, time()).astimezone()
 
 
 def periods(now: datetime) -> tuple[Period, ...]:

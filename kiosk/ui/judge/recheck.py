@@ -88,7 +88,10 @@ def recheck_card(entry: ChallengeEntry, *, kept: bool = False) -> RecheckCard:
     ruling = entry.ruling
     local = entry.judged_at.astimezone()  # the log's UTC, as the judge's watch says it
     words = " ".join(ruling.words)
-    summary = f"{local:%H:%M:%S}  {entry.station} \u00b7 {entry.division}  {ruling.verdict.value}  {words}"
+    table = "" if entry.table is None else f" \u00b7 table {entry.table}"
+    summary = (
+        f"{local:%H:%M:%S}  {entry.station} \u00b7 {entry.division}{table}  {ruling.verdict.value}  {words}"
+    )
     if kept:
         summary = f"{NOT_IN_THE_LOG} \u2014 {summary}"
     youth = "youth rules" if ruling.youth_rules else "no youth rules"

@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 from kiosk.core.judge import JudgeState, Key, Notice, Pressed, Said, SettingStepped
-from kiosk.core.rules import PenaltyParty
+from kiosk.core.rules import PenaltyParty, ProfileKind
 from kiosk.core.settings import Field, StationChoice
 from kiosk.ui import theme
 from kiosk.ui.judge.page import Page, Send, keyed, row
@@ -31,7 +31,7 @@ SAVING = "Saving\u2026"
 FIELD_LABELS = {
     Field.DIVISION: "Divisions served",
     Field.PROFILE: "Challenge rule",
-    Field.POINTS: "Points per word",
+    Field.POINTS: "Penalty",  # per word, or per challenge: one line (the judge's screen has room for 7)
     Field.PARTY: "Penalty points",
     Field.KEY_LOCKOUT: "Keys ignored after a verdict",
     Field.VERDICT_DISPLAY: "Verdict shown for",
@@ -56,7 +56,11 @@ def value_text(choice: StationChoice, field: Field, division_names: Sequence[str
             EVERY_DIVISION if choice.served is None else f"only {division_names[choice.served]}"
         ),
         Field.PROFILE: lambda: rules.title,
-        Field.POINTS: lambda: f"{rules.points_per_word} points",
+        Field.POINTS: lambda: (
+            f"{rules.points_per_challenge} points per challenge"
+            if rules.kind is ProfileKind.PER_TURN
+            else f"{rules.points_per_word} points per word"
+        ),
         Field.PARTY: lambda: PARTY_TEXT[rules.penalty_party],
         Field.KEY_LOCKOUT: lambda: _seconds(timings.key_lockout_ms),
         Field.VERDICT_DISPLAY: lambda: _seconds(timings.verdict_display_ms),

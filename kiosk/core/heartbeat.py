@@ -1,0 +1,78 @@
+"""What a station tells the director: its state, its packs and its backlog, every few seconds.
+
+A station reports a ``Heartbeat`` when its state changes and every ``HEARTBEAT_INTERVAL_S``
+otherwise. It goes the way challenges go (``kiosk.storage.heartbeat``): written to the station's
+own database by a background thread, and forwarded to the shared server by the log's forwarder;
+never on the verdict path, so a server that is down costs the station nothing. The director's
+view (``kiosk.director``) reads them back, with the time the receiving database saw each one
+(``seen_at``, by that database's clock, so a station's wrong clock cannot make it look alive), and
+shows a station not seen for ``UNSEEN_AFTER_S`` in red.
+"""
+
+from __future__ import annotations
+
+import enum
+import uuid
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import NewType
+
+__all__ = [
+    "HEARTBEAT_INTERVAL_S",
+    "UNSEEN_AFTER_S",
+    "DivisionPack",
+    "Heartbeat",
+    "StationId",
+    "StationState",
+]
+
+HEARTBEAT_INTERVAL_S = 15.0  # a station reports at least this often (four chances a minute)
+UNSEEN_AFTER_S = 60.0  # not seen for this long: the director's view shows the station in red
+
+StationId = NewType("StationId", uuid.UUID)
+
+
+class StationState(enum.Enum):
+    """What a station is doing, as the director reads it."""
+
+    READY = "ready"
+    CHALLENGE = "in a challenge"
+    JUDGE = "judge mode"
+    FAULT = "station fault"
+    NOT_READY = "not ready"
+
+
+@dataclass(frozen=True)
+class DivisionPack:
+    """One division of the station, the pack it judges with, and whether it is served now."""
+
+    division: str
+    pack: str
+    edition: str
+    served: bool = True
+
+
+@dataclass(frozen=True)
+class Heartbeat:
+    """One report of one station. ``reason``: why it is not ready, or what the fault was."""
+
+    station_id: StationId
+    station: str
+    host: str
+    state: StationState
+    packs: tuple[DivisionPack, ...]
+    rule_profile: str
+    version: str
+    reason: str = ""
+    ask_table: bool = False
+    backlog: int = 0  # challenges waiting in the station's outbox for the shared server
+    reported_at: datetime | None = None  # the station's clock, when written
+    seen_at: datetime | None = None  # the receiving database's clock
+
+    def same_report(self, other: Heartbeat | None) -> bool:
+        """Whether ``other`` says the same, whenever it was sent."""
+        if other is None:
+            return False
+        return replace(self, reported_at=None, seen_at=None, backlog=0) == replace(
+            other, reported_at=None, seen_at=None, backlog=0
+        )

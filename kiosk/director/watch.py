@@ -1,0 +1,106 @@
+"""The log, read on a thread of its own every few seconds into an immutable snapshot.
+
+The web pages only ever render the latest ``Snapshot``: a database that is slow, stuck or gone
+delays no page. A read that fails keeps the board last read and records the error and since
+when; a read that never returns (a server that accepts and never answers) shows as a snapshot
+growing old (``Watcher.silent_s``), which the page reports too.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime, timedelta
+
+from kiosk.core.board import Board
+from kiosk.core.errors import KioskError
+from kiosk.core.record import local_midnight
+from kiosk.storage.board import LogReader
+
+__all__ = ["POLL_S", "Snapshot", "Watcher"]
+
+POLL_S = 2.0  # the board is read this often
+WATCHER_JOIN_S = 5.0
+
+
+def local_now() -> datetime:
+    return datetime.now(UTC).astimezone()
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The board as last read, and how the last read went. ``version`` grows with every read."""
+
+    board: Board | None = None
+    read_at: datetime | None = None  # local time of the last good read
+    error: str | None = None  # the last read failed: why
+    failing_since: datetime | None = None  # local time of the first failure in a row
+    version: int = 0
+
+
+class Watcher:
+    """Reads ``reader``'s board every ``poll_s`` on a daemon thread, until ``close``."""
+
+    def __init__(
+        self,
+        reader: LogReader,
+        *,
+        poll_s: float = POLL_S,
+        clock: Callable[[], datetime] = local_now,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.reader = reader
+        self._poll_s = poll_s
+        self._clock = clock
+        self._monotonic = monotonic
+        self._snapshot = Snapshot()
+        self._finished_at = monotonic()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def snapshot(self) -> Snapshot:
+        return self._snapshot
+
+    @property
+    def silent_s(self) -> float:
+        """Seconds since a read last finished (grows while one hangs)."""
+        return self._monotonic() - self._finished_at
+
+    def read_once(self) -> Snapshot:
+        now = self._clock()
+        today = local_midnight(date(now.year, now.month, now.day))
+        previous = self._snapshot
+        try:
+            board = self.reader.board(today.astimezone(UTC), (now - timedelta(hours=1)).astimezone(UTC))
+        except KioskError as exc:
+            snapshot = replace(
+                previous,
+                error=str(exc),
+                failing_since=previous.failing_since or now,
+                version=previous.version + 1,
+            )
+        else:
+            snapshot = Snapshot(board=board, read_at=now, version=previous.version + 1)
+        self._snapshot = snapshot
+        self._finished_at = self._monotonic()
+        return snapshot
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._loop, name="kiosk-director-watch", daemon=True)
+            self._thread.start()
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            self.read_once()
+            self._stop.wait(self._poll_s)
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(WATCHER_JOIN_S)
+            self._thread = None
+        self.reader.close()

@@ -1,0 +1,217 @@
+"""The director's view for real: station processes on a real PostgreSQL log, `kiosk director` as a
+process of its own, and the page in Debian's headless chromium.
+
+Three real stations (``kiosk station``, offscreen) report to the shared log, one of them not
+ready (no judge PIN); a windowless station judges challenges into the same log. The page must show
+each station's state without a word, follow changes without being reloaded (server-sent events),
+say so when the database goes away and catch up when it is back, and open the recent challenges,
+words and tables included, only with the judge PIN.
+
+With ``KIOSK_DOCS_SHOTS=docs/screenshots`` the screenshots are also saved for the judges' guide.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from kiosk.storage import open_station_storage
+from kiosk.storage.database import open_engine
+from kiosk.storage.migrations import upgrade
+from tests.director.conftest import shots_folder
+from tests.storage.entries import make_entry
+from tests.storage.postgres import PostgresServer, free_port
+
+PIN = "482613"
+KIOSK = Path(sys.executable).parent / "kiosk"
+WAIT_S = 120
+SECRET_WORDS = ("ZYZZYVA", "QUIXOTRY", "MUZJIKS")
+
+
+def run_env() -> dict[str, str]:
+    return {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+
+
+@contextmanager
+def process(args: list[str], log: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """A process of ours, stopped (SIGTERM, then SIGKILL) whatever happens."""
+    with log.open("wb") as out:
+        child = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, env=run_env())
+        try:
+            yield child
+        finally:
+            if child.poll() is None:
+                child.send_signal(signal.SIGTERM)
+                try:
+                    child.wait(30)
+                except subprocess.TimeoutExpired:
+                    child.kill()
+                    child.wait()
+
+
+def start_station(folder: Path, name: str, url: str, *, pin: bool) -> list[str]:
+    folder.mkdir(parents=True)
+    config = folder / "station.toml"
+    config.write_text(
+        f'station_name = "{name}"\ndatabase_url = "{url}"\nask_table = true\n', encoding="utf-8"
+    )
+    data = folder / "data"
+    if pin:
+        subprocess.run(
+            [str(KIOSK), "set-pin", "--stdin", "--config", str(config), "--data-dir", str(data)],
+            input=f"{PIN}\n",
+            text=True,
+            check=True,
+            capture_output=True,
+        )
+    args = [str(KIOSK), "station", "--config", str(config), "--data-dir", str(data)]
+    return args if pin else [*args, "--kiosk-session"]  # shows "not ready" instead of exiting
+
+
+def board_text(browser: webdriver.Chrome) -> str:
+    return str(browser.find_element(By.ID, "board").text)
+
+
+def station_row(browser: webdriver.Chrome, name: str) -> str:
+    rows = browser.find_elements(By.CSS_SELECTOR, f'tr[data-station="{name}"]')
+    return str(rows[0].text) if rows else ""
+
+
+def wait_for(browser: webdriver.Chrome, what: str, check: Callable[[webdriver.Chrome], bool]) -> None:
+    try:
+        WebDriverWait(browser, WAIT_S, poll_frequency=0.2).until(check)
+    except Exception as exc:  # selenium's TimeoutException: say what the page showed
+        raise AssertionError(f"the page never showed {what}; it shows:\n{board_text(browser)}") from exc
+
+
+def shoot(browser: webdriver.Chrome, tmp_path: Path, name: str) -> None:
+    path = tmp_path / f"{name}.png"
+    assert browser.save_screenshot(str(path))
+    assert path.stat().st_size > 10_000  # a page, not a blank
+    docs = shots_folder()
+    if docs is not None:
+        browser.save_screenshot(str(docs / f"{name}.png"))
+
+
+def test_the_director_watches_real_stations_in_a_real_browser(
+    tmp_path: Path, postgres_server: PostgresServer, postgres_url: str, browser: webdriver.Chrome
+) -> None:
+    engine = open_engine(postgres_url)
+    upgrade(engine)  # the log's schema first, as the first station of an event would
+    engine.dispose()
+    director_data = tmp_path / "director"
+    subprocess.run(
+        [str(KIOSK), "set-pin", "--stdin", "--data-dir", str(director_data)],
+        input=f"{PIN}\n",
+        text=True,
+        check=True,
+        capture_output=True,
+    )
+    port = free_port()
+    director = [
+        str(KIOSK),
+        "director",
+        "--database-url",
+        postgres_url,
+        "--data-dir",
+        str(director_data),
+        "--port",
+        str(port),
+    ]
+    stations = {
+        "Station A": start_station(tmp_path / "a", "Station A", postgres_url, pin=True),
+        "Station B": start_station(tmp_path / "b", "Station B", postgres_url, pin=True),
+        "Station C": start_station(tmp_path / "c", "Station C", postgres_url, pin=False),
+    }
+    with (
+        process(stations["Station A"], tmp_path / "a.log"),
+        process(stations["Station B"], tmp_path / "b.log"),
+        process(stations["Station C"], tmp_path / "c.log"),
+        process(director, tmp_path / "director.log") as served,
+        open_station_storage(tmp_path / "windowless", postgres_url) as judging,
+    ):
+        now = datetime.now(UTC)
+        judging.log.record(
+            make_entry(["ZYZZYVA", "QUIXOTRY"], station="Station A", bad=(), table=7, judged_at=now)
+        )
+        judging.log.record(
+            make_entry(["MUZJIKS", "QIX"], station="Station B", bad=("QIX",), table=31, judged_at=now)
+        )
+        url = f"http://127.0.0.1:{port}/"
+        deadline = time.monotonic() + WAIT_S
+        while True:  # the director is up once its page answers
+            try:
+                browser.get(url)
+                break
+            except Exception:
+                assert served.poll() is None, (tmp_path / "director.log").read_text()
+                assert time.monotonic() < deadline, (tmp_path / "director.log").read_text()
+                time.sleep(0.3)
+        browser.execute_script("window.kioskNotReloaded = true")
+        wait_for(
+            browser,
+            "both ready stations",
+            lambda b: "ready" in station_row(b, "Station A") and "ready" in station_row(b, "Station B"),
+        )
+        wait_for(browser, "station C not ready", lambda b: "not ready" in station_row(b, "Station C"))
+        c_row = station_row(browser, "Station C")
+        assert "no judge PIN is set" in c_row
+        assert "kiosk set-pin" in c_row  # the command that fixes it
+        a_row = station_row(browser, "Station A")
+        assert "Open: ENABLE demo enable1" in a_row
+        assert "asks for tables" in a_row
+        assert "double" in a_row
+        wait_for(browser, "the division's counts", lambda b: "Open 2 2 1 (50%)" in board_text(b))
+        page = browser.page_source
+        for word in SECRET_WORDS:
+            assert word not in page
+        shoot(browser, tmp_path, "41-director-board")
+
+        # A new challenge shows without a reload.
+        judging.log.record(make_entry(["CAT"], station="Station A", bad=(), judged_at=datetime.now(UTC)))
+        wait_for(browser, "the new challenge counted", lambda b: "Open 3 3 1 (33%)" in board_text(b))
+        assert browser.execute_script("return window.kioskNotReloaded") is True
+
+        # The database goes away: the page stays, and says so; then it catches up.
+        postgres_server.stop()
+        try:
+            wait_for(browser, "the log away", lambda b: "The log cannot be read since" in board_text(b))
+            assert "Station A" in board_text(browser)  # what it said last
+            shoot(browser, tmp_path, "42-director-log-away")
+        finally:
+            postgres_server.start()
+        wait_for(browser, "the log back", lambda b: "cannot be read" not in board_text(b))
+        assert browser.execute_script("return window.kioskNotReloaded") is True
+
+        # The words are behind the judge PIN.
+        browser.get(url + "challenges")
+        assert "ZYZZYVA" not in browser.page_source
+        shoot(browser, tmp_path, "43-director-pin")
+        field = browser.find_element(By.NAME, "pin")
+        field.send_keys("000000")
+        field.submit()
+        wait_for(browser, "a wrong PIN refused", lambda b: "Wrong PIN" in b.page_source)
+        assert "ZYZZYVA" not in browser.page_source
+        field = browser.find_element(By.NAME, "pin")
+        field.send_keys(PIN)
+        field.submit()
+        wait_for(browser, "the challenges", lambda b: bool(b.find_elements(By.ID, "challenges")))
+        table = browser.find_element(By.ID, "challenges").text
+        assert "✓ ZYZZYVA" in table
+        assert "✗ QIX not in the lexicon" in table
+        assert "Station B Open 31 UNACCEPTABLE" in table
+        shoot(browser, tmp_path, "44-director-challenges")
+        assert served.poll() is None
+        served.send_signal(signal.SIGINT)  # Ctrl+C, with the page's stream still open
+        assert served.wait(30) == 0, (tmp_path / "director.log").read_text()
