@@ -293,7 +293,7 @@ def waiting_shots(app: QCoreApplication, out: Path, config: StationConfig) -> No
                 shown_at = time.monotonic() + 0.5  # past the moment the door says it is checking
                 while time.monotonic() < shown_at:
                     app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 10)
-                path = out / f"37-judge-pin-checked-while-the-database-is-locked-{width}x{height}.png"
+                path = out / f"45-judge-pin-checked-while-the-database-is-locked-{width}x{height}.png"
                 window.grab().save(str(path))
                 other.execute("ROLLBACK")
                 other.close()
