@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import NoReturn
 
 import click
 
 from kiosk import __version__
-from kiosk.console import EXIT_ERROR
+from kiosk.console import fail
 from kiosk.core.errors import KioskError, NotAPackError, PackError, SourceLinesError
 from kiosk.core.filekind import Kind, Role, check_output, recognise, refusal, same_file
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
@@ -35,11 +34,6 @@ __all__ = ["main"]
 
 EXIT_PROBLEM = 1  # a check found a problem in what it checked
 MIN_PASSPHRASE_CHARS = 8
-
-
-def fail(message: str, code: int = EXIT_ERROR) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(code)
 
 
 # Files a command writes are marked writable=True: click then refuses an existing read-only one,

@@ -13,7 +13,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from kiosk.command import kiosk, parse_since
+from kiosk.cli import kiosk, parse_since
 from kiosk.storage import CSV_COLUMNS, open_station_storage
 from tests.storage.entries import make_entry
 from tests.storage.postgres import free_port

@@ -6,14 +6,14 @@ import shutil
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtTest import QTest
 
 from kiosk.core.adjudication import Verdict
 from kiosk.core.judge import JudgePage
+from kiosk.core.reload import reload_divisions
 from kiosk.core.session import Screen
 from kiosk.storage import LogQuery
 from tests.conftest import PackFactory
-from tests.ui.conftest import WORDS, JudgeFactory, JudgeRig, MemoryLog, press, tab, type_text
+from tests.ui.conftest import PIN, WORDS, JudgeFactory, JudgeRig, MemoryLog, click, press, tab, type_text
 from tests.ui.test_fit import assert_every_text_fits
 from tests.ui.test_judge import screen, unlock
 
@@ -74,26 +74,27 @@ def test_a_touch_judge_reloads_a_new_edition_and_the_station_judges_its_new_word
     rig = judge_station(touch=True)
     window = rig.window
     assert judge(rig, "ZAS") is Verdict.UNACCEPTABLE
-    window.open_judge_mode()
-    window.judge.unlocked()
-    QTest.mouseClick(window.judge.menu.buttons[JudgePage.PACKS], Qt.MouseButton.LeftButton)
+    click(window, window.ready.judge_button)  # type: ignore[arg-type]
+    for label in (*PIN, "OK"):
+        click(window, window.judge.door.keys[label])
+    click(window, window.judge.menu.buttons[JudgePage.PACKS])
     page = window.judge.packs
     assert page.reload_button.text() == "Reload packs"
     new_edition(make_pack, pack)
     assert f"in use: the file on disk now ({pack.name})" in page.text.source  # the disk is read on opening
-    QTest.mouseClick(window.judge.back, Qt.MouseButton.LeftButton)
-    QTest.mouseClick(window.judge.menu.buttons[JudgePage.PACKS], Qt.MouseButton.LeftButton)
+    click(window, window.judge.back)
+    click(window, window.judge.menu.buttons[JudgePage.PACKS])
     older = f"in use: an older copy kept in memory; {pack.name} on disk is now Club list 2027"
     assert older in page.text.source
 
-    QTest.mouseClick(page.reload_button, Qt.MouseButton.LeftButton)
+    click(window, page.reload_button)
 
     assert page.notice.source == "Reloaded: Club list 2026 \u2192 Club list 2027, 9 words"
     assert f"in use: the file on disk now ({pack.name})" in page.text.source
     assert "verified by the reload at" in page.text.source
     assert_every_text_fits(window)
-    QTest.mouseClick(window.judge.back, Qt.MouseButton.LeftButton)
-    QTest.mouseClick(window.judge.menu.buttons[JudgePage.BACK], Qt.MouseButton.LeftButton)
+    click(window, window.judge.back)
+    click(window, window.judge.menu.buttons[JudgePage.BACK])
     assert window.ready.edition.text().startswith("edition 2027")
     assert judge(rig, "ZAS QIS") is Verdict.ACCEPTABLE
     entries = rig.storage.log.query(LogQuery())
@@ -113,7 +114,8 @@ def test_a_reload_waits_for_the_ready_screen_and_never_swaps_under_a_players_ent
     assert screen(rig) is Screen.ENTRY
     new_edition(make_pack, pack)
 
-    result = controller.reload_packs()  # as if a reload came in while a player types
+    result = reload_divisions(controller.config, controller.divisions)  # as if a reload came in
+    controller.take_reload(result)  # while a player types
 
     assert result.accepted
     assert controller.divisions is old
