@@ -47,7 +47,7 @@ window.setGeometry(app.primaryScreen().geometry())
 window.showFullScreen()
 sys.exit(app.exec())
 """
-STATION = "from kiosk.cli import main; main()"
+STATION = "from kiosk.entry import run; run()"
 
 
 def first_frame_seconds(args: list[str], env: dict[str, str]) -> float:

@@ -290,7 +290,7 @@ def station(pack: Path, folder: Path, runs: int) -> None:
     config = folder / "station.toml"
     config.write_text(f'[[divisions]]\nname = "Open"\npack = "{pack}"\n', encoding="utf-8")
     data = folder / "station-data"
-    kiosk_args = [sys.executable, "-c", "from kiosk.cli import main; main()", "--config", str(config)]
+    kiosk_args = [sys.executable, "-c", "from kiosk.entry import run; run()", "--config", str(config)]
     smoke = [*kiosk_args, "station", "--smoke", "--data-dir", str(data)]
     bare = [sys.executable, "-c", BARE_WINDOW]
     # the same bare window, once it has touched Qt's namespace of enums (alignment, keys...), as

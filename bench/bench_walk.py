@@ -96,7 +96,7 @@ def station(pack: Path, folder: Path, runs: int) -> None:
     env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
     config = folder / "station.toml"
     config.write_text(f'[[divisions]]\nname = "Open"\npack = "{pack}"\n', encoding="utf-8")
-    kiosk_args = [sys.executable, "-c", "from kiosk.cli import main; main()", "--config", str(config)]
+    kiosk_args = [sys.executable, "-c", "from kiosk.entry import run; run()", "--config", str(config)]
     warm_data = folder / "warm-station"
     fresh = iter(range(1_000_000))
 

@@ -8,10 +8,13 @@ judge screens run over real storage in a temporary data directory (PIN 4826).
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
+import sqlite3
 import sys
 import tempfile
+import time
 import uuid
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -19,7 +22,7 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QCoreApplication, QRect, Qt
+from PySide6.QtCore import QCoreApplication, QEventLoop, QRect, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -27,6 +30,7 @@ from kiosk.core.adjudication import adjudicate
 from kiosk.core.config import Division, LoadedDivision, StationConfig, Verifier, load_config, load_divisions
 from kiosk.core.edition import KnownEdition, load_edition_table
 from kiosk.core.errors import StorageError
+from kiosk.core.judge import REMOVABLE_MEDIA_ROOTS
 from kiosk.core.lexicon import load_lexicon
 from kiosk.core.record import ChallengeEntry, ChallengeId, ChallengeLog
 from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
@@ -75,8 +79,17 @@ SPECIAL_KEYS = {
 PIN = "482613"
 
 
+def settle(window: StationWindow) -> None:
+    """Let judge mode's storage answer (it reads and writes on worker threads)."""
+    judge = window._judge
+    while judge is not None and judge.busy:
+        QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 10)
+        time.sleep(0.001)
+
+
 def drive(window: StationWindow, keys: str) -> None:
     """Type ``keys``; tab, escape and the file separator (for the right arrow) press those keys."""
+    settle(window)
     for char in keys:
         if char == IDLE_WARNING:
             window.controller.idle_timer.timeout.emit()
@@ -87,6 +100,7 @@ def drive(window: StationWindow, keys: str) -> None:
             key(window, Qt.Key.Key_unknown, char)
         else:
             window.controller.dispatch(Typed(char))
+        settle(window)
 
 
 def station(
@@ -94,6 +108,21 @@ def station(
 ) -> StationWindow:
     controller = StationController(config, divisions, lambda: log)
     window = StationWindow(controller)
+    window.setGeometry(QRect(0, 0, *size))
+    window.show()
+    return window
+
+
+def judge_window(
+    config: StationConfig,
+    divisions: tuple[LoadedDivision, ...],
+    storage: StationStorage,
+    data: Path,
+    size: tuple[int, int],
+) -> StationWindow:
+    """A shown station over real storage, as ``kiosk station`` runs it: judge mode reads it."""
+    controller = StationController(config, divisions, lambda: storage.log)
+    window = StationWindow(controller, lambda: storage, data)
     window.setGeometry(QRect(0, 0, *size))
     window.show()
     return window
@@ -162,6 +191,7 @@ def main(out: Path) -> None:
             print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
     judge_shots(app, out, double)
     edition_shots(app, out)
+    waiting_shots(app, out, single)
     not_ready_shots(app, out)
     no_pin_shots(app, out, single)
     reload_shots(app, out, pack)
@@ -214,11 +244,11 @@ def edition_shots(app: QCoreApplication, out: Path) -> None:
             Division("Late", claimed, colour="#1d6fa5"),
         )
         for name, divisions, touch in (
-            ("45-ready-edition-published", several[:1], False),
-            ("46-ready-edition-not-published", several[2:3], False),
-            ("47-ready-edition-name-not-the-words", several[3:], False),
-            ("48-ready-editions-divisions", several, False),
-            ("49-touch-ready-editions-divisions", several, True),
+            ("46-ready-edition-published", several[:1], False),
+            ("47-ready-edition-not-published", several[2:3], False),
+            ("48-ready-edition-name-not-the-words", several[3:], False),
+            ("49-ready-editions-divisions", several, False),
+            ("50-touch-ready-editions-divisions", several, True),
         ):
             config = StationConfig(divisions=divisions, station_name="Station 4", touch=touch)
             loaded = load_divisions(config, verifier)
@@ -300,10 +330,7 @@ def reload_shots(app: QCoreApplication, out: Path, pack: Path) -> None:
             with open_station_storage(data, forward_in_background=False) as storage:
                 storage.judge_access.set_pin(PIN)
                 for width, height in SIZES:
-                    controller = StationController(config, divisions, lambda: storage.log)
-                    window = StationWindow(controller, lambda: storage, data)
-                    window.setGeometry(QRect(0, 0, width, height))
-                    window.show()
+                    window = judge_window(config, divisions, storage, data, (width, height))
                     drive(window, ESCAPE + PIN + ENTER + "2r")
                     app.processEvents()
                     path = out / f"27-judge-packs-reload-refused-{width}x{height}.png"
@@ -313,6 +340,33 @@ def reload_shots(app: QCoreApplication, out: Path, pack: Path) -> None:
                     print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def waiting_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None:
+    """The PIN checked while another process holds the station database's write lock: the door
+    says so, and answers Esc, instead of freezing."""
+    divisions = load_divisions(config)
+    with tempfile.TemporaryDirectory() as folder:
+        data = Path(folder)
+        with open_station_storage(data, forward_in_background=False) as storage:
+            storage.judge_access.set_pin(PIN)
+            for width, height in SIZES:
+                window = judge_window(config, divisions, storage, data, (width, height))
+                drive(window, ESCAPE + PIN)
+                other = sqlite3.connect(storage.local_path, isolation_level=None)
+                other.execute("BEGIN IMMEDIATE")
+                key(window, Qt.Key.Key_Return, ENTER)
+                shown_at = time.monotonic() + 0.5  # past the moment the door says it is checking
+                while time.monotonic() < shown_at:
+                    app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 10)
+                path = out / f"45-judge-pin-checked-while-the-database-is-locked-{width}x{height}.png"
+                window.grab().save(str(path))
+                other.execute("ROLLBACK")
+                other.close()
+                settle(window)
+                window.judge.ticker.stop()
+                window.deleteLater()
+                print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
 
 
 def seed(storage: StationStorage, divisions: tuple[LoadedDivision, ...]) -> None:
@@ -399,17 +453,14 @@ def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None
             for name, touch, keys in shots:
                 for width, height in SIZES:
                     touched = replace(config, station_name="Station 2", touch=touch)
-                    controller = StationController(touched, divisions, lambda: storage.log)
-                    window = StationWindow(controller, lambda: storage, data)
-                    window.setGeometry(QRect(0, 0, width, height))
-                    window.show()
+                    window = judge_window(touched, divisions, storage, data, (width, height))
+                    controller = window.controller
                     if "stick" in name and "no-stick" not in name:
                         stick = data / "media" / "judge" / "USB STICK"  # stands for a mounted stick
                         stick.mkdir(parents=True, exist_ok=True)
-                        window.judge.export.roots = (data / "media",)
-                        window.judge.export.list_mounts = lambda stick=stick: [stick]  # type: ignore[misc]
+                        window.judge.use_media((data / "media",), functools.partial(list, [stick]))
                     else:
-                        window.judge.export.list_mounts = list  # the machine's own mounts would vary
+                        window.judge.use_media(REMOVABLE_MEDIA_ROOTS, list)  # the machine's own would vary
                     if name == "34-judge-menu-after-wrong-pins":
                         wrong_pins(storage, 37)
                     if name == "35-judge-status-log-deleted":
@@ -419,8 +470,7 @@ def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None
                             storage.judge_access.check_pin("111111")
                         window.open_judge_mode()
                     elif touch:
-                        window.open_judge_mode()
-                        window.judge.unlocked()
+                        drive(window, ESCAPE + PIN + ENTER)
                     drive(window, keys)
                     if name == "23-judge-touch-pin-wait":
                         storage.judge_access.set_pin(PIN)  # clears the failures for the next shots

@@ -31,7 +31,7 @@ import sys
 from collections.abc import Callable
 from typing import NoReturn
 
-__all__ = ["EXIT_ERROR", "protect_streams", "run_guarded"]
+__all__ = ["EXIT_ERROR", "fail", "protect_streams", "run_guarded"]
 
 EXIT_ERROR = 2
 
@@ -65,6 +65,12 @@ def run_guarded(action: Callable[[], object]) -> NoReturn:
     protect_streams()
     code = _outcome(action)
     sys.exit(_flushed(code))
+
+
+def fail(message: str, code: int = EXIT_ERROR) -> NoReturn:
+    """End the program with ``error: message`` on standard error: the one way both programs refuse."""
+    _say(f"error: {message}")
+    sys.exit(code)
 
 
 def _say(message: str) -> None:

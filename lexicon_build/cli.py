@@ -18,12 +18,11 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import NoReturn
 
 import click
 
 from kiosk import __version__
-from kiosk.console import EXIT_ERROR
+from kiosk.console import EXIT_ERROR, fail
 from kiosk.core.config import recognise as recognise_pack_of
 from kiosk.core.edition import EditionTable, PackRecognition, load_edition_table
 from kiosk.core.errors import KioskError, NotAPackError, PackEditionError, PackError, SourceLinesError
@@ -42,11 +41,6 @@ __all__ = ["main"]
 
 EXIT_PROBLEM = 1  # a check found a problem in what it checked
 MIN_PASSPHRASE_CHARS = 8
-
-
-def fail(message: str, code: int = EXIT_ERROR) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(code)
 
 
 # Files a command writes are marked writable=True: click then refuses an existing read-only one,

@@ -1,6 +1,6 @@
 """Frozen entry point of the `kiosk` program (the station and its command-line tools)."""
 
-from kiosk.cli import main
+from kiosk.entry import run
 
 if __name__ == "__main__":
-    main()
+    run()

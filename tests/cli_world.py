@@ -26,7 +26,7 @@ from pathlib import Path
 
 import click
 
-from kiosk.command import kiosk
+from kiosk.cli import kiosk
 from kiosk.storage import open_station_storage, write_csv
 from lexicon_build.builder import build_pack
 from lexicon_build.cli import main as lexicon_build

@@ -1,9 +1,10 @@
-"""Shared fixtures: real packs built by the real builder from tiny lists."""
+"""Shared fixtures: real packs built by the real builder from tiny lists, and a real PostgreSQL server."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+import uuid
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 # Qt must never look for a display in the test run; set before anything imports PySide6.
@@ -14,6 +15,7 @@ import pytest
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
 from lexicon_build.builder import build_pack
 from lexicon_build.recipe import Recipe, SourceSpec
+from tests.storage.postgres import PostgresServer, PostgresUnavailableError, find_postgres_bin
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = REPO_ROOT / "data"
@@ -75,3 +77,27 @@ def make_pack(tmp_path: Path) -> PackFactory:
 def small_lexicon(make_pack: PackFactory) -> MarisaLexicon:
     """CAT, CATS, DOG, DOGS, QI, ZA, and a youth list excluding DOGS."""
     return load_lexicon(make_pack(["CAT", "CATS", "DOG", "DOGS", "QI", "ZA"], youth=["DOGS"]))
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A PostgreSQL server of our own on loopback; CI fails (never skips) when it cannot start."""
+    try:
+        server = PostgresServer(find_postgres_bin())
+        server.init()
+    except PostgresUnavailableError as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL is needed for these tests and CI is set: {exc}")
+        pytest.skip(f"PostgreSQL unavailable: {exc}")
+    try:
+        server.start()
+        yield server
+    finally:
+        server.destroy()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresServer) -> str:
+    """A fresh, empty database on the test server, as a SQLAlchemy URL."""
+    postgres_server.start()
+    return postgres_server.create_database(f"kiosk_{uuid.uuid4().hex[:12]}")

@@ -14,7 +14,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from kiosk.command import kiosk, parse_since
+from kiosk.cli import kiosk, parse_since
 from kiosk.core.adjudication import Verdict
 from kiosk.core.record import ChallengeEntry, SecondOpinion
 from kiosk.storage import CSV_COLUMNS, open_station_storage

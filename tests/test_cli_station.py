@@ -11,7 +11,7 @@ from typing import IO
 
 from click.testing import CliRunner
 
-from kiosk.command import kiosk
+from kiosk.cli import kiosk
 from tests.conftest import PackFactory
 
 
@@ -65,7 +65,7 @@ def test_youth_rules_need_a_youth_list(tmp_path: Path, make_pack: PackFactory) -
 def test_smoke_starts_the_station_and_exits_after_the_first_frame(tmp_path: Path) -> None:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     result = subprocess.run(
-        [sys.executable, "-c", "from kiosk.cli import main; main()", "station", "--smoke"],
+        [sys.executable, "-c", "from kiosk.entry import run; run()", "station", "--smoke"],
         env={**env, "KIOSK_DATA_DIR": str(tmp_path / "data")},
         capture_output=True,
         text=True,
@@ -81,7 +81,7 @@ def test_in_a_kiosk_session_the_reason_stays_on_screen(tmp_path: Path) -> None:
     config = tmp_path / "station.toml"
     config.write_text('[[divisions]]\nname = "Open"\npack = "missing.kxpack"\n', encoding="utf-8")
     result = subprocess.run(
-        [sys.executable, "-c", "from kiosk.cli import main; main()", "station", "--kiosk-session", "--smoke",
+        [sys.executable, "-c", "from kiosk.entry import run; run()", "station", "--kiosk-session", "--smoke",
          "--config", str(config)],
         env={**os.environ, "QT_QPA_PLATFORM": "offscreen", "KIOSK_DATA_DIR": str(tmp_path / "data")},
         capture_output=True, text=True, timeout=60, check=False,
@@ -100,7 +100,7 @@ def test_a_pack_error_names_the_config_file_and_the_division(tmp_path: Path) -> 
     assert f"{config}: division 'Schools', pack: {tmp_path / 'gone.kxpack'} does not exist" in output
 
 
-STATION = [sys.executable, "-c", "from kiosk.cli import main; main()", "station"]
+STATION = [sys.executable, "-c", "from kiosk.entry import run; run()", "station"]
 
 
 def station_env(tmp_path: Path) -> dict[str, str]:

@@ -39,7 +39,6 @@ youth_rules = true
 
 [judge]
 idle_lock_seconds = 90
-pin_hint = "ask the TD"
 
 [[trusted_keys]]
 name = "TD"
@@ -74,7 +73,6 @@ def test_a_full_config_is_parsed_with_paths_relative_to_the_file() -> None:
     assert school.youth_rules
     assert school.colour != open_.colour
     assert config.judge.idle_lock_seconds == 90
-    assert config.judge.extra == {"pin_hint": "ask the TD"}
     assert config.trusted_keys[0].name == "TD"
     assert config.trusted_keys[0].public_key == bytes(range(32))
 
@@ -94,6 +92,7 @@ def test_an_empty_config_runs_one_division_on_the_default_pack() -> None:
         ("youth_rule = true", "unknown key 'youth_rule'"),
         ("[[divisions]]\nname='A'\nyouth_rule=true", "division 1: unknown key 'youth_rule'"),
         ("[[divisions]]\npack='a.kxpack'", "division 1: give it a name"),
+        ("[judge]\nidle_lock_second = 90", "[judge]: unknown key 'idle_lock_second'"),
         ("[[divisions]]\nname='A'\ncolour='blue'", "'colour' must be a colour"),
         ("[[divisions]]\nname='A'\n[[divisions]]\nname='a'", "two divisions are named"),
         ("[rules]\nprofile='triple'", "'profile' must be one of"),

@@ -154,9 +154,9 @@ def test_the_source_checkout_needs_no_library_that_the_package_list_does_not_pro
 
 NO_QT = """
 import sys
-from kiosk.cli import main
+from kiosk.entry import run
 try:
-    main()
+    run()
 finally:
     print("Qt loaded" if "PySide6" in sys.modules else "no Qt", file=sys.stderr)
 """

@@ -121,7 +121,12 @@ def test_any_text_either_normalises_to_a_to_z_or_raises_an_input_error(raw: str)
 # Characters that trip the one normaliser: look-alikes, letters that upper-case to others, spaces
 # and line ends of every kind, and the full-width letters it folds.
 TRICKY = "aZqQ\u00df\u017f\u0131\u00e9\uff31\uff49 \t\n\r\v\x1c\x1f\x85\u2028\u00a0\u200b#-1\x00"
-tricky_words = st.text(alphabet=TRICKY, max_size=8) | st.text(alphabet="abcXYZ", min_size=0, max_size=17)
+# ... and, besides, any text at all: the bulk path must agree with the one normaliser everywhere.
+tricky_words = (
+    st.text(alphabet=TRICKY, max_size=8)
+    | st.text(alphabet="abcXYZ", min_size=0, max_size=17)
+    | st.text(max_size=20)
+)
 
 
 def one_by_one(words: list[str], max_length: int) -> list[str] | None:
@@ -131,7 +136,7 @@ def one_by_one(words: list[str], max_length: int) -> list[str] | None:
         return None
 
 
-@settings(max_examples=500)
+@settings(max_examples=1000)
 @given(words=st.lists(tricky_words, max_size=12), max_length=st.integers(2, 16))
 def test_normalise_words_gives_what_normalise_word_gives_or_leaves_the_words_to_it(
     words: list[str], max_length: int
@@ -145,8 +150,11 @@ def test_normalise_words_gives_what_normalise_word_gives_or_leaves_the_words_to_
         assert any(not word.isascii() for word in words)
 
 
-@settings(max_examples=500)
-@given(text=st.text(alphabet=TRICKY + "bcdefghijklmnop", max_size=60), max_length=st.integers(2, 16))
+@settings(max_examples=1000)
+@given(
+    text=st.text(alphabet=TRICKY + "bcdefghijklmnop", max_size=60) | st.text(),
+    max_length=st.integers(2, 16),
+)
 def test_normalise_words_of_a_text_gives_what_normalise_word_gives_for_each_of_its_words(
     text: str, max_length: int
 ) -> None:

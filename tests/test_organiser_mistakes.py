@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.command import kiosk
+from kiosk.cli import kiosk
 from lexicon_build.cli import main as lexicon_build
 from tests.conftest import PackFactory, write_list
 from tests.storage.entries import make_entry

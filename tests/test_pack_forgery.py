@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kiosk.command import kiosk
+from kiosk.cli import kiosk
 from kiosk.core.config import Division, StationConfig, Verifier, load_divisions
 from kiosk.core.edition import EditionTable, KnownEdition, load_edition_table
 from kiosk.core.errors import PackCorruptError, PackEditionError, PackError, PackSignatureError
@@ -165,7 +165,7 @@ def test_random_trie_bytes_show_the_not_ready_screen_in_a_kiosk_session(pack: Pa
     config = tmp_path / "station.toml"
     config.write_text(f'[[divisions]]\nname = "Open"\npack = "{pack}"\n', encoding="utf-8")
     result = subprocess.run(
-        [sys.executable, "-c", "from kiosk.cli import main; main()", "station", "--kiosk-session", "--smoke",
+        [sys.executable, "-c", "from kiosk.entry import run; run()", "station", "--kiosk-session", "--smoke",
          "--config", str(config)],
         env={**os.environ, "QT_QPA_PLATFORM": "offscreen", "KIOSK_DATA_DIR": str(tmp_path / "data")},
         capture_output=True, text=True, timeout=120, check=False,
@@ -268,8 +268,8 @@ def test_a_reload_of_a_forged_trie_is_refused_and_the_station_keeps_its_pack(pac
 def test_a_config_can_name_tables_of_editions_beside_the_built_in_one(
     tmp_path: Path, make_pack: PackFactory
 ) -> None:
-    from kiosk.cli import station_verifier
     from kiosk.core.config import load_config
+    from kiosk.station import station_verifier
 
     pack = make_pack(WORDS)
     info = read_pack(pack).info

@@ -4,16 +4,11 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from kiosk.core.adjudication import Verdict, judge_words
+from kiosk.core.judge import export_file_name, export_folders, periods
 from kiosk.core.lexicon import MarisaLexicon
-from kiosk.core.recheck import (
-    count_lines,
-    export_file_name,
-    export_folders,
-    local_midnight,
-    periods,
-    recheck_card,
-)
-from kiosk.core.record import ChallengeEntry, ChallengeId
+from kiosk.core.record import ChallengeEntry, ChallengeId, local_midnight
+from kiosk.ui.judge.counts import count_lines
+from kiosk.ui.judge.recheck import period_label, recheck_card
 
 
 def entry(lexicon: MarisaLexicon, *words: str) -> ChallengeEntry:
@@ -54,7 +49,7 @@ def test_the_recheck_names_the_table_where_the_station_asks(small_lexicon: Maris
 def test_periods_cover_today_hour_by_hour_then_further_back() -> None:
     now = datetime(2026, 5, 1, 14, 32).astimezone()
     found = periods(now)
-    labels = [p.label for p in found]
+    labels = [period_label(p) for p in found]
     assert labels[:4] == ["Last 15 minutes", "Last hour", "Today", "Today 14:00\u201315:00"]
     assert labels[-3:] == ["Yesterday", "Last 7 days", "Everything"]
     today = found[2]
@@ -68,7 +63,7 @@ def test_periods_cover_today_hour_by_hour_then_further_back() -> None:
 
 def test_an_early_morning_offers_only_the_hours_since_midnight() -> None:
     now = datetime(2026, 5, 1, 1, 5).astimezone()
-    hours = [p.label for p in periods(now) if p.label.startswith("Today ")]
+    hours = [period_label(p) for p in periods(now) if period_label(p).startswith("Today ")]
     assert hours == ["Today 01:00\u201302:00", "Today 00:00\u201301:00"]
 
 

@@ -9,7 +9,8 @@ import pytest
 
 from kiosk.core.adjudication import Verdict, adjudicate
 from kiosk.core.config import Division, LoadedDivision, StationConfig, load_divisions
-from kiosk.core.reload import DiskState, ReloadResult, check_on_disk, pack_lines, reload_divisions
+from kiosk.core.reload import DiskState, ReloadResult, check_on_disk, reload_divisions
+from kiosk.ui.judge.packs import pack_lines, reload_summary
 from lexicon_build.signing import KeyPair, generate_key_pair, load_private_key, sign_pack
 from tests.conftest import PackFactory
 
@@ -58,7 +59,7 @@ def test_a_pack_corrupted_on_disk_is_refused_and_the_old_lexicon_judges_as_befor
     assert str(station_pack) in result.problems[0]
     assert "damaged" in result.problems[0]
     assert "copy it again" in result.problems[0]
-    assert result.summary == "Not reloaded: the station keeps judging with the packs it had"
+    assert reload_summary(result) == "Not reloaded: the station keeps judging with the packs it had"
     assert [verdict(w, current[0]) for w in ("CAT", "ZAS", "CATS DOGS", "ZZZ")] == before
     disk = check_on_disk(current[0].lexicon)
     assert disk.state is DiskState.REFUSED
@@ -81,7 +82,7 @@ def test_a_new_edition_on_disk_is_swapped_in_and_judges_its_new_words(
     assert verdict("ZAS QIS", result.divisions[0]) is Verdict.ACCEPTABLE
     assert verdict("ZAS", current[0]) is Verdict.UNACCEPTABLE  # the old set is untouched
     assert result.changes == ("Club 2025 \u2192 Club 2026, 8 words",)
-    assert result.summary == "Reloaded: Club 2025 \u2192 Club 2026, 8 words"
+    assert reload_summary(result) == "Reloaded: Club 2025 \u2192 Club 2026, 8 words"
     assert check_on_disk(result.divisions[0].lexicon).state is DiskState.IN_USE
 
 
@@ -92,7 +93,7 @@ def test_an_unchanged_file_keeps_the_lexicon_in_memory(station_pack: Path) -> No
     assert result.divisions is not None
     assert result.divisions[0].lexicon is current[0].lexicon
     assert result.changes == ()
-    assert result.summary == "Reloaded: every pack verified again; no words changed"
+    assert reload_summary(result) == "Reloaded: every pack verified again; no words changed"
 
 
 def test_an_unsigned_pack_under_trusted_keys_is_refused(
@@ -203,10 +204,10 @@ def test_the_packs_page_lines_after_a_swap_waiting_for_the_ready_screen(station_
     result = ReloadResult(divisions=current, changes=("Club 2025 \u2192 Club 2026, 8 words",))
     lines = pack_lines(current, {}, verified="at start-up", result=result, waiting=True)
     assert "used from the ready screen" in lines[0]
-    assert result.summary == "Reloaded: Club 2025 \u2192 Club 2026, 8 words"
+    assert reload_summary(result) == "Reloaded: Club 2025 \u2192 Club 2026, 8 words"
     assert not any("Club 2025 \u2192" in line for line in lines)  # said once: in the notice
     two = ReloadResult(divisions=current, changes=("A 1 \u2192 A 2, 8 words", "B 1 \u2192 B 2, 9 words"))
-    assert two.summary == "Reloaded: 2 packs changed (listed above)"
+    assert reload_summary(two) == "Reloaded: 2 packs changed (listed above)"
     assert pack_lines(current, {}, verified="at start-up", result=two)[:3] == [
         "Changed by the reload:",
         "  A 1 \u2192 A 2, 8 words",

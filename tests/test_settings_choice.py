@@ -13,8 +13,8 @@ from kiosk.core.settings import (
     resolve_choice,
     saved_names,
     stepped,
-    value_text,
 )
+from kiosk.ui.judge.settings import value_text
 
 CONFIG = StationConfig(
     divisions=(Division("Open", Path("a.kxpack")), Division("Schools", Path("b.kxpack"), youth_rules=True)),

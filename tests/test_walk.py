@@ -16,7 +16,7 @@ import marisa_trie
 import pytest
 from click.testing import CliRunner
 
-from kiosk.command import kiosk
+from kiosk.cli import kiosk
 from kiosk.core.errors import PackCorruptError, PackError
 from kiosk.core.lexicon import WORDS_SECTION, load_lexicon
 from kiosk.core.pack import read_pack
@@ -145,7 +145,7 @@ def test_the_station_remembers_walks_in_its_data_directory(tmp_path: Path, make_
     config.write_text(f'[[divisions]]\nname = "Open"\npack = "{pack}"\n', encoding="utf-8")
     data = tmp_path / "data"
     result = subprocess.run(
-        [sys.executable, "-c", "from kiosk.cli import main; main()", "station", "--smoke",
+        [sys.executable, "-c", "from kiosk.entry import run; run()", "station", "--smoke",
          "--config", str(config)],
         env={**os.environ, "QT_QPA_PLATFORM": "offscreen", "KIOSK_DATA_DIR": str(data)},
         capture_output=True, text=True, timeout=120, check=False,

@@ -128,7 +128,6 @@ class Timings:
 @dataclass(frozen=True)
 class JudgeSettings:
     idle_lock_seconds: int = DEFAULT_JUDGE_IDLE_LOCK_SECONDS
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -329,6 +328,7 @@ def parse_config(text: str, *, where: str, base: Path, default_pack: Path) -> St
         }
     )
     judge = top.sub("judge")
+    judge.check_keys({"idle_lock_seconds"})
     data_dir = top.string("data_dir")
     station_name = top.string("station_name", DEFAULT_STATION_NAME)
     assert station_name is not None
@@ -343,8 +343,7 @@ def parse_config(text: str, *, where: str, base: Path, default_pack: Path) -> St
         database_url=top.string("database_url"),
         data_dir=None if data_dir is None else _path(base, data_dir),
         judge=JudgeSettings(
-            idle_lock_seconds=judge.integer("idle_lock_seconds", DEFAULT_JUDGE_IDLE_LOCK_SECONDS, 5, 3600),
-            extra={k: v for k, v in judge.table.items() if k != "idle_lock_seconds"},
+            idle_lock_seconds=judge.integer("idle_lock_seconds", DEFAULT_JUDGE_IDLE_LOCK_SECONDS, 5, 3600)
         ),
         trusted_keys=trusted_keys_from_config(top.table.get("trusted_keys", []), where),
         known_editions=_tables(top, base),

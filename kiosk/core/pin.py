@@ -30,10 +30,11 @@ The numbers behind the policy (``max_guesses`` computes them from the constants 
 from __future__ import annotations
 
 import base64
+import enum
 import hashlib
 import hmac
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from kiosk.core.errors import PinError
@@ -45,6 +46,8 @@ __all__ = [
     "PIN_MAX_LENGTH",
     "PIN_MIN_LENGTH",
     "PinAttempts",
+    "PinCheck",
+    "PinOutcome",
     "backoff_s",
     "hash_pin",
     "max_guesses",
@@ -168,3 +171,25 @@ class PinAttempts:
 
     def succeeded(self) -> PinAttempts:
         return PinAttempts()
+
+
+class PinOutcome(enum.Enum):
+    ACCEPTED = "accepted"
+    WRONG = "wrong"  # checked and wrong; the failure was counted
+    TOO_SOON = "too soon"  # not checked: still inside the back-off; nothing was counted
+    NO_PIN = "no PIN set"  # set one with 'kiosk set-pin'
+
+
+@dataclass(frozen=True)
+class PinCheck:
+    """What the station's storage answered to a PIN (``JudgeAccess.check_pin``)."""
+
+    outcome: PinOutcome
+    failures: int  # consecutive wrong PINs now on record
+    wait_s: float  # seconds before the next PIN will be heard
+    # ACCEPTED: the wrong PINs typed before it, for the judge who just came in
+    cleared: PinAttempts = field(default_factory=PinAttempts)
+
+    @property
+    def accepted(self) -> bool:
+        return self.outcome is PinOutcome.ACCEPTED

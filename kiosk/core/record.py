@@ -1,19 +1,31 @@
-"""One judged challenge as the log keeps it, and what the station asks of a log.
+"""One judged challenge as the log keeps it, and what the station and judge mode ask of a log.
 
 Value objects are not rows: ``kiosk.storage`` maps ``ChallengeEntry`` to and from its ORM model.
-The station calls ``ChallengeLog.record`` and shows the verdict only after it returns.
+The station calls ``ChallengeLog.record`` and shows the verdict only after it returns; judge mode
+asks with a ``LogQuery`` and reads where the log goes in a ``LogStatus``.
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime, time
 from typing import NewType, Protocol
 
 from kiosk.core.adjudication import Ruling, Verdict
+from kiosk.core.errors import StorageError
 
-__all__ = ["ChallengeEntry", "ChallengeId", "ChallengeLog", "SecondOpinion"]
+__all__ = [
+    "ChallengeEntry",
+    "ChallengeId",
+    "ChallengeLog",
+    "LogQuery",
+    "LogStatus",
+    "SecondOpinion",
+    "local_midnight",
+    "record_again",
+]
 
 ChallengeId = NewType("ChallengeId", uuid.UUID)
 
@@ -68,3 +80,70 @@ class ChallengeLog(Protocol):
     def record(self, entry: ChallengeEntry) -> None:
         """Store the entry durably, or raise StorageError; never return before it is stored."""
         ...
+
+
+@dataclass(frozen=True)
+class LogQuery:
+    """Which challenges to list: newest first, at most ``last``, optionally one station, one
+    division, one lexicon and a time range.
+
+    ``lexicon`` matches, ignoring case, the pack's name (``Club list``), its name and edition
+    (``Club list 2024``) or the published edition its set was proven to be (``NWL2023``).
+    """
+
+    last: int | None = None
+    station: str | None = None
+    since: datetime | None = None  # inclusive, timezone-aware
+    until: datetime | None = None  # exclusive, timezone-aware
+    division: str | None = None
+    lexicon: str | None = None
+
+    def matches(self, entry: ChallengeEntry) -> bool:
+        if self.station is not None and entry.station != self.station:
+            return False
+        if self.division is not None and entry.division != self.division:
+            return False
+        if self.lexicon is not None:
+            ruling = entry.ruling
+            names = (ruling.pack_name, f"{ruling.pack_name} {ruling.pack_edition}", entry.published_edition)
+            if self.lexicon.lower() not in {name.lower() for name in names if name is not None}:
+                return False
+        if self.since is not None and entry.judged_at < self.since:
+            return False
+        return not (self.until is not None and entry.judged_at >= self.until)
+
+
+@dataclass(frozen=True)
+class LogStatus:
+    """What judge mode shows about where the log goes: the backlog and the last server error.
+
+    ``local_only``: the shared server could not be reached for the last judge read, which showed
+    this station's own challenges only; judge mode must say so.
+    """
+
+    location: str
+    shared: bool
+    backlog: int
+    last_error: str | None
+    local_only: bool = False
+
+
+def record_again(log: ChallengeLog, entries: Sequence[ChallengeEntry]) -> tuple[tuple[ChallengeId, ...], str]:
+    """Record the challenges kept after a log failure again, in order: which ones the log now
+    holds, and why the others are still only in memory ("" when none is left)."""
+    recorded: list[ChallengeId] = []
+    problem = ""
+    for entry in entries:
+        try:
+            log.record(entry)
+        except StorageError as exc:
+            problem = str(exc)
+        else:
+            recorded.append(entry.challenge_id)
+    return tuple(recorded), problem
+
+
+def local_midnight(day: date) -> datetime:
+    """The start of ``day`` in the station's local time zone, as an aware datetime (DST-safe):
+    where "today" begins for judge mode's counts and the director's view."""
+    return datetime.combine(day, time()).astimezone()

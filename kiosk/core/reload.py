@@ -9,15 +9,14 @@ result carries no divisions, only the problems: the station keeps judging with t
 never with a damaged one and never with none. The caller (the station controller) decides when
 to swap the new set in; the configuration itself (divisions, trusted keys) is not read again.
 
-``check_on_disk`` and ``pack_lines`` are for the judge's Packs page: for each pack in use, whether
-it is still the file on disk or an older copy kept in memory, and why the file on disk is not used.
+``check_on_disk`` is for the judge's Packs page: for each pack in use, whether it is still the file
+on disk or an older copy kept in memory, and why the file on disk is not used.
 """
 
 from __future__ import annotations
 
 import enum
-import textwrap
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,11 +29,9 @@ from kiosk.core.config import (
     recognise,
     youth_list_problem,
 )
-from kiosk.core.edition import PackRecognition
 from kiosk.core.errors import KioskError, PackError
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
 from kiosk.core.pack import PackContents, SealedPack, read_sealed, unseal
-from kiosk.core.plural import counted
 from kiosk.core.trust import PackTrust, TrustedKey, check_pack_signature
 
 __all__ = [
@@ -42,13 +39,9 @@ __all__ = [
     "OnDisk",
     "ReloadResult",
     "check_on_disk",
-    "pack_lines",
     "reload_divisions",
     "same_pack",
 ]
-
-LINE_CHARS = 96  # a problem is wrapped by words at this width, then the page fits it to the screen
-SET_HASH_HEX_SHOWN = 16
 
 
 @dataclass(frozen=True)
@@ -64,17 +57,6 @@ class ReloadResult:
     @property
     def accepted(self) -> bool:
         return self.divisions is not None
-
-    @property
-    def summary(self) -> str:
-        """One line for the judge."""
-        if not self.accepted:
-            return "Not reloaded: the station keeps judging with the packs it had"
-        if not self.changes:
-            return "Reloaded: every pack verified again; no words changed"
-        if len(self.changes) == 1:
-            return f"Reloaded: {self.changes[0]}"
-        return f"Reloaded: {counted(len(self.changes), 'pack')} changed (listed above)"
 
 
 def _identity(contents: PackContents | SealedPack, trust: PackTrust) -> tuple[object, ...]:
@@ -209,89 +191,3 @@ def check_on_disk(lexicon: MarisaLexicon, trusted_keys: Iterable[TrustedKey] = (
         return OnDisk(DiskState.CHANGED, unseal(sealed).info.title)
     except PackError as exc:
         return OnDisk(DiskState.REFUSED, str(exc))
-
-
-def _wrapped(text: str, first: str, rest: str) -> list[str]:
-    return textwrap.wrap(
-        text, LINE_CHARS, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False
-    )
-
-
-def pack_lines(
-    divisions: Sequence[LoadedDivision],
-    on_disk: Mapping[Path, OnDisk],
-    *,
-    verified: str,
-    result: ReloadResult | None = None,
-    waiting: bool = False,
-) -> list[str]:
-    """The Packs page: the outcome of the last reload, then each pack in use and its file.
-
-    ``verified`` says when the packs in use were verified ("at start-up"); ``waiting`` that a
-    reloaded set is verified and waits for the ready screen to be swapped in.
-    """
-    lines: list[str] = []
-    shown: set[str] = set()
-    # The outcome itself is the page's notice (``ReloadResult.summary``); the lines say only what
-    # it does not: which files failed and why, or each change when there are several.
-    if result is not None and not result.accepted:
-        lines.append("The files the reload refused:")
-        for problem in result.problems:
-            lines += _wrapped(problem, "  \u2717 ", "     ")
-            shown.add(problem)
-    elif result is not None:
-        if len(result.changes) > 1:
-            lines.append("Changed by the reload:")
-            lines += [f"  {change}" for change in result.changes]
-        if waiting:
-            lines.append("The reloaded packs are used from the ready screen, once this challenge ends.")
-    seen: dict[str, list[str]] = {}
-    lexicons: list[tuple[Path, MarisaLexicon]] = []
-    recognitions: dict[str, PackRecognition] = {}
-    for loaded in divisions:
-        for path, lexicon, role in (
-            (loaded.division.pack, loaded.lexicon, ""),
-            (loaded.division.second_opinion_pack, loaded.second_opinion, " (second opinion)"),
-        ):
-            if path is None or lexicon is None:
-                continue
-            key = f"{path}\n{lexicon.info.set_hash}"
-            if key not in seen:
-                seen[key] = []
-                lexicons.append((path, lexicon))
-            seen[key].append(loaded.division.name + role)
-            if not role:
-                recognitions.setdefault(key, loaded.recognition)
-    for path, lexicon in lexicons:
-        if lines:
-            lines.append("")
-        info = lexicon.info
-        youth = (
-            f", youth list {counted(info.youth_exclusion_count, 'word')}" if lexicon.has_youth_list else ""
-        )
-        digest = (info.set_hash.partition(":")[2] or info.set_hash)[:SET_HASH_HEX_SHOWN]
-        set_hash = " ".join(digest[i : i + 4] for i in range(0, len(digest), 4))
-        users = ", ".join(seen[f"{path}\n{info.set_hash}"])
-        lines += [
-            f"{info.name} \u2014 edition {info.edition}: {users}",
-            f"    {counted(info.word_count, 'word')} (up to {info.max_length} letters){youth}",
-            f"    set {set_hash} \u2026 \u00b7 verified {verified} \u00b7 {lexicon.trust.label}",
-        ]
-        recognition = recognitions.get(f"{path}\n{info.set_hash}")
-        if recognition is not None:
-            lines += [f"    {line}" for line in recognition.lines()]
-        disk = on_disk.get(path)
-        if disk is None:
-            continue
-        older = f"    in use: an older copy kept in memory; {path.name} on disk"
-        if disk.state is DiskState.IN_USE:
-            lines.append(f"    in use: the file on disk now ({path.name})")
-        elif disk.state is DiskState.CHANGED:
-            lines.append(f"{older} is now {disk.detail}")
-        elif disk.detail in shown:
-            lines.append(f"{older} is refused (above)")
-        else:
-            lines.append(f"{older} is refused:")
-            lines += _wrapped(disk.detail, "      ", "      ")
-            shown.add(disk.detail)
-    return lines

@@ -36,6 +36,7 @@ from types import MappingProxyType
 
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, Verdict
 from kiosk.core.errors import ConfigError
+from kiosk.core.plural import one_or_many
 
 __all__ = [
     "DEFAULT_ESCALATION",
@@ -303,7 +304,7 @@ class RuleProfile:
 
     def outcome(self, verdict: Verdict, word_count: int) -> Outcome:
         """The consequence of a ruling on a play of ``word_count`` words."""
-        words = self._text("words.one" if word_count == 1 else "words.many", count=word_count)
+        words = self._text(one_or_many(word_count, "words.one", "words.many"), count=word_count)
         values = {"points": self.points_for(word_count), "words": words, "count": word_count}
         if verdict is Verdict.UNACCEPTABLE:
             return Outcome(

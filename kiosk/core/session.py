@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, Ruling
 from kiosk.core.errors import InputError
 from kiosk.core.normalise import MIN_WORD_LETTERS, SEPARATORS, describe_character, normalise_word
-from kiosk.core.plural import counted
+from kiosk.core.plural import counted, one_or_many
 
 # A word may be typed up to twice the pack's longest word (ANTIDISESTABLISHMENTARIANISM, 28
 # letters, against 15): long enough to see what was typed and correct it, short enough that a key
@@ -300,7 +300,7 @@ def _entry_screen(state: SessionState, words: tuple[str, ...], current: str) -> 
 
 
 def _all_typed(expected: int) -> str:
-    return "The word is typed" if expected == 1 else f"All {expected} words are typed"
+    return one_or_many(expected, "The word is typed", f"All {expected} words are typed")
 
 
 def _too_long(state: SessionState) -> str:
@@ -448,10 +448,8 @@ def _on_entry(state: SessionState, event: Event) -> Step:
             state = _type_char(state, " ")  # Tab ends the word being typed, as in Zyzzyva
         elif len(state.entered) < state.expected:
             left = state.expected - len(state.entered)
-            notice = (
-                "Type the word first"
-                if state.expected == 1
-                else f"Type all {counted(state.expected, 'word')} first"
+            notice = one_or_many(
+                state.expected, "Type the word first", f"Type all {counted(state.expected, 'word')} first"
             )
             state = replace(state, notice=notice + (f" ({left} to go)" if 0 < left < state.expected else ""))
         else:

@@ -29,7 +29,6 @@ __all__ = [
     "resolve_choice",
     "saved_names",
     "stepped",
-    "value_text",
 ]
 
 KEY_LOCKOUT_CHOICES_MS = (0, 250, 500, 750, 1000, 1500, 2000)
@@ -44,27 +43,19 @@ PROFILE_KINDS = (
     ProfileKind.FREE,
 )
 PARTIES = (PenaltyParty.CHALLENGER_LOSES, PenaltyParty.CHALLENGED_GAINS, PenaltyParty.BOTH)
-PARTY_TEXT = {
-    PenaltyParty.CHALLENGER_LOSES: "challenger loses them",
-    PenaltyParty.CHALLENGED_GAINS: "challenged player gains them",
-    PenaltyParty.BOTH: "both (IMU)",
-}
 TIMING_KEYS = ("key_lockout_ms", "verdict_display_ms", "idle_entry_ms")
 
 
 class Field(enum.Enum):
-    """One line of the settings screen, as the judge reads it."""
+    """One line of the settings screen (judge mode's settings page words it)."""
 
-    DIVISION = "Divisions served"
-    PROFILE = "Challenge rule"
-    POINTS = "Penalty"  # per word, or per challenge: one line (the judge's screen has room for 7)
-    PARTY = "Penalty points"
-    KEY_LOCKOUT = "Keys ignored after a verdict"
-    VERDICT_DISPLAY = "Verdict shown for"
-    IDLE_ENTRY = "Unfinished entry clears after"
-
-
-EVERY_DIVISION = "every division: players choose"
+    DIVISION = "division"
+    PROFILE = "profile"
+    POINTS = "points"
+    PARTY = "party"
+    KEY_LOCKOUT = "key lockout"
+    VERDICT_DISPLAY = "verdict display"
+    IDLE_ENTRY = "idle entry"
 
 
 @dataclass(frozen=True)
@@ -90,30 +81,6 @@ def choice_fields(choice: StationChoice, division_count: int) -> tuple[Field, ..
     if division_count <= 1:
         hidden.add(Field.DIVISION)
     return tuple(f for f in Field if f not in hidden)
-
-
-def _seconds(ms: int) -> str:
-    return f"{ms / 1000:g} s"
-
-
-def value_text(choice: StationChoice, field: Field, division_names: Sequence[str]) -> str:
-    rules, timings = choice.rules, choice.timings
-    texts = {
-        Field.DIVISION: lambda: (
-            EVERY_DIVISION if choice.served is None else f"only {division_names[choice.served]}"
-        ),
-        Field.PROFILE: lambda: rules.title,
-        Field.POINTS: lambda: (
-            f"{rules.points_per_challenge} points per challenge"
-            if rules.kind is ProfileKind.PER_TURN
-            else f"{rules.points_per_word} points per word"
-        ),
-        Field.PARTY: lambda: PARTY_TEXT[rules.penalty_party],
-        Field.KEY_LOCKOUT: lambda: _seconds(timings.key_lockout_ms),
-        Field.VERDICT_DISPLAY: lambda: _seconds(timings.verdict_display_ms),
-        Field.IDLE_ENTRY: lambda: _seconds(timings.idle_entry_ms),
-    }
-    return texts[field]()
 
 
 def _step_in(options: Sequence[int], current: int, delta: int) -> int:

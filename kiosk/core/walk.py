@@ -17,7 +17,7 @@ process -- which the station can afford to lose -- does it, for every trie of th
 The parent compares what the child found with the manifest (``check_walk``): any difference, a
 crash, a time-out or a refusal refuses the pack with a message naming the file. The frozen bundle
 has no Python to run ``-m``: its programs take ``WALK_ARGUMENT`` as their first argument instead
-(``kiosk.cli.main`` and ``lexicon_build.entry.run``, under the console guard), and
+(``kiosk.entry.run`` and ``lexicon_build.entry.run``, under the console guard), and
 ``walker_command`` picks the right command line.
 
 A walk costs under a second for a Collins-sized pack (``bench/bench_walk.py``), so its outcome is

@@ -16,7 +16,7 @@ from datetime import UTC, date, datetime, timedelta
 
 from kiosk.core.board import Board
 from kiosk.core.errors import KioskError
-from kiosk.core.recheck import local_midnight
+from kiosk.core.record import local_midnight
 from kiosk.storage.board import LogReader
 
 __all__ = ["POLL_S", "Snapshot", "Watcher"]

@@ -7,7 +7,7 @@ never ORM rows.
 """
 
 from kiosk.storage.access import JudgeAccess, PinCheck, PinOutcome
-from kiosk.storage.export import CSV_COLUMNS, write_csv
+from kiosk.storage.export import CSV_COLUMNS, save_csv, write_csv
 from kiosk.storage.log import LogQuery, LogStatus, Outbox, SharedChallengeLog, SqlChallengeLog, StationLog
 from kiosk.storage.migrations import SCHEMA_VERSION
 from kiosk.storage.settings import SettingsStore, StationSettings
@@ -29,5 +29,6 @@ __all__ = [
     "StationSettings",
     "StationStorage",
     "open_station_storage",
+    "save_csv",
     "write_csv",
 ]

@@ -7,18 +7,14 @@ process) sees the same failure count and the same wait.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from sqlalchemy import Engine
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from kiosk.core.errors import StorageError
-from kiosk.core.pin import PinAttempts, hash_pin, verify_pin
-from kiosk.storage.database import IMMEDIATE
+from kiosk.core.pin import PinAttempts, PinCheck, PinOutcome, hash_pin, verify_pin
+from kiosk.storage.database import IMMEDIATE, ReportedAs, reported_as
 from kiosk.storage.schema import JudgeAccessRow
 
 __all__ = ["JudgeAccess", "PinCheck", "PinOutcome"]
@@ -30,26 +26,6 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-class PinOutcome(enum.Enum):
-    ACCEPTED = "accepted"
-    WRONG = "wrong"  # checked and wrong; the failure was counted
-    TOO_SOON = "too soon"  # not checked: still inside the back-off; nothing was counted
-    NO_PIN = "no PIN set"  # set one with 'kiosk set-pin'
-
-
-@dataclass(frozen=True)
-class PinCheck:
-    outcome: PinOutcome
-    failures: int  # consecutive wrong PINs now on record
-    wait_s: float  # seconds before the next PIN will be heard
-    # ACCEPTED: the wrong PINs typed before it, for the judge who just came in
-    cleared: PinAttempts = field(default_factory=PinAttempts)
-
-    @property
-    def accepted(self) -> bool:
-        return self.outcome is PinOutcome.ACCEPTED
-
-
 class JudgeAccess:
     def __init__(self, engine: Engine, *, where: str, clock: Callable[[], datetime] = utc_now) -> None:
         self._engine = engine
@@ -57,9 +33,8 @@ class JudgeAccess:
         self._clock = clock
         self.where = where
 
-    def _error(self, action: str, exc: Exception) -> StorageError:
-        detail = getattr(exc, "orig", None) or exc
-        return StorageError(f"cannot {action} the judge PIN in {self.where}: {detail}")
+    def _failing(self, action: str) -> ReportedAs:
+        return reported_as(f"{action} the judge PIN in {self.where}")
 
     @staticmethod
     def _row(session: Session) -> JudgeAccessRow:
@@ -70,34 +45,25 @@ class JudgeAccess:
         return row
 
     def has_pin(self) -> bool:
-        try:
-            with Session(self._engine) as session:
-                row = session.get(JudgeAccessRow, ACCESS_ROW_ID)
-                return row is not None and row.pin_hash is not None
-        except SQLAlchemyError as exc:
-            raise self._error("read", exc) from exc
+        with self._failing("read"), Session(self._engine) as session:
+            row = session.get(JudgeAccessRow, ACCESS_ROW_ID)
+            return row is not None and row.pin_hash is not None
 
     def set_pin(self, pin: str) -> None:
         """Store a new PIN's hash and forget past failures (this is also the recovery path)."""
         encoded = hash_pin(pin)  # raises PinError for an unusable PIN, before touching the database
-        try:
-            with Session(self._writer) as session, session.begin():
-                row = self._row(session)
-                row.pin_hash = encoded
-                row.failures = 0
-                row.last_failure_at = None
-        except SQLAlchemyError as exc:
-            raise self._error("write", exc) from exc
+        with self._failing("write"), Session(self._writer) as session, session.begin():
+            row = self._row(session)
+            row.pin_hash = encoded
+            row.failures = 0
+            row.last_failure_at = None
 
     def attempts(self) -> PinAttempts:
-        try:
-            with Session(self._engine) as session:
-                row = session.get(JudgeAccessRow, ACCESS_ROW_ID)
-                if row is None:
-                    return PinAttempts()
-                return PinAttempts(failures=row.failures, last_failure_at=row.last_failure_at)
-        except SQLAlchemyError as exc:
-            raise self._error("read", exc) from exc
+        with self._failing("read"), Session(self._engine) as session:
+            row = session.get(JudgeAccessRow, ACCESS_ROW_ID)
+            if row is None:
+                return PinAttempts()
+            return PinAttempts(failures=row.failures, last_failure_at=row.last_failure_at)
 
     def wait_s(self) -> float:
         """Seconds before a PIN will be heard: the GUI shows this and keeps the keypad shut."""
@@ -106,22 +72,19 @@ class JudgeAccess:
     def check_pin(self, pin: str) -> PinCheck:
         """Try a PIN: counted and persisted before the answer is returned."""
         now = self._clock()
-        try:
-            with Session(self._writer) as session, session.begin():
-                row = session.get(JudgeAccessRow, ACCESS_ROW_ID)
-                if row is None or row.pin_hash is None:
-                    return PinCheck(PinOutcome.NO_PIN, failures=0, wait_s=0.0)
-                attempts = PinAttempts(failures=row.failures, last_failure_at=row.last_failure_at)
-                wait = attempts.wait_s(now)
-                if wait > 0.0:
-                    return PinCheck(PinOutcome.TOO_SOON, failures=attempts.failures, wait_s=wait)
-                if verify_pin(pin, row.pin_hash):
-                    row.failures = 0
-                    row.last_failure_at = None
-                    return PinCheck(PinOutcome.ACCEPTED, failures=0, wait_s=0.0, cleared=attempts)
-                attempts = attempts.failed(now)
-                row.failures = attempts.failures
-                row.last_failure_at = now
-                return PinCheck(PinOutcome.WRONG, failures=attempts.failures, wait_s=attempts.wait_s(now))
-        except SQLAlchemyError as exc:
-            raise self._error("write", exc) from exc
+        with self._failing("write"), Session(self._writer) as session, session.begin():
+            row = session.get(JudgeAccessRow, ACCESS_ROW_ID)
+            if row is None or row.pin_hash is None:
+                return PinCheck(PinOutcome.NO_PIN, failures=0, wait_s=0.0)
+            attempts = PinAttempts(failures=row.failures, last_failure_at=row.last_failure_at)
+            wait = attempts.wait_s(now)
+            if wait > 0.0:
+                return PinCheck(PinOutcome.TOO_SOON, failures=attempts.failures, wait_s=wait)
+            if verify_pin(pin, row.pin_hash):
+                row.failures = 0
+                row.last_failure_at = None
+                return PinCheck(PinOutcome.ACCEPTED, failures=0, wait_s=0.0, cleared=attempts)
+            attempts = attempts.failed(now)
+            row.failures = attempts.failures
+            row.last_failure_at = now
+            return PinCheck(PinOutcome.WRONG, failures=attempts.failures, wait_s=attempts.wait_s(now))

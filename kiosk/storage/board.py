@@ -15,12 +15,12 @@ from pathlib import Path
 
 from sqlalchemy import Engine, case, func, select
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError
 
 from kiosk.core.board import Board, Counts, build_board
 from kiosk.core.errors import StorageError
 from kiosk.core.record import ChallengeEntry
-from kiosk.storage.database import SqliteFiles, describe_url, open_engine, sqlite_file
+from kiosk.storage.database import SqliteFiles, describe_url, open_engine, reported_as, sqlite_file
 from kiosk.storage.heartbeat import HeartbeatStore, database_now
 from kiosk.storage.log import LogQuery, SqlChallengeLog
 from kiosk.storage.migrations import SCHEMA_VERSION, schema_version
@@ -81,13 +81,11 @@ class LogReader:
     def _checked(self) -> Engine:
         engine = self._open()
         try:
-            with engine.connect() as conn:
+            with reported_as(f"read the log at {self.where}"), engine.connect() as conn:
                 version = schema_version(conn)
-        except SQLAlchemyError as exc:
-            self.close()
-            raise StorageError(
-                f"cannot read the log at {self.where}: {getattr(exc, 'orig', None) or exc}"
-            ) from exc
+        except StorageError:
+            self.close()  # the next read opens the database again
+            raise
         if version == 0:
             raise StorageError(
                 f"the log at {self.where} is empty: no station of this event has written to it yet"
@@ -105,36 +103,35 @@ class LogReader:
         """Every station's last report and its counts, each division's counts: no word."""
         engine = self._checked()
         try:
-            now = database_now(engine)
-            beats = HeartbeatStore(engine, where=self.where).all()
-            in_hour = case((ChallengeRow.judged_at >= hour_since, 1), else_=0)
-            successful = case((ChallengeRow.verdict == SUCCESSFUL, 1), else_=0)
-            stations: dict[str, Counts] = {}
-            divisions: dict[str, Counts] = {}
-            with engine.connect() as conn:
-                for key, into in ((ChallengeRow.station, stations), (ChallengeRow.division, divisions)):
-                    last = {
-                        str(name): at
-                        for name, at in conn.execute(
-                            select(key, func.max(ChallengeRow.judged_at)).group_by(key)
+            with reported_as(f"read the log at {self.where}"):
+                now = database_now(engine)
+                beats = HeartbeatStore(engine, where=self.where).all()
+                in_hour = case((ChallengeRow.judged_at >= hour_since, 1), else_=0)
+                successful = case((ChallengeRow.verdict == SUCCESSFUL, 1), else_=0)
+                stations: dict[str, Counts] = {}
+                divisions: dict[str, Counts] = {}
+                with engine.connect() as conn:
+                    for key, into in ((ChallengeRow.station, stations), (ChallengeRow.division, divisions)):
+                        last = {
+                            str(name): at
+                            for name, at in conn.execute(
+                                select(key, func.max(ChallengeRow.judged_at)).group_by(key)
+                            )
+                        }
+                        today = conn.execute(
+                            select(key, func.count(), func.sum(in_hour), func.sum(successful))
+                            .where(ChallengeRow.judged_at >= today_since)
+                            .group_by(key)
                         )
-                    }
-                    today = conn.execute(
-                        select(key, func.count(), func.sum(in_hour), func.sum(successful))
-                        .where(ChallengeRow.judged_at >= today_since)
-                        .group_by(key)
-                    )
-                    for name, count, hour, won in today:
-                        into[str(name)] = Counts(
-                            int(count), int(hour or 0), int(won or 0), last.get(str(name))
-                        )
-                    for name, at in last.items():
-                        into.setdefault(name, Counts(last_at=at))
-        except SQLAlchemyError as exc:
-            self.close()
-            raise StorageError(
-                f"cannot read the log at {self.where}: {getattr(exc, 'orig', None) or exc}"
-            ) from exc
+                        for name, count, hour, won in today:
+                            into[str(name)] = Counts(
+                                int(count), int(hour or 0), int(won or 0), last.get(str(name))
+                            )
+                        for name, at in last.items():
+                            into.setdefault(name, Counts(last_at=at))
+        except StorageError:
+            self.close()  # the next read opens the database again
+            raise
         return build_board(now, beats, stations, divisions, today_since)
 
     def recent(self, last: int) -> list[ChallengeEntry]:

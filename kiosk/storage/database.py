@@ -18,6 +18,7 @@ answers.
 from __future__ import annotations
 
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
@@ -35,12 +36,14 @@ __all__ = [
     "PG_STATEMENT_TIMEOUT_MS",
     "PG_TCP_USER_TIMEOUT_MS",
     "SQLITE_BUSY_TIMEOUT_MS",
+    "ReportedAs",
     "SqliteFiles",
     "describe_url",
     "is_sqlite",
     "local_database_path",
     "open_engine",
     "pg_connect_args",
+    "reported_as",
     "sqlite_file",
     "sqlite_url",
 ]
@@ -105,6 +108,34 @@ class SqliteFiles:
             f"can reach {self.database} any more. Exit the station and start it again: it starts a "
             "new log there (and a judge sets the PIN again with 'kiosk set-pin')"
         )
+
+
+class ReportedAs:
+    """See ``reported_as``."""
+
+    def __init__(self, doing: str, also: tuple[type[Exception], ...]) -> None:
+        self._doing = doing
+        self._caught: tuple[type[Exception], ...] = (SQLAlchemyError, *also)
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if isinstance(exc, self._caught):
+            detail = getattr(exc, "orig", None) or exc  # the driver's own words, without SQLAlchemy's
+            raise StorageError(f"cannot {self._doing}: {detail}") from exc
+
+
+def reported_as(doing: str, *also: type[Exception]) -> ReportedAs:
+    """Turn a database failure inside the ``with`` block into the StorageError the UI and CLI show.
+
+    ``doing`` completes "cannot ...", naming the data and where it is ("read the judge PIN in
+    /var/lib/kiosk/kiosk.sqlite3"); ``also`` are other exceptions that mean the same (a damaged
+    row's ValueError). The one place every storage module turns a driver's error into words.
+    """
+    return ReportedAs(doing, also)
 
 
 def local_database_path(data_dir: Path) -> Path:
@@ -191,7 +222,7 @@ def open_engine(url: str) -> Engine:
             f"the database URL '{url}' cannot be read; use e.g. postgresql+psycopg://user@host/kiosk"
         ) from exc
     backend = parsed.get_backend_name()
-    try:
+    with reported_as(f"open the log database {describe_url(url)}", ImportError, OSError):
         if backend == "sqlite":
             database = parsed.database
             if not database or database == ":memory:":
@@ -207,8 +238,6 @@ def open_engine(url: str) -> Engine:
                 pool_pre_ping=True,  # a server restart leaves dead pooled connections behind
                 connect_args=pg_connect_args(_single(parsed.query.get("options"))),
             )
-    except (SQLAlchemyError, ImportError, OSError) as exc:
-        raise StorageError(f"cannot open the log database {describe_url(url)}: {exc}") from exc
     raise StorageError(
         f"the database URL {describe_url(url)} names '{backend}'; the log supports sqlite and "
         "postgresql+psycopg"

@@ -4,17 +4,23 @@ Columns are only ever added at the end, so that a director's spreadsheet built o
 still finds its columns where they were. ``published_edition`` is the edition's name, ``none`` when
 the set that ruled is not a known edition, or ``not recorded`` for challenges logged before the log
 recorded it.
+
+``save_csv`` is the one way a CSV file is written, by ``kiosk log export`` and by judge mode's
+Export page alike: UTF-8, and on the disk (the file's bytes and its directory entry) before it
+returns, so that a USB stick pulled out the moment the judge reads "Written" holds the file.
 """
 
 from __future__ import annotations
 
 import csv
+import os
 from collections.abc import Iterable
+from pathlib import Path
 from typing import TextIO
 
 from kiosk.core.record import ChallengeEntry
 
-__all__ = ["CSV_COLUMNS", "entry_csv_row", "write_csv"]
+__all__ = ["CSV_COLUMNS", "entry_csv_row", "save_csv", "write_csv"]
 
 CSV_COLUMNS = (
     "challenge_id",
@@ -80,3 +86,30 @@ def write_csv(entries: Iterable[ChallengeEntry], out: TextIO) -> int:
         writer.writerow(entry_csv_row(entry))
         count += 1
     return count
+
+
+def save_csv(entries: Iterable[ChallengeEntry], path: Path) -> int:
+    """Write the CSV file at ``path`` and make it survive a power cut or a stick pulled out at once.
+
+    Returns the number of challenges written; raises OSError (the caller names the file to the user).
+    """
+    with path.open("w", encoding="utf-8", newline="") as out:
+        count = write_csv(entries, out)
+        out.flush()
+        os.fsync(out.fileno())
+    _sync_folder(path.parent)
+    return count
+
+
+def _sync_folder(folder: Path) -> None:
+    """The directory entry too: without it a new file can vanish with the stick's cache."""
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return  # Windows cannot open a directory; its FAT driver writes the entry with the file
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass  # some file systems (and Windows) cannot sync a directory: the file itself is synced
+    finally:
+        os.close(handle)

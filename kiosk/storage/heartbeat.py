@@ -22,13 +22,12 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from sqlalchemy import Engine, func, insert, select, update
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
 from kiosk.core.errors import StorageError
 from kiosk.core.heartbeat import HEARTBEAT_INTERVAL_S, DivisionPack, Heartbeat, StationId, StationState
-from kiosk.storage.database import IMMEDIATE
+from kiosk.storage.database import IMMEDIATE, ReportedAs, reported_as
 from kiosk.storage.schema import HeartbeatRow
 from kiosk.storage.settings import SettingsStore
 
@@ -63,11 +62,8 @@ def database_now(engine: Engine) -> datetime:
     """The database's clock, in UTC (a SQLite file's clock is this machine's)."""
     if engine.dialect.name != "postgresql":
         return utc_now()
-    try:
-        with engine.connect() as conn:
-            value = conn.execute(select(_server_utc_now())).scalar_one()
-    except SQLAlchemyError as exc:
-        raise StorageError(f"cannot read the clock of {engine.url.render_as_string()}: {exc}") from exc
+    with reported_as(f"read the clock of {engine.url.render_as_string()}"), engine.connect() as conn:
+        value = conn.execute(select(_server_utc_now())).scalar_one()
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
@@ -120,9 +116,8 @@ class HeartbeatStore:
         self._writer = engine.execution_options(**{IMMEDIATE: True})
         self.where = where
 
-    def _error(self, action: str, exc: Exception) -> StorageError:
-        detail = getattr(exc, "orig", None) or exc
-        return StorageError(f"cannot {action} the station heartbeats in {self.where}: {detail}")
+    def _failing(self, action: str) -> ReportedAs:
+        return reported_as(f"{action} the station heartbeats in {self.where}", ValueError)
 
     def write(self, beat: Heartbeat, *, server_clock: bool = False) -> None:
         """Replace the station's row; ``seen_at`` is the database's clock with ``server_clock`` (the
@@ -143,24 +138,18 @@ class HeartbeatStore:
             "reported_at": beat.reported_at,
             "seen_at": seen,
         }
-        try:
-            with Session(self._writer) as session, session.begin():
-                key = HeartbeatRow.station_id == beat.station_id
-                if session.scalar(select(HeartbeatRow.station_id).where(key)) is None:
-                    session.execute(insert(HeartbeatRow).values(station_id=beat.station_id, **values))
-                else:
-                    session.execute(update(HeartbeatRow).where(key).values(**values))
-        except (SQLAlchemyError, ValueError) as exc:
-            raise self._error("write", exc) from exc
+        with self._failing("write"), Session(self._writer) as session, session.begin():
+            key = HeartbeatRow.station_id == beat.station_id
+            if session.scalar(select(HeartbeatRow.station_id).where(key)) is None:
+                session.execute(insert(HeartbeatRow).values(station_id=beat.station_id, **values))
+            else:
+                session.execute(update(HeartbeatRow).where(key).values(**values))
 
     def all(self) -> list[Heartbeat]:
         """Every station's last report, by station name."""
         statement = select(HeartbeatRow).order_by(HeartbeatRow.station, HeartbeatRow.station_id)
-        try:
-            with Session(self._engine) as session:
-                return [_beat(row) for row in session.scalars(statement)]
-        except (SQLAlchemyError, ValueError) as exc:
-            raise self._error("read", exc) from exc
+        with self._failing("read"), Session(self._engine) as session:
+            return [_beat(row) for row in session.scalars(statement)]
 
 
 class HeartbeatReporter:

@@ -49,13 +49,13 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, cast
 
 from sqlalchemy import Engine, delete, func, or_, select
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from kiosk.core.errors import StorageError
 from kiosk.core.plural import counted
-from kiosk.core.record import ChallengeEntry, ChallengeId
-from kiosk.storage.database import IMMEDIATE, SqliteFiles
+from kiosk.core.record import ChallengeEntry, ChallengeId, LogQuery, LogStatus
+from kiosk.storage.database import IMMEDIATE, ReportedAs, SqliteFiles, reported_as
 from kiosk.storage.mapping import entry_from_json, entry_to_json, entry_to_row, row_to_entry
 from kiosk.storage.migrations import upgrade
 from kiosk.storage.schema import ChallengeRow, OutboxRow
@@ -86,52 +86,6 @@ _T = TypeVar("_T")
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
-
-
-@dataclass(frozen=True)
-class LogQuery:
-    """Which challenges to list: newest first, at most ``last``, optionally one station, one
-    division, one lexicon and a time range.
-
-    ``lexicon`` matches, ignoring case, the pack's name (``Club list``), its name and edition
-    (``Club list 2024``) or the published edition its set was proven to be (``NWL2023``).
-    """
-
-    last: int | None = None
-    station: str | None = None
-    since: datetime | None = None  # inclusive, timezone-aware
-    until: datetime | None = None  # exclusive, timezone-aware
-    division: str | None = None
-    lexicon: str | None = None
-
-    def matches(self, entry: ChallengeEntry) -> bool:
-        if self.station is not None and entry.station != self.station:
-            return False
-        if self.division is not None and entry.division != self.division:
-            return False
-        if self.lexicon is not None:
-            ruling = entry.ruling
-            names = (ruling.pack_name, f"{ruling.pack_name} {ruling.pack_edition}", entry.published_edition)
-            if self.lexicon.lower() not in {name.lower() for name in names if name is not None}:
-                return False
-        if self.since is not None and entry.judged_at < self.since:
-            return False
-        return not (self.until is not None and entry.judged_at >= self.until)
-
-
-@dataclass(frozen=True)
-class LogStatus:
-    """What judge mode shows about where the log goes: the backlog and the last server error.
-
-    ``local_only``: the shared server could not be reached for the last judge read, which showed
-    this station's own challenges only; judge mode must say so.
-    """
-
-    location: str
-    shared: bool
-    backlog: int
-    last_error: str | None
-    local_only: bool = False
 
 
 class StationLog(Protocol):
@@ -188,24 +142,23 @@ class SqlChallengeLog:
         """Store entries in one transaction, skipping UUIDs already present; return how many were new."""
         if not entries:
             return 0
-        for attempt in range(INSERT_ATTEMPTS):
-            try:
-                with Session(self._writer, expire_on_commit=False) as session, session.begin():
-                    new = _add_new_challenges(session, entries)
+        with self._failing("write"):
+            for attempt in range(1, INSERT_ATTEMPTS + 1):
+                try:
+                    with Session(self._writer, expire_on_commit=False) as session, session.begin():
+                        new = _add_new_challenges(session, entries)
+                except IntegrityError:
+                    # Another writer stored one of these UUIDs between our check and our insert: look again.
+                    if attempt == INSERT_ATTEMPTS:
+                        raise
+                    continue
                 if self._files is not None:
                     self._files.check()
                 return len(new)
-            except IntegrityError as exc:
-                # Another writer stored one of these UUIDs between our check and our insert: look again.
-                if attempt + 1 == INSERT_ATTEMPTS:
-                    raise self._error("write", exc) from exc
-            except (SQLAlchemyError, ValueError) as exc:
-                raise self._error("write", exc) from exc
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _error(self, action: str, exc: Exception) -> StorageError:
-        detail = getattr(exc, "orig", None) or exc
-        return StorageError(f"cannot {action} the challenge log at {self.where}: {detail}")
+    def _failing(self, action: str) -> ReportedAs:
+        return reported_as(f"{action} the challenge log at {self.where}", ValueError)
 
     def query(self, query: LogQuery) -> list[ChallengeEntry]:
         statement = select(ChallengeRow).order_by(ChallengeRow.judged_at.desc(), ChallengeRow.id.desc())
@@ -229,19 +182,13 @@ class SqlChallengeLog:
             statement = statement.where(ChallengeRow.judged_at < query.until)
         if query.last is not None:
             statement = statement.limit(query.last)
-        try:
-            with Session(self._engine) as session:
-                return [row_to_entry(row) for row in session.scalars(statement)]
-        except (SQLAlchemyError, ValueError) as exc:
-            raise self._error("read", exc) from exc
+        with self._failing("read"), Session(self._engine) as session:
+            return [row_to_entry(row) for row in session.scalars(statement)]
 
     def get(self, challenge_id: ChallengeId) -> ChallengeEntry | None:
-        try:
-            with Session(self._engine) as session:
-                row = session.get(ChallengeRow, challenge_id)
-                return None if row is None else row_to_entry(row)
-        except (SQLAlchemyError, ValueError) as exc:
-            raise self._error("read", exc) from exc
+        with self._failing("read"), Session(self._engine) as session:
+            row = session.get(ChallengeRow, challenge_id)
+            return None if row is None else row_to_entry(row)
 
     def count_by_station(
         self, since: datetime, until: datetime | None = None, *, also: Sequence[ChallengeEntry] = ()
@@ -260,29 +207,21 @@ class SqlChallengeLog:
         if until is not None:
             statement = statement.where(ChallengeRow.judged_at < until)
         extra = {entry.challenge_id: entry for entry in also}
-        try:
-            with Session(self._engine) as session, session.begin():
-                if session.get_bind().dialect.name == "postgresql":
-                    session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
-                counts = {str(row[0]): int(row[1]) for row in session.execute(statement)}
-                if extra:
-                    stored = set(
-                        session.scalars(select(ChallengeRow.id).where(ChallengeRow.id.in_(list(extra))))
-                    )
-                    for challenge_id, entry in extra.items():
-                        if challenge_id not in stored:
-                            counts[entry.station] = counts.get(entry.station, 0) + 1
-                return counts
-        except (SQLAlchemyError, ValueError) as exc:
-            raise self._error("read", exc) from exc
+        with self._failing("read"), Session(self._engine) as session, session.begin():
+            if session.get_bind().dialect.name == "postgresql":
+                session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+            counts = {str(row[0]): int(row[1]) for row in session.execute(statement)}
+            if extra:
+                stored = set(session.scalars(select(ChallengeRow.id).where(ChallengeRow.id.in_(list(extra)))))
+                for challenge_id, entry in extra.items():
+                    if challenge_id not in stored:
+                        counts[entry.station] = counts.get(entry.station, 0) + 1
+            return counts
 
     def ping(self) -> None:
         """Raise StorageError unless the database answers."""
-        try:
-            with self._engine.connect() as conn:
-                conn.execute(select(1))
-        except SQLAlchemyError as exc:
-            raise self._error("reach", exc) from exc
+        with self._failing("reach"), self._engine.connect() as conn:
+            conn.execute(select(1))
 
     def status(self) -> LogStatus:
         return LogStatus(location=self.where, shared=False, backlog=0, last_error=None)
@@ -312,9 +251,8 @@ class Outbox:
         self.where = where
         self._files = files
 
-    def _error(self, action: str, exc: Exception) -> StorageError:
-        detail = getattr(exc, "orig", None) or exc
-        return StorageError(f"cannot {action} the outbox at {self.where}: {detail}")
+    def _failing(self, action: str) -> ReportedAs:
+        return reported_as(f"{action} the outbox at {self.where}", ValueError)
 
     def _row(self, entry: ChallengeEntry) -> OutboxRow:
         return OutboxRow(id=entry.challenge_id, queued_at=self._clock(), payload=entry_to_json(entry))
@@ -324,52 +262,30 @@ class Outbox:
 
         An entry the station's log already holds was queued when it was first recorded: no-op.
         """
-        try:
-            with Session(self._writer) as session, session.begin():
-                if _add_new_challenges(session, [entry]):
-                    session.add(self._row(entry))
-        except (SQLAlchemyError, ValueError) as exc:
-            raise StorageError(
-                f"cannot write the challenge log at {self.where}: {getattr(exc, 'orig', None) or exc}"
-            ) from exc
+        doing = f"write the challenge log at {self.where}"
+        with reported_as(doing, ValueError), Session(self._writer) as session, session.begin():
+            if _add_new_challenges(session, [entry]):
+                session.add(self._row(entry))
         if self._files is not None:
             self._files.check()
-
-    def put(self, entry: ChallengeEntry) -> None:
-        """Queue the entry for the server only (the station's log is not written)."""
-        try:
-            with Session(self._writer) as session, session.begin():
-                if session.get(OutboxRow, entry.challenge_id) is None:
-                    session.add(self._row(entry))
-        except (SQLAlchemyError, ValueError) as exc:
-            raise self._error("write", exc) from exc
 
     def peek(self, limit: int) -> list[ChallengeEntry]:
         """The oldest waiting entries, oldest first."""
         statement = select(OutboxRow).order_by(OutboxRow.queued_at, OutboxRow.id).limit(limit)
-        try:
-            with Session(self.engine) as session:
-                return [entry_from_json(row.payload) for row in session.scalars(statement)]
-        except (SQLAlchemyError, ValueError) as exc:
-            raise self._error("read", exc) from exc
+        with self._failing("read"), Session(self.engine) as session:
+            return [entry_from_json(row.payload) for row in session.scalars(statement)]
 
     def entries(self) -> list[ChallengeEntry]:
         return self.peek(limit=-1)
 
     def remove(self, challenge_ids: Iterable[ChallengeId]) -> None:
         ids = list(challenge_ids)
-        try:
-            with Session(self._writer) as session, session.begin():
-                session.execute(delete(OutboxRow).where(OutboxRow.id.in_(ids)))
-        except SQLAlchemyError as exc:
-            raise self._error("write", exc) from exc
+        with self._failing("write"), Session(self._writer) as session, session.begin():
+            session.execute(delete(OutboxRow).where(OutboxRow.id.in_(ids)))
 
     def count(self) -> int:
-        try:
-            with Session(self.engine) as session:
-                return int(session.scalar(select(func.count()).select_from(OutboxRow)) or 0)
-        except SQLAlchemyError as exc:
-            raise self._error("read", exc) from exc
+        with self._failing("read"), Session(self.engine) as session:
+            return int(session.scalar(select(func.count()).select_from(OutboxRow)) or 0)
 
 
 @dataclass
@@ -568,9 +484,6 @@ class SharedChallengeLog:
             self._forwarder = None
 
     # -- judge mode ----------------------------------------------------------------------------
-
-    def backlog_count(self) -> int:
-        return self._outbox.count()
 
     def status(self) -> LogStatus:
         """Local only: never waits on the server."""

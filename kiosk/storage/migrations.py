@@ -39,10 +39,9 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import SQLAlchemyError
 
 from kiosk.core.errors import StorageError
-from kiosk.storage.database import IMMEDIATE
+from kiosk.storage.database import IMMEDIATE, reported_as
 
 __all__ = ["SCHEMA_VERSION", "UPGRADES", "schema_version", "upgrade"]
 
@@ -192,23 +191,20 @@ def upgrade(engine: Engine, *, target: int = SCHEMA_VERSION, where: str = "the l
     """
     if not 0 <= target <= SCHEMA_VERSION:
         raise ValueError(f"no schema version {target}; this kiosk knows 0 to {SCHEMA_VERSION}")
-    try:
-        with engine.connect() as conn:
-            conn.execution_options(**{IMMEDIATE: True})
-            with conn.begin():
-                if conn.dialect.name == "postgresql":
-                    conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_UPGRADE_LOCK_KEY})
-                version = schema_version(conn)
-                if version > SCHEMA_VERSION:
-                    raise StorageError(
-                        f"{where} has schema version {version}, written by a newer kiosk; this kiosk "
-                        f"reads up to version {SCHEMA_VERSION}. Install the newer kiosk on this "
-                        "station, or give it another data directory or database"
-                    )
-                for step in range(version + 1, target + 1):
-                    UPGRADES[step - 1](conn)
-                if target > version:
-                    _set_version(conn, target)
-                return max(version, target)
-    except SQLAlchemyError as exc:
-        raise StorageError(f"cannot open or upgrade {where}: {exc}") from exc
+    with reported_as(f"open or upgrade {where}"), engine.connect() as conn:
+        conn.execution_options(**{IMMEDIATE: True})
+        with conn.begin():
+            if conn.dialect.name == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_UPGRADE_LOCK_KEY})
+            version = schema_version(conn)
+            if version > SCHEMA_VERSION:
+                raise StorageError(
+                    f"{where} has schema version {version}, written by a newer kiosk; this kiosk "
+                    f"reads up to version {SCHEMA_VERSION}. Install the newer kiosk on this "
+                    "station, or give it another data directory or database"
+                )
+            for step in range(version + 1, target + 1):
+                UPGRADES[step - 1](conn)
+            if target > version:
+                _set_version(conn, target)
+            return max(version, target)

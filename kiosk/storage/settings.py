@@ -13,11 +13,10 @@ from types import MappingProxyType
 from typing import Any
 
 from sqlalchemy import Engine
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from kiosk.core.errors import StorageError
-from kiosk.storage.database import IMMEDIATE, SqliteFiles
+from kiosk.storage.database import IMMEDIATE, SqliteFiles, reported_as
 from kiosk.storage.schema import SettingRow
 
 __all__ = ["SettingsStore", "StationSettings"]
@@ -50,22 +49,16 @@ class SettingsStore:
         self.where = where
         self._files = files  # a save into a database deleted under the station must not say "saved"
 
-    def _error(self, action: str, exc: Exception) -> StorageError:
-        detail = getattr(exc, "orig", None) or exc
-        return StorageError(f"cannot {action} the station settings in {self.where}: {detail}")
-
     def get(self, key: str) -> Any:
         """One setting's JSON value, or None if never set."""
-        try:
-            with Session(self._engine) as session:
-                row = session.get(SettingRow, key)
-                return None if row is None else json.loads(row.value)
-        except (SQLAlchemyError, ValueError) as exc:
-            raise self._error("read", exc) from exc
+        doing = f"read the station settings in {self.where}"
+        with reported_as(doing, ValueError), Session(self._engine) as session:
+            row = session.get(SettingRow, key)
+            return None if row is None else json.loads(row.value)
 
     def put(self, key: str, value: Any) -> None:
         """Set one setting to a JSON-able value (None removes it); committed before returning."""
-        try:
+        with reported_as(f"write the station settings in {self.where}", TypeError, ValueError):
             text = None if value is None else json.dumps(value, ensure_ascii=False, sort_keys=True)
             with Session(self._writer) as session, session.begin():
                 row = session.get(SettingRow, key)
@@ -76,8 +69,6 @@ class SettingsStore:
                     session.add(SettingRow(key=key, value=text))
                 else:
                     row.value = text
-        except (SQLAlchemyError, TypeError, ValueError) as exc:
-            raise self._error("write", exc) from exc
         if self._files is not None:
             self._files.check()
 

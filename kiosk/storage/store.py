@@ -26,7 +26,14 @@ from kiosk.storage.database import (
     sqlite_url,
 )
 from kiosk.storage.heartbeat import HeartbeatReporter, HeartbeatStore
-from kiosk.storage.log import Outbox, SharedChallengeLog, SqlChallengeLog, StationLog
+from kiosk.storage.log import (
+    REMOTE_DEADLINE_S,
+    SHARED_RETRY_S,
+    Outbox,
+    SharedChallengeLog,
+    SqlChallengeLog,
+    StationLog,
+)
 from kiosk.storage.migrations import upgrade
 from kiosk.storage.settings import SettingsStore
 
@@ -76,14 +83,21 @@ class StationStorage:
 
 
 def open_station_storage(
-    data_dir: Path, database_url: str | None = None, *, forward_in_background: bool = True
+    data_dir: Path,
+    database_url: str | None = None,
+    *,
+    forward_in_background: bool = True,
+    remote_deadline_s: float = REMOTE_DEADLINE_S,
+    retry_s: float = SHARED_RETRY_S,
 ) -> StationStorage:
     """Open (creating or upgrading) the station's SQLite file in ``data_dir``, and the log.
 
     ``database_url`` None: the log is in that file. A ``postgresql+psycopg://`` URL: the log is
     the shared server, local first (each challenge committed to that file and its outbox), the
     outbox forwarded by a background thread unless ``forward_in_background`` is False (then only
-    ``log.forward_backlog()`` sends it). A ``sqlite:///`` URL: the log is that file.
+    ``log.forward_backlog()`` sends it); ``remote_deadline_s`` and ``retry_s`` are the shared log's
+    deadline for one call to the server and its retry interval (``kiosk.storage.log``). A
+    ``sqlite:///`` URL: the log is that file.
     Raises StorageError (a newer schema, a file that is not a database, a directory not writable).
     """
     local_path = local_database_path(data_dir)
@@ -119,6 +133,8 @@ def open_station_storage(
             shared = SharedChallengeLog(
                 SqlChallengeLog(remote, where=describe_url(database_url)),
                 Outbox(local, where=where, files=local_files),
+                retry_s=retry_s,
+                remote_deadline_s=remote_deadline_s,
             )
             shared.forward_heartbeats(heartbeats, HeartbeatStore(remote, where=describe_url(database_url)))
             if forward_in_background:

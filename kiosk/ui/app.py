@@ -20,6 +20,7 @@ from PySide6.QtCore import QLockFile, Qt, QTimer
 from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QApplication
 
+from kiosk.console import EXIT_ERROR
 from kiosk.core.config import LoadedDivision, StationConfig, Verifier
 from kiosk.core.errors import KioskError
 from kiosk.paths import StationData, current_user
@@ -29,6 +30,7 @@ from kiosk.ui.startup import application
 from kiosk.ui.window import StationWindow
 
 if TYPE_CHECKING:
+    from kiosk.storage import StationStorage
     from kiosk.ui.judge import StorageFactory
     from kiosk.ui.report import StationReport
 
@@ -36,13 +38,13 @@ __all__ = [
     "LOCK_FILE_NAME",
     "READINESS_RECHECK_MS",
     "lock_problem",
+    "restore_settings",
     "run_station",
     "seconds_since_process_start",
 ]
 
 LOCK_FILE_NAME = "station.lock"
 EXIT_OK = 0
-EXIT_ERROR = 2
 SERVES_BY_ITSELF = "This screen turns into the ready screen by itself once that is done."
 ONE_LINE = "Type the command as one line. "
 READINESS_RECHECK_MS = 2000  # a station that is not ready looks again this often (a SQLite read)
@@ -94,6 +96,18 @@ def lock_problem(lock: QLockFile, data_dir: Path) -> str:
     if error is QLockFile.LockError.PermissionError:
         return f"the lock file {path} cannot be created: permission denied in {data_dir}"
     return f"the lock file {path} cannot be created (the disk may be full or read-only)"
+
+
+def restore_settings(controller: StationController, storage: StationStorage) -> tuple[str, ...]:
+    """At start-up: apply what a judge chose before the restart; return what could not be used."""
+    from kiosk.core.settings import resolve_choice
+
+    saved = storage.settings.load()
+    if saved.division is None and saved.rule_profile is None and not saved.timings_ms:
+        return ()
+    choice, problems = resolve_choice(controller.config, saved.division, saved.rule_profile, saved.timings_ms)
+    controller.apply_choice(choice)
+    return problems
 
 
 def run_station(
@@ -172,8 +186,6 @@ def run_station(
             return
         recheck.stop()
         if first or window.not_ready:
-            from kiosk.ui.judge import restore_settings  # loaded by build_screens, after the first frame
-
             try:
                 for warning in restore_settings(controller, storage()):
                     print(f"warning: {warning}", file=sys.stderr)

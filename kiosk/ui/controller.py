@@ -5,16 +5,16 @@ recorded in the log *before* the verdict is shown: if the log fails, the station
 and keeps the challenge in memory for the judge. The log is opened lazily (its import may cost
 more than Qt's), after the first frame and before the first verdict.
 
-Judge mode may reload the packs from disk (``reload_packs``): a set that verified whole waits
-here until the station is on the ready screen, and is then swapped in for every division at once,
-never under a player's entry or verdict.
+Judge mode may reload the packs from disk (and hands the result to ``take_reload``): a set that
+verified whole waits here until the station is on the ready screen, and is then swapped in for
+every division at once, never under a player's entry or verdict.
 """
 
 from __future__ import annotations
 
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     # then); judge mode's settings, when judge mode asks.
     from datetime import datetime
 
-    from kiosk.core.record import ChallengeEntry, ChallengeLog
+    from kiosk.core.record import ChallengeEntry, ChallengeId, ChallengeLog
     from kiosk.core.reload import ReloadResult
     from kiosk.core.settings import StationChoice
 
@@ -171,17 +171,12 @@ class StationController(QObject):
             return
         self.state_changed.emit(self._state)
 
-    def reload_packs(self) -> ReloadResult:
-        """For judge mode: read every pack again; swap them in on the ready screen if all verify.
-
-        A refused reload changes nothing the station judges with (and drops a swap still waiting).
-        """
-        from kiosk.core.reload import reload_divisions
-
-        result = reload_divisions(self.config, self.divisions, self.verifier)
+    def take_reload(self, result: ReloadResult) -> None:
+        """For judge mode, which read every pack again: swap them in on the ready screen if all
+        verified. A refused reload changes nothing the station judges with (and drops a swap still
+        waiting)."""
         self.pending_divisions = result.divisions
         self._swap_if_ready()
-        return result
 
     def _swap_if_ready(self) -> None:
         pending = self.pending_divisions
@@ -201,19 +196,16 @@ class StationController(QObject):
             self._log = self._log_factory()
         return self._log
 
-    def retry_unrecorded(self) -> int:
-        """For judge mode: record again the challenges kept after a log failure; return how many remain."""
-        kept = []
-        for entry in self.unrecorded:
-            try:
-                self.open_log().record(entry)
-            except StorageError as exc:
-                self.last_fault = str(exc)
-                kept.append(entry)
-            else:
-                self.challenge_recorded.emit(entry)
-        self.unrecorded = kept
-        return len(kept)
+    def settle_kept(self, recorded: Collection[ChallengeId], problem: str = "") -> int:
+        """For judge mode, which recorded the kept challenges again (``kiosk.core.record.record_again``):
+        forget those now in the log; ``problem`` is why the others are not. Return how many remain."""
+        now_logged = [entry for entry in self.unrecorded if entry.challenge_id in recorded]
+        self.unrecorded = [entry for entry in self.unrecorded if entry.challenge_id not in recorded]
+        if problem:
+            self.last_fault = problem
+        for entry in now_logged:
+            self.challenge_recorded.emit(entry)
+        return len(self.unrecorded)
 
     def clear_fault(self) -> None:
         """For judge mode: the judge has dealt with the fault; back to the ready screen."""

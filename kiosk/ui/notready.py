@@ -20,6 +20,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QCursor, QKeyEvent, QPaintEvent
 from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
 
+from kiosk.console import EXIT_ERROR
 from kiosk.ui import theme
 from kiosk.ui.screen import fill_screen
 from kiosk.ui.startup import application
@@ -32,7 +33,6 @@ LEAVE_CHORD = "Ctrl+Alt+Shift+Q"
 _LEAVE_MODIFIERS = (
     Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ShiftModifier
 )
-EXIT_ERROR = 2
 
 
 def command_lines(command: str) -> str:

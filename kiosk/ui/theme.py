@@ -11,21 +11,33 @@ import textwrap
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QResizeEvent
-from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QWidget
 
 __all__ = [
     "ACCEPTABLE_BACKGROUND",
     "BACKGROUND",
+    "BAD",
+    "DANGER",
     "DARK_TEXT",
+    "DIM_TEXT",
+    "DISABLED_BACKGROUND",
+    "DISABLED_TEXT",
     "FAULT_BACKGROUND",
     "FONT_FAMILY",
+    "GOOD",
+    "KEY_BACKGROUND",
+    "KEY_BORDER",
     "MIN_CONTRAST",
     "MIN_FONT_PX",
     "MIN_TOUCH_TARGET_PX",
     "NOTICE",
     "PUBLISHED",
+    "QUIET_BORDER",
+    "SAFE",
+    "SELECTED",
     "TEXT",
     "UNACCEPTABLE_BACKGROUND",
+    "FitButton",
     "FitLabel",
     "contrast_ratio",
     "fits",
@@ -51,8 +63,15 @@ ACCEPTABLE_BACKGROUND = "#09602a"
 UNACCEPTABLE_BACKGROUND = "#a3111a"
 FAULT_BACKGROUND = "#6b4300"
 KEY_BACKGROUND = "#2a3038"
+KEY_BORDER = "#59626e"  # a button's edge, and its face while pressed
+QUIET_BORDER = "#3a424c"  # the players' small Judge button, which must not draw the eye
 DISABLED_TEXT = "#9aa1a9"
 DISABLED_BACKGROUND = "#1b1f24"
+SAFE = "#1d6b3a"  # the way forward: JUDGE, OK, Save, Write, Back to the station
+DANGER = "#8f1a1a"  # Exit the station
+SELECTED = "#1f5fbf"  # the chosen line of a judge list
+GOOD = "#8be39b"  # per-word results on the dark background: contrast > 9:1, and a tick or cross too
+BAD = "#ff9a9a"
 # A finger needs about 44 px on a 7-inch 1024x600 screen; a taller screen of the same kind gets
 # the same share of its height, so every tap target is at least this tall and wide.
 MIN_TOUCH_TARGET_PX = 44
@@ -291,3 +310,131 @@ class FitLabel(QLabel):
         font = QFont(self.font())
         font.setPixelSize(size)
         return font
+
+
+class FitButton(QPushButton):
+    """The station's one button: its font fills it, and it never takes the keyboard focus (the
+    window keeps it). The players' keys and the judge screens' buttons alike.
+
+    ``key``: a key of the players' screens (the touch keyboard, the count pad, the divisions):
+    its type is as large as fits, up to half its height, shrinking for a long label, never cut
+    short. Otherwise (judge mode) the type fills two fifths of the height and a label too long to
+    be read at a third of it is cut short with an ellipsis (the screen shows it whole elsewhere).
+    The text keeps a margin from the button's edge that grows with the button, so that no label
+    ever touches its box, from 1024x600 to 4K. ``colour`` None: a quiet button that does not draw
+    the eye (the players' way into judge mode).
+    """
+
+    def __init__(
+        self, text: str = "", *, colour: str | None = KEY_BACKGROUND, left: bool = False, key: bool = False
+    ) -> None:
+        super().__init__(text)
+        self.full_text = text
+        self.reference: str | None = None  # size the font for this text (buttons that match)
+        self.fixed_px: int | None = None  # one size for a set of buttons; a longer text is cut short
+        self.max_px: int | None = None  # a cap shared by buttons that must match (the division choices)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        self._left = left
+        self._key = key
+        self._colour: str | None = ""
+        self._margin = -1
+        self.set_colour(colour)
+
+    @property
+    def lines(self) -> int:
+        return max(1, self.full_text.count("\n") + 1)
+
+    @property
+    def margin(self) -> int:
+        """The room between the text and the button's edge, on each side."""
+        if self._key:
+            return max(4, self.height() // (5 * self.lines))
+        return max(12, self.height() // 4)
+
+    def set_colour(self, colour: str | None) -> None:
+        if colour == self._colour:
+            return
+        self._colour = colour
+        self._restyle()
+
+    def _restyle(self) -> None:
+        self._margin = self.margin
+        align = f"text-align: left; padding-left: {self._margin}px;" if self._left else ""
+        if self._colour is None:
+            self.setStyleSheet(
+                f"QPushButton {{ background: transparent; color: {DIM_TEXT}; border: 1px solid "
+                f"{QUIET_BORDER}; border-radius: 6px; }} "
+                f"QPushButton:pressed {{ background: {QUIET_BORDER}; }}"
+            )
+            return
+        self.setStyleSheet(
+            f"QPushButton {{ background: {self._colour}; color: {text_on(self._colour)}; "
+            f"border: 2px solid {KEY_BORDER}; border-radius: 8px; {align} }} "
+            f"QPushButton:pressed {{ background: {KEY_BORDER}; }} "
+            f"QPushButton:disabled {{ color: {DISABLED_TEXT}; background: {DISABLED_BACKGROUND}; }}"
+        )
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        if text != self.full_text:
+            self.full_text = text
+            self.fit_font()
+
+    def set_max_px(self, max_px: int | None) -> None:
+        if max_px != self.max_px:
+            self.max_px = max_px
+            self.fit_font()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        if self._left and self.margin != self._margin:
+            self._restyle()
+        self.fit_font()
+
+    def _room(self) -> tuple[int, int]:
+        """The width and height the text may take."""
+        return self.width() - 2 * self.margin - 4, self.height() - (4 if self._key else 8)
+
+    def _ceiling(self) -> int:
+        lines, height = self.lines, self.height()
+        if self._key:
+            return height // 2 if lines == 1 else height * 2 // (3 * lines)
+        return height * (2 if lines == 1 else 3) // 5 // lines
+
+    def fitting_px(self) -> int:
+        """The largest type that fits this button's text (before any cap shared with others)."""
+        font = QFont(FONT_FAMILY)
+        font.setBold(True)
+        width, height = self._room()
+        ceiling = self._ceiling()
+        if self.reference is not None:
+            ceiling = largest_fitting_px(font, self.reference, width, height, ceiling)
+        return largest_fitting_px(font, self.full_text, width, height, ceiling)
+
+    def fit_font(self) -> None:
+        """The largest font that fits. Buttons sized as a set (``reference``, the menu; ``max_px``,
+        the divisions) shrink together and are never cut short; ``fixed_px`` is one size for a
+        set of rows, a longer text cut short."""
+        text = self.full_text
+        width, height = self._room()
+        if width <= 8 or height <= 4:
+            super().setText(text)
+            return
+        font = QFont(FONT_FAMILY)
+        font.setBold(True)
+        if self.fixed_px is not None:
+            font.setPixelSize(self.fixed_px)
+            self.setFont(font)
+            super().setText(QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, width))
+            return
+        size = self.fitting_px()
+        if self.max_px is not None:
+            size = min(size, self.max_px)
+        readable = max(MIN_FONT_PX, self.height() // 3)
+        if not self._key and self.lines == 1 and size < readable and self.reference is None:
+            size = readable  # a set (the menu) shrinks whole; a lone label is cut short instead
+            font.setPixelSize(size)
+            text = QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, width)
+        font.setPixelSize(size)
+        self.setFont(font)
+        super().setText(text)

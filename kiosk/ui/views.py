@@ -10,11 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QRect, Qt, Signal, SignalInstance
-from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPen, QResizeEvent
+from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
-    QPushButton,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
@@ -23,7 +22,7 @@ from PySide6.QtWidgets import (
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, Verdict
 from kiosk.core.edition import EditionBadge
 from kiosk.core.pack import pack_title
-from kiosk.core.plural import counted
+from kiosk.core.plural import counted, one_or_many
 from kiosk.core.rules import Outcome
 from kiosk.core.session import (
     Backspace,
@@ -37,7 +36,7 @@ from kiosk.core.session import (
     Typed,
 )
 from kiosk.ui import theme
-from kiosk.ui.theme import FitLabel
+from kiosk.ui.theme import FitButton, FitLabel
 
 __all__ = [
     "DivisionCard",
@@ -216,64 +215,6 @@ class WordGrid(QWidget):
             self.counts[index].set_reference(reference_count)
 
 
-class KeyButton(QPushButton):
-    """A big on-screen key that never takes the keyboard focus."""
-
-    def __init__(self, label: str, event: Event, *, colour: str = theme.KEY_BACKGROUND) -> None:
-        super().__init__(label)
-        self.session_event = event
-        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
-        self.setObjectName(f"key-{label}")
-        self._colour = ""
-        self.max_px: int | None = None  # a cap shared by keys that must match (the division choices)
-        self.set_colour(colour)
-
-    def set_colour(self, colour: str) -> None:
-        if colour != self._colour:
-            self._colour = colour
-            self.setStyleSheet(
-                f"QPushButton {{ background: {colour}; color: {theme.text_on(colour)}; "
-                "border: 2px solid #59626e; border-radius: 8px; } "
-                "QPushButton:pressed { background: #59626e; }"
-            )
-
-    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
-        if text != self.text():
-            super().setText(text)
-            self._fit_font()
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
-        super().resizeEvent(event)
-        self._fit_font()
-
-    def fitting_px(self) -> int:
-        """The largest type that fits, inside a margin that grows with the key (text never
-        touches the key's edge)."""
-        font = QFont(theme.FONT_FAMILY)
-        font.setBold(True)
-        lines = self.text().count("\n") + 1
-        margin = max(4, self.height() // (5 * lines))
-        ceiling = self.height() // 2 if lines == 1 else self.height() * 2 // (3 * lines)
-        return theme.largest_fitting_px(
-            font, self.text(), self.width() - 2 * margin - 4, self.height() - 4, ceiling
-        )
-
-    def _fit_font(self) -> None:
-        if self.width() <= 8 or self.height() <= 4:
-            return
-        font = QFont(theme.FONT_FAMILY)
-        font.setBold(True)
-        size = self.fitting_px()
-        font.setPixelSize(size if self.max_px is None else min(size, self.max_px))
-        self.setFont(font)
-
-    def set_max_px(self, max_px: int | None) -> None:
-        if max_px != self.max_px:
-            self.max_px = max_px
-            self._fit_font()
-
-
 class KeyPad(QWidget):
     """Rows of big keys; a tap is reported as the session event the key stands for."""
 
@@ -284,7 +225,7 @@ class KeyPad(QWidget):
     ) -> None:
         super().__init__(parent)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
-        self.keys: dict[str, KeyButton] = {}
+        self.keys: dict[str, FitButton] = {}
         grid = QGridLayout(self)
         grid.setSpacing(6)
         grid.setContentsMargins(6, 6, 6, 6)
@@ -293,8 +234,9 @@ class KeyPad(QWidget):
             row_span = sum(span for _, _, span in row)
             column = (span_total - row_span) // 2
             for label, event, span in row:
-                colour = "#1d6b3a" if isinstance(event, JudgePressed) else theme.KEY_BACKGROUND
-                button = KeyButton(label, event, colour=colour)
+                colour = theme.SAFE if isinstance(event, JudgePressed) else theme.KEY_BACKGROUND
+                button = FitButton(label, colour=colour, key=True)
+                button.setObjectName(f"key-{label}")
                 button.clicked.connect(lambda _checked=False, e=event: self.tapped.emit(e))
                 grid.addWidget(button, row_index, column, 1, span)
                 self.keys[label] = button
@@ -399,7 +341,7 @@ class ReadyView(View):
             )
             self.count_pad.tapped.connect(self.tapped)
             items.append((self.count_pad, 15))
-        self.judge_button: KeyButton | None = None
+        self.judge_button: FitButton | None = None
         if touch:
             row, self.judge_button = judge_button_row(self.tapped)
             items.append((row, 9))
@@ -488,7 +430,7 @@ class DivisionView(View):
         self._rows = QVBoxLayout(self.choices)
         self._rows.setContentsMargins(0, 0, 0, 0)
         self._rows.setSpacing(10)
-        self.keys: list[KeyButton] = []
+        self.keys: list[FitButton] = []
         self.notice = FitLabel(fill=0.7, bold=True, colour=theme.NOTICE, wrap=True)
         self.notice.setObjectName("division-notice")
         self.prompt = FitLabel(fill=0.7)
@@ -500,9 +442,10 @@ class DivisionView(View):
             (self.notice, 8),
             (self.prompt, 9),
         ]
-        self.back: KeyButton | None = None
+        self.back: FitButton | None = None
         if touch:
-            self.back = KeyButton("BACK", Escape())
+            self.back = FitButton("BACK", key=True)
+            self.back.setObjectName("key-BACK")
             self.back.clicked.connect(lambda _checked=False: self.tapped.emit(Escape()))
             items.append((_centred(self.back, 30), 10))
         items.append((_spacer(), 4))
@@ -520,10 +463,10 @@ class DivisionView(View):
                 key.deleteLater()
             self.keys = []
             for number, (index, card) in enumerate(cards, start=1):
-                key = KeyButton(f"{number}  {card.name}\n{card.described}", DivisionSelected(index))
-                key.set_colour(card.colour)
+                key = FitButton(f"{number}  {card.name}\n{card.described}", colour=card.colour, key=True)
                 key.setObjectName(f"division-choice-{number}")
-                key.clicked.connect(lambda _checked=False, e=key.session_event: self.tapped.emit(e))
+                chosen = DivisionSelected(index)
+                key.clicked.connect(lambda _checked=False, e=chosen: self.tapped.emit(e))
                 key.installEventFilter(self)
                 self._rows.addWidget(key, 1)
                 self.keys.append(key)
@@ -663,7 +606,7 @@ class EntryView(View):
             self.title.setText(f"CHALLENGER: type word {at + 1} of {expected}")
             cursor_at: int | None = at
         else:
-            self.title.setText("The word is typed" if expected == 1 else f"All {expected} words typed")
+            self.title.setText(one_or_many(expected, "The word is typed", f"All {expected} words typed"))
             cursor_at = None
         if state.screen is Screen.ENTRY:
             if self._touch:
@@ -682,7 +625,7 @@ class EntryView(View):
             self.prompt.setText(f"Both players: check {check}.\nCHALLENGED PLAYER: {judge} to judge.")
         notice = state.notice
         if state.clearing_in_s:
-            what = "word" if expected == 1 else "words"
+            what = one_or_many(expected, "word", "words")
             key = "tap any key" if self._touch else "press any key"
             notice = f"Clearing in {state.clearing_in_s} s \u2014 {key} to keep the {what}"
         if self._touch:  # the session names the keyboard's keys; a touch player has these instead
@@ -814,14 +757,10 @@ class VerdictView(View):
         event.accept()
 
 
-def judge_button_row(tapped: SignalInstance) -> tuple[QWidget, KeyButton]:
+def judge_button_row(tapped: SignalInstance) -> tuple[QWidget, FitButton]:
     """Touch mode's way into judge mode: a small, quiet button in the bottom right corner."""
-    button = KeyButton("Judge", JudgeRequested())
+    button = FitButton("Judge", colour=None, key=True)
     button.setObjectName("judge-button")
-    button.setStyleSheet(
-        f"QPushButton {{ background: transparent; color: {theme.DIM_TEXT}; border: 1px solid #3a424c; "
-        "border-radius: 6px; } QPushButton:pressed { background: #3a424c; }"
-    )
     button.clicked.connect(lambda _checked=False: tapped.emit(JudgeRequested()))
     row = QWidget()
     row.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
@@ -850,7 +789,7 @@ class FaultView(View):
             fill=0.8,
         )
         items: list[tuple[QWidget, int]] = [(_spacer(), 20), (self.headline, 20), (self.detail, 16)]
-        self.judge_button: KeyButton | None = None
+        self.judge_button: FitButton | None = None
         if touch:
             row, self.judge_button = judge_button_row(self.tapped)
             items += [(_spacer(), 21), (row, 9)]

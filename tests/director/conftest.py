@@ -1,4 +1,4 @@
-"""The director's tests use the real PostgreSQL server of the storage tests, and Debian's chromium."""
+"""The director's tests use the real PostgreSQL server (tests/conftest.py), and Debian's chromium."""
 
 from __future__ import annotations
 
@@ -11,9 +11,7 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
-from tests.storage.conftest import postgres_server, postgres_url
-
-__all__ = ["browser", "postgres_server", "postgres_url"]
+__all__ = ["browser"]
 
 CHROMIUM = "chromium"  # Debian's packages: chromium, and chromium-driver for its chromedriver
 CHROMEDRIVER = "chromedriver"

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
 
-from kiosk.command import kiosk
+from kiosk.cli import kiosk
 from kiosk.core.heartbeat import Heartbeat, StationState
 from kiosk.director.app import PinDoor, Sessions, director_app
 from kiosk.director.pages import Pages

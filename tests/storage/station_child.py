@@ -1,9 +1,12 @@
-"""A station core without a window, for crash and multi-station tests (run with ``python -m``).
+"""The station's own controller without a window, for crash and multi-station tests (``python -m``).
 
-Streams challenges: judge, ``record`` into the log, and only then print the verdict line
-``VERDICT <uuid> <verdict> backlog=<n>`` - the order the real station must keep. ``n`` is how many
-earlier challenges still waited for the shared server when this one was judged (0 for a local log). With
-``--stop-file``, stops when the file appears, forwards its backlog and prints ``DONE``.
+Streams challenges through the real ``StationController`` the station runs (``kiosk.ui.controller``),
+keyed in as players key them: the count, the words, Tab. The controller rules on the play,
+records it in the log and only then moves to the verdict screen; the child prints the verdict line
+``VERDICT <uuid> <verdict> backlog=<n>`` when the controller shows the verdict, never before. ``n``
+is how many earlier challenges still waited for the shared server when this one was judged (0 for
+a local log). With ``--stop-file``, stops when the file appears, forwards its backlog and prints
+``DONE``.
 """
 
 from __future__ import annotations
@@ -12,15 +15,16 @@ import argparse
 import random
 import sys
 import time
-import uuid
-from datetime import UTC, datetime
 from pathlib import Path
 
-from kiosk.core.adjudication import adjudicate
+from PySide6.QtCore import QCoreApplication
+
+from kiosk.core.config import Division, StationConfig, load_divisions
 from kiosk.core.errors import StorageError
-from kiosk.core.lexicon import load_lexicon
-from kiosk.core.record import ChallengeEntry, ChallengeId
+from kiosk.core.record import ChallengeEntry
+from kiosk.core.session import JudgePressed, Screen, SessionState, Typed, VerdictExpired
 from kiosk.storage import open_station_storage
+from kiosk.ui.controller import StationController
 
 WORDS = ("CAT", "CATS", "DOG", "DOGS", "QI", "ZA", "QIX", "DOGZ", "ZAS")
 FORWARD_PATIENCE_S = 60.0
@@ -36,24 +40,36 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--interval-s", type=float, default=0.0)
     args = parser.parse_args(argv)
 
-    lexicon = load_lexicon(args.pack)
+    app = QCoreApplication([sys.argv[0]])  # the controller's timers need one; none of them fires here
+    config = StationConfig(divisions=(Division("Open", args.pack),), station_name=args.station)
     storage = open_station_storage(args.data_dir, args.database_url)
+    controller = StationController(config, load_divisions(config), lambda: storage.log)
+    recorded: list[ChallengeEntry] = []
+    backlog = [0]
+
+    def shown(state: SessionState) -> None:
+        """The controller's screen changed: a verdict shown is printed now (a slot must not raise)."""
+        if state.screen is Screen.VERDICT and state.ruling is not None and recorded:
+            verdict = state.ruling.verdict.value
+            print(f"VERDICT {recorded[-1].challenge_id} {verdict} backlog={backlog[0]}", flush=True)
+
+    controller.challenge_recorded.connect(recorded.append)
+    controller.state_changed.connect(shown)
     rng = random.Random()
     print("READY", flush=True)
     while args.stop_file is None or not args.stop_file.exists():
         words = rng.choices(WORDS, k=rng.randint(1, 4))
-        ruling = adjudicate(words, lexicon)
-        entry = ChallengeEntry(
-            challenge_id=ChallengeId(uuid.uuid4()),
-            judged_at=datetime.now(UTC),
-            station=args.station,
-            division="Open",
-            rule_profile="double challenge",
-            ruling=ruling,
-        )
-        backlog = storage.log.status().backlog if args.database_url else 0
-        storage.log.record(entry)
-        print(f"VERDICT {entry.challenge_id} {ruling.verdict.value} backlog={backlog}", flush=True)
+        backlog[0] = storage.log.status().backlog if args.database_url else 0
+        controller.dispatch(Typed(str(len(words))))
+        controller.dispatch(Typed(" ".join(words)))
+        controller.dispatch(JudgePressed())  # judged, recorded, and only then the verdict
+        if controller.state.screen is not Screen.VERDICT:
+            raise SystemExit(
+                f"no verdict shown: the station is on its {controller.state.screen.value} screen"
+            )
+        if recorded[-1].ruling != controller.state.ruling:
+            raise SystemExit("the verdict shown is not the challenge recorded last")
+        controller.dispatch(VerdictExpired())
         if args.interval_s:
             time.sleep(args.interval_s)
     deadline = time.monotonic() + FORWARD_PATIENCE_S
@@ -65,6 +81,7 @@ def main(argv: list[str]) -> int:
                 raise
             time.sleep(0.2)
     storage.close()
+    del app
     print("DONE", flush=True)
     return 0
 

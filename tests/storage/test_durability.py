@@ -1,10 +1,10 @@
 """A station killed at random points loses no challenge whose verdict it showed, and half-writes none.
 
 Both for the station's own log and for a shared log (local first: the same SQLite commit, plus the
-outbox). The station core runs in a subprocess (``tests.storage.station_child``) that records each
-challenge and only then prints its verdict line; the test SIGKILLs it many times, at random
-moments (also during start-up, when the database may be being created), all on the same data
-directory.
+outbox). The station's own controller runs in a subprocess (``tests.storage.station_child``),
+keyed in as players key it; it records each challenge and only then shows its verdict, when the
+child prints the verdict line. The test SIGKILLs it many times, at random moments (also during
+start-up, when the database may be being created), all on the same data directory.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from typing import TypeVar
 
 import pytest
 from sqlalchemy import create_engine, inspect, text
+from sqlalchemy.orm import Session
 
 from kiosk.core.errors import StorageError
 from kiosk.core.record import ChallengeId
@@ -37,7 +38,9 @@ from kiosk.storage import (
     open_station_storage,
 )
 from kiosk.storage.database import local_database_path, open_engine, sqlite_url
+from kiosk.storage.mapping import entry_to_json
 from kiosk.storage.migrations import SCHEMA_VERSION, upgrade
+from kiosk.storage.schema import OutboxRow
 from tests.conftest import REPO_ROOT, PackFactory
 from tests.storage.entries import make_entry
 from tests.storage.postgres import PostgresServer
@@ -46,6 +49,8 @@ from tests.storage.proxy import LoopbackProxy
 STATIONS = 3
 T = TypeVar("T")
 WAIT_S = 120
+QUICK_DEADLINE_S = 3.0
+QUICK_RETRY_S = 0.5
 
 
 def row_counts(url: str) -> dict[uuid.UUID, int]:
@@ -204,7 +209,10 @@ def test_an_outbox_left_by_an_older_kiosk_is_forwarded_and_shown(tmp_path: Path,
     local = open_engine(sqlite_url(local_database_path(tmp_path)))
     upgrade(local)
     queued = make_entry()
-    Outbox(local, where="the test outbox").put(queued)
+    with Session(local) as session, session.begin():  # what an older kiosk wrote: the outbox alone
+        session.add(
+            OutboxRow(id=queued.challenge_id, queued_at=datetime.now(UTC), payload=entry_to_json(queued))
+        )
     local.dispose()
     with open_station_storage(tmp_path, postgres_url, forward_in_background=False) as storage:
         assert storage.log.get(queued.challenge_id) == queued
@@ -305,7 +313,11 @@ def test_a_server_that_stops_answering_delays_no_verdict_and_loses_nothing(
                 storage.log.record(entry)  # returns while the server answers nothing at all
                 shown.append(entry.challenge_id)
 
-        with open_station_storage(tmp_path, url) as storage:
+        # Deadlines shorter than a station's (10 s a call, 5 s between retries), so the test does not
+        # wait them out; what happens at them is the same.
+        with open_station_storage(
+            tmp_path, url, remote_deadline_s=QUICK_DEADLINE_S, retry_s=QUICK_RETRY_S
+        ) as storage:
             judge(3)
             # The forwarder tries the blackhole (it reads the connection attempt, never answers).
             status = failed_once(storage)

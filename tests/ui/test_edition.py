@@ -15,9 +15,9 @@ from kiosk.core.adjudication import Verdict
 from kiosk.core.config import Division, Verifier
 from kiosk.core.edition import load_edition_table
 from kiosk.core.lexicon import load_lexicon
-from kiosk.core.recheck import recheck_card
 from kiosk.paths import known_editions_path
 from kiosk.ui import theme
+from kiosk.ui.judge.recheck import recheck_card
 from tests.conftest import PackFactory
 from tests.ui.conftest import WORDS, Rig, StationFactory, tab, type_text
 

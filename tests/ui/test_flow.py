@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from kiosk.core.config import Division, Timings
+from kiosk.core.record import record_again
 from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
 from kiosk.core.session import Screen
 from kiosk.ui import theme
@@ -232,9 +233,9 @@ def test_a_log_failure_shows_a_station_fault_and_keeps_the_challenge(station: St
     tab(rig.window)
     assert rig.window.stack.currentWidget() is rig.window.fault  # players cannot move on
     # judge mode's hooks: record what was kept, then clear the fault
-    assert rig.controller.retry_unrecorded() == 1
+    assert rig.controller.settle_kept(*record_again(rig.log, rig.controller.unrecorded)) == 1
     rig.log.failing = False
-    assert rig.controller.retry_unrecorded() == 0
+    assert rig.controller.settle_kept(*record_again(rig.log, rig.controller.unrecorded)) == 0
     assert [e.ruling.words for e in rig.log.entries] == [("CAT", "QI")]
     rig.controller.clear_fault()
     assert rig.window.stack.currentWidget() is rig.window.ready

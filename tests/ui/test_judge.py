@@ -7,16 +7,15 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
 from kiosk.core.config import Division, JudgeSettings
 from kiosk.core.rules import ProfileKind
 from kiosk.core.session import Screen
-from kiosk.ui.judge import restore_settings
+from kiosk.ui.app import restore_settings
 from kiosk.ui.window import StationWindow
-from tests.ui.conftest import PIN, JudgeFactory, JudgeRig, MemoryLog, press, tab, type_text
+from tests.ui.conftest import PIN, JudgeFactory, JudgeRig, MemoryLog, click, press, tab, type_text
 from tests.ui.test_fit import assert_every_text_fits
 
 Mod = Qt.KeyboardModifier
@@ -158,9 +157,7 @@ def test_judge_mode_locks_itself_when_left_idle(judge_station: JudgeFactory) -> 
     type_text(window, "2")  # any key restarts the idle time
     rig.advance(29)
     assert window.judge.current is window.judge.packs
-    QTest.mouseClick(
-        window.judge.menu.buttons[next(iter(window.judge.menu.buttons))], Qt.MouseButton.LeftButton
-    )
+    click(window, window.judge.menu.buttons[next(iter(window.judge.menu.buttons))])
     rig.advance(29)
     assert window.judging
     rig.advance(1)
@@ -261,16 +258,14 @@ def test_a_touch_judge_gets_in_with_taps(judge_station: JudgeFactory) -> None:
     assert button is not None
     assert button.isVisible()
     assert button.height() < window.height() // 10  # small and out of the way
-    QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+    click(window, button)
     door = window.judge.door
     assert door.title.text() == "Judge PIN"
     for label in (*PIN, "OK"):
-        QTest.mouseClick(door.keys[label], Qt.MouseButton.LeftButton)
+        click(window, door.keys[label])
     assert shown(window) is window.judge.menu
     assert_every_text_fits(window)
-    QTest.mouseClick(
-        window.judge.menu.buttons[next(reversed(window.judge.menu.buttons))], Qt.MouseButton.LeftButton
-    )
+    click(window, window.judge.menu.buttons[next(reversed(window.judge.menu.buttons))])
     assert shown(window) is window.judge.exit_page
 
 
@@ -335,12 +330,12 @@ def test_the_touch_keypad_is_shut_while_the_back_off_runs(judge_station: JudgeFa
     rig = judge_station(touch=True)
     for _ in range(3):
         assert not rig.storage.judge_access.check_pin("000000").accepted
-    QTest.mouseClick(rig.window.ready.judge_button, Qt.MouseButton.LeftButton)  # type: ignore[arg-type]
+    click(rig.window, rig.window.ready.judge_button)  # type: ignore[arg-type]
     door = rig.window.judge.door
     assert not door.keys["1"].isEnabled()
     assert not door.keys["OK"].isEnabled()
     assert door.keys["CANCEL"].isEnabled()
-    QTest.mouseClick(door.keys["CANCEL"], Qt.MouseButton.LeftButton)
+    click(rig.window, door.keys["CANCEL"])
     assert rig.window.stack.currentWidget() is rig.window.ready
 
 
@@ -405,8 +400,7 @@ def test_export_says_when_no_stick_is_found_and_finds_one_plugged_in_later(
     media = tmp_path / "media"
     mounted: list[Path] = []
     export = window.judge.export
-    export.roots = (media,)
-    export.list_mounts = lambda: list(mounted)
+    window.judge.use_media((media,), lambda: list(mounted))
     unlock(rig)
     type_text(window, "5")
     text = export.text.source

@@ -6,14 +6,18 @@ import shutil
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtTest import QTest
 
 from kiosk.core.adjudication import Verdict
+from kiosk.core.config import Division, Verifier
+from kiosk.core.edition import EditionTable, KnownEdition
 from kiosk.core.judge import JudgePage
+from kiosk.core.lexicon import load_lexicon
+from kiosk.core.reload import reload_divisions
 from kiosk.core.session import Screen
+from kiosk.core.walk import PackWalker, WalkCache
 from kiosk.storage import LogQuery
 from tests.conftest import PackFactory
-from tests.ui.conftest import WORDS, JudgeFactory, JudgeRig, MemoryLog, press, tab, type_text
+from tests.ui.conftest import PIN, WORDS, JudgeFactory, JudgeRig, MemoryLog, click, press, tab, type_text
 from tests.ui.test_fit import assert_every_text_fits
 from tests.ui.test_judge import screen, unlock
 
@@ -74,26 +78,27 @@ def test_a_touch_judge_reloads_a_new_edition_and_the_station_judges_its_new_word
     rig = judge_station(touch=True)
     window = rig.window
     assert judge(rig, "ZAS") is Verdict.UNACCEPTABLE
-    window.open_judge_mode()
-    window.judge.unlocked()
-    QTest.mouseClick(window.judge.menu.buttons[JudgePage.PACKS], Qt.MouseButton.LeftButton)
+    click(window, window.ready.judge_button)  # type: ignore[arg-type]
+    for label in (*PIN, "OK"):
+        click(window, window.judge.door.keys[label])
+    click(window, window.judge.menu.buttons[JudgePage.PACKS])
     page = window.judge.packs
     assert page.reload_button.text() == "Reload packs"
     new_edition(make_pack, pack)
     assert f"in use: the file on disk now ({pack.name})" in page.text.source  # the disk is read on opening
-    QTest.mouseClick(window.judge.back, Qt.MouseButton.LeftButton)
-    QTest.mouseClick(window.judge.menu.buttons[JudgePage.PACKS], Qt.MouseButton.LeftButton)
+    click(window, window.judge.back)
+    click(window, window.judge.menu.buttons[JudgePage.PACKS])
     older = f"in use: an older copy kept in memory; {pack.name} on disk is now Club list 2027"
     assert older in page.text.source
 
-    QTest.mouseClick(page.reload_button, Qt.MouseButton.LeftButton)
+    click(window, page.reload_button)
 
     assert page.notice.source == "Reloaded: Club list 2026 \u2192 Club list 2027, 9 words"
     assert f"in use: the file on disk now ({pack.name})" in page.text.source
     assert "verified by the reload at" in page.text.source
     assert_every_text_fits(window)
-    QTest.mouseClick(window.judge.back, Qt.MouseButton.LeftButton)
-    QTest.mouseClick(window.judge.menu.buttons[JudgePage.BACK], Qt.MouseButton.LeftButton)
+    click(window, window.judge.back)
+    click(window, window.judge.menu.buttons[JudgePage.BACK])
     assert window.ready.edition.text().startswith("edition 2027")
     assert judge(rig, "ZAS QIS") is Verdict.ACCEPTABLE
     entries = rig.storage.log.query(LogQuery())
@@ -113,7 +118,8 @@ def test_a_reload_waits_for_the_ready_screen_and_never_swaps_under_a_players_ent
     assert screen(rig) is Screen.ENTRY
     new_edition(make_pack, pack)
 
-    result = controller.reload_packs()  # as if a reload came in while a player types
+    result = reload_divisions(controller.config, controller.divisions)  # as if a reload came in
+    controller.take_reload(result)  # while a player types
 
     assert result.accepted
     assert controller.divisions is old
@@ -153,3 +159,39 @@ def test_a_reload_from_a_station_fault_waits_until_the_fault_is_cleared(
     type_text(rig.window, "7")  # back to the station: clears the fault
     assert screen(rig) is Screen.READY
     assert rig.controller.division.lexicon.info.edition == "2027"
+
+
+def test_the_packs_page_reloads_with_the_stations_walk_and_editions_and_refuses_an_older_edition(
+    judge_station: JudgeFactory, pack: Path, make_pack: PackFactory, tmp_path: Path
+) -> None:
+    """The reload runs on judge mode's worker, yet checks as start-up did: the station's known
+    editions (here an organiser's line naming the pack in use) and the division's ``expect``."""
+    info = load_lexicon(pack).info
+    club = KnownEdition(
+        "CLUB26", info.word_count, info.set_hash.removeprefix("sha256:"), tuple(info.counts_by_length.items())
+    )
+    walked = tmp_path / "walked"
+    verifier = Verifier(walker=PackWalker(cache=WalkCache(walked)), editions=EditionTable((club,)))
+    rig = judge_station(divisions=(Division("Open", pack, expect="CLUB26"),), verifier=verifier)
+    window = rig.window
+    unlock(rig)
+    type_text(window, "2")
+    page = window.judge.packs
+    assert "    word set: matches CLUB26 as published (7 words)" in page.text.source
+    new_edition(make_pack, pack)  # Club list 2027: two words more, and no longer CLUB26
+
+    type_text(window, "r")
+
+    assert page.notice.source == "Not reloaded: the station keeps judging with the packs it had"
+    text = " ".join(page.text.source.split())
+    assert (
+        f"division 'Open' expects CLUB26, but its pack {pack} (Club list 2027) is not that word set" in text
+    )
+    assert "2 more 3-letter words than CLUB26" in text
+    assert any(
+        walked.iterdir()
+    )  # the new file was walked, and the walk remembered where the station keeps it
+    assert_every_text_fits(window)
+    press(window, K.Key_Escape)
+    press(window, K.Key_Escape)
+    assert judge(rig, "ZAS") is Verdict.UNACCEPTABLE  # still CLUB26

@@ -51,9 +51,7 @@ def test_text_on_a_division_colour_is_readable_light_or_dark() -> None:
 
 
 def test_button_colours_are_readable() -> None:
-    from kiosk.ui.judge import DANGER, SAFE, SELECTED
-
-    for colour in (theme.KEY_BACKGROUND, SAFE, DANGER, SELECTED):
+    for colour in (theme.KEY_BACKGROUND, theme.SAFE, theme.DANGER, theme.SELECTED):
         assert theme.contrast_ratio(theme.TEXT, colour) >= theme.MIN_CONTRAST, colour
     assert theme.contrast_ratio(theme.DISABLED_TEXT, theme.DISABLED_BACKGROUND) >= theme.MIN_CONTRAST
 

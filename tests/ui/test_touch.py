@@ -14,7 +14,7 @@ from kiosk.core.config import Division
 from kiosk.core.judge import JudgePage
 from kiosk.ui import theme
 from kiosk.ui.window import StationWindow
-from tests.ui.conftest import PIN, JudgeFactory, MemoryLog, StationFactory, press, tab, type_text
+from tests.ui.conftest import PIN, JudgeFactory, MemoryLog, StationFactory, click, press, tab, type_text
 
 
 def shown_keys(window: StationWindow) -> dict[str, QPushButton]:
@@ -144,7 +144,7 @@ def test_every_touch_target_takes_a_finger(
     assert assert_big_enough_for_a_finger(window) == 26 + 4
     QTest.mouseClick(window.entry.keyboard.keys["CLEAR"], Qt.MouseButton.LeftButton)  # type: ignore[union-attr]
     assert window.stack.currentWidget() is window.ready
-    QTest.mouseClick(window.ready.judge_button, Qt.MouseButton.LeftButton)  # type: ignore[arg-type]
+    click(window, window.ready.judge_button)  # type: ignore[arg-type]
     assert assert_big_enough_for_a_finger(window) == 13  # the PIN pad and Cancel
     for digit in PIN + "\r":
         press(window, Qt.Key.Key_Return if digit == "\r" else Qt.Key.Key_unknown, digit)
@@ -154,10 +154,10 @@ def test_every_touch_target_takes_a_finger(
     for page in judge.menu.buttons:
         if page is JudgePage.BACK:
             continue
-        QTest.mouseClick(judge.menu.buttons[page], Qt.MouseButton.LeftButton)
+        click(window, judge.menu.buttons[page])
         assert assert_big_enough_for_a_finger(window) >= 1, page
         assert "Esc" not in judge.hint.text()
-        QTest.mouseClick(judge.back, Qt.MouseButton.LeftButton)  # the way back without a keyboard
+        click(window, judge.back)  # the way back without a keyboard
         assert judge.current is judge.menu
 
 
@@ -168,15 +168,15 @@ def test_the_recheck_rows_and_filters_take_a_finger(judge_station: JudgeFactory)
         type_text(window, words)
         tab(window)
         rig.controller.verdict_timer.timeout.emit()
-    QTest.mouseClick(window.ready.judge_button, Qt.MouseButton.LeftButton)  # type: ignore[arg-type]
+    click(window, window.ready.judge_button)  # type: ignore[arg-type]
     for digit in PIN:
         press(window, Qt.Key.Key_unknown, digit)
     press(window, Qt.Key.Key_Return, "\r")
-    QTest.mouseClick(window.judge.menu.buttons[JudgePage.RECHECK], Qt.MouseButton.LeftButton)
+    click(window, window.judge.menu.buttons[JudgePage.RECHECK])
     recheck = window.judge.recheck
     assert [row.isEnabled() for row in recheck.rows] == [True, True, True, False, False]
     assert assert_big_enough_for_a_finger(window) == 1 + 4 + 5  # Menu, the filters, the rows
-    QTest.mouseClick(recheck.rows[2], Qt.MouseButton.LeftButton)
+    click(window, recheck.rows[2])
     assert recheck.heading.text() == "Challenge 3 of 3: ACCEPTABLE"
     assert recheck.words[0].text() == "\u2713 CAT \u2014 acceptable"
 

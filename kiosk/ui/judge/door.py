@@ -1,0 +1,108 @@
+"""The PIN door: the dots, what the door says, and the keypad of a touch station."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QGridLayout, QSizePolicy, QWidget
+
+from kiosk.core.judge import Door, JudgeState, Key, Pressed, Typed
+from kiosk.ui import theme
+from kiosk.ui.judge.page import Page, Send, format_wait, row
+from kiosk.ui.theme import FitButton, FitLabel
+from kiosk.ui.views import _spacer, _stack
+
+__all__ = ["DoorPage"]
+
+PIN_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "\u232b", "0", "OK")
+ERASE, OK, CANCEL = "\u232b", "OK", "CANCEL"
+
+# The door's words.
+HINT = "Type the PIN, then Enter \u00b7 Backspace corrects \u00b7 Esc: back to the station"
+TOUCH_HINT = "Tap the PIN, then OK \u00b7 \u232b corrects"
+CANCEL_TEXT = "Cancel \u2014 back to the station"
+TITLE = "Judge PIN"
+NO_PIN_TITLE = "No judge PIN is set"
+CHECKING = "Checking the PIN\u2026"
+TOO_MANY = "Too many wrong PINs"
+
+
+def title(door: Door) -> str:
+    return TITLE if door.has_pin else NO_PIN_TITLE
+
+
+def message(door: Door, now_s: float, set_pin_command: str, *, looking: bool) -> tuple[str, bool]:
+    """What the door says, and whether it is a warning (a refusal) or the standing hint."""
+    refusal = door.refusal
+    said = ""
+    if refusal is not None:
+        said = refusal.problem or (
+            f"Wrong PIN ({refusal.failures} in a row)" if refusal.failures else "Wrong PIN"
+        )
+    if door.unreadable:
+        return f"The station database cannot be read, so no PIN can be checked:\n{door.unreadable}", True
+    wait = door.wait_s(now_s)
+    if wait > 0.0:
+        return f"{said or TOO_MANY}. Next try in {format_wait(wait)}", True
+    if said:
+        return said, True
+    if door.asking is not None and looking:
+        return CHECKING, False
+    if not door.has_pin:
+        return f"Set one on this machine's terminal:\n{set_pin_command}", True
+    return f"Forgotten? Set a new one on this machine's terminal:\n{set_pin_command}", False
+
+
+class DoorPage(Page):
+    hint = HINT
+    touch_hint = TOUCH_HINT
+
+    def __init__(self, send: Send, *, touch: bool, set_pin_command: str) -> None:
+        super().__init__(send, touch=touch)
+        self.set_pin_command = set_pin_command  # what the door tells a judge who forgot the PIN
+        self.title = FitLabel(fill=0.7, bold=True)
+        self.title.setObjectName("door-title")
+        self.dots = FitLabel(fill=0.7, bold=True, reference="\u25cf " * 12)
+        self.dots.setObjectName("door-dots")
+        self.message = FitLabel(fill=0.7, bold=True, colour=theme.NOTICE, wrap=True)
+        self.message.setObjectName("door-message")
+        self.keys: dict[str, FitButton] = {}
+        self.shut = False
+        items: list[tuple[QWidget, int]] = (
+            [(self.title, 9), (self.dots, 8), (self.message, 8)]
+            if touch
+            else [(self.title, 14), (self.dots, 14), (self.message, 12)]
+        )
+        if touch:
+            pad = QWidget()
+            pad.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+            grid = QGridLayout(pad)
+            grid.setSpacing(8)
+            for index, label in enumerate(PIN_KEYS):
+                event = {OK: Pressed(Key.ENTER), ERASE: Pressed(Key.BACKSPACE)}.get(label, Typed(label))
+                key = self.button(label, event, colour=theme.SAFE if label == OK else theme.KEY_BACKGROUND)
+                key.setObjectName(f"pin-key-{label}")
+                grid.addWidget(key, index // 3, index % 3)
+                self.keys[label] = key
+            cancel = self.button(CANCEL_TEXT, Pressed(Key.ESCAPE))
+            cancel.setObjectName("pin-cancel")
+            self.keys[CANCEL] = cancel
+            grid.addWidget(cancel, 4, 0, 1, 3)
+            for r in range(5):
+                grid.setRowStretch(r, 1)
+            items.append((row((_spacer(), 1), (pad, 3), (_spacer(), 1)), 75))
+        else:
+            items.append((_spacer(), 40))
+        _stack(self, items)
+
+    def show_state(self, state: JudgeState, *, looking: bool) -> None:
+        door, now_s = state.door, state.now.monotonic_s
+        self.shut = door.shut(now_s) and door.has_pin
+        self.title.setText(title(door))
+        waiting = door.shut(now_s) or door.asking is not None  # no cursor where typing is not heard
+        self.dots.setText(door.shown or ("" if waiting else "_"))
+        text, warning = message(door, now_s, self.set_pin_command, looking=looking)
+        self.message.setText(text)
+        # a refusal in the warning colour; the standing hint about a forgotten PIN stays quiet
+        self.message.set_colour(theme.NOTICE if warning else theme.DIM_TEXT)
+        open_ = not door.shut(now_s) and door.asking is None
+        for label, key in self.keys.items():
+            key.setEnabled(label == CANCEL or open_)

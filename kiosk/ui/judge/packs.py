@@ -1,0 +1,164 @@
+"""Packs: each pack in use, whether it is still the file on disk, and Reload packs.
+
+A reload verifies every file as start-up does and is swapped in only if all of them load (on the
+ready screen: see ``StationController.take_reload``); otherwise the station keeps the packs it had
+and this page says which file failed and why.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from kiosk.core.config import LoadedDivision
+from kiosk.core.edition import PackRecognition
+from kiosk.core.judge import JudgeState, Typed
+from kiosk.core.lexicon import MarisaLexicon
+from kiosk.core.plural import counted
+from kiosk.core.reload import DiskState, OnDisk, ReloadResult
+from kiosk.ui import theme
+from kiosk.ui.judge.page import Send, TextPage, keyed
+
+__all__ = ["PacksPage", "pack_lines", "reload_summary"]
+
+LINE_CHARS = 96  # a problem is wrapped by words at this width, then the page fits it to the screen
+SET_HASH_HEX_SHOWN = 16
+
+# The page's words (and those of ``pack_lines`` below).
+HINT = "The packs are read from disk again only when asked \u00b7 Esc: back to the menu"
+TOUCH_HINT = "The packs are read from disk again only when asked \u00b7 \u25c0 Menu: back to the menu"
+RELOAD = "Reload packs"
+CHECKING = "Reading the pack files\u2026"
+RELOADING = "Reading and verifying every pack again\u2026"
+AT_START_UP = "at start-up"
+
+
+def reload_summary(result: ReloadResult) -> str:
+    """The outcome of a reload, in one line for the judge."""
+    if not result.accepted:
+        return "Not reloaded: the station keeps judging with the packs it had"
+    if not result.changes:
+        return "Reloaded: every pack verified again; no words changed"
+    if len(result.changes) == 1:
+        return f"Reloaded: {result.changes[0]}"
+    return f"Reloaded: {counted(len(result.changes), 'pack')} changed (listed above)"
+
+
+def _wrapped(text: str, first: str, rest: str) -> list[str]:
+    return textwrap.wrap(
+        text, LINE_CHARS, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False
+    )
+
+
+def pack_lines(
+    divisions: Sequence[LoadedDivision],
+    on_disk: Mapping[Path, OnDisk],
+    *,
+    verified: str,
+    result: ReloadResult | None = None,
+    waiting: bool = False,
+) -> list[str]:
+    """The Packs page: the outcome of the last reload, then each pack in use and its file.
+
+    ``verified`` says when the packs in use were verified ("at start-up"); ``waiting`` that a
+    reloaded set is verified and waits for the ready screen to be swapped in.
+    """
+    lines: list[str] = []
+    shown: set[str] = set()
+    # The outcome itself is the page's notice (``reload_summary``); the lines say only what
+    # it does not: which files failed and why, or each change when there are several.
+    if result is not None and not result.accepted:
+        lines.append("The files the reload refused:")
+        for problem in result.problems:
+            lines += _wrapped(problem, "  \u2717 ", "     ")
+            shown.add(problem)
+    elif result is not None:
+        if len(result.changes) > 1:
+            lines.append("Changed by the reload:")
+            lines += [f"  {change}" for change in result.changes]
+        if waiting:
+            lines.append("The reloaded packs are used from the ready screen, once this challenge ends.")
+    seen: dict[str, list[str]] = {}
+    lexicons: list[tuple[Path, MarisaLexicon]] = []
+    recognitions: dict[str, PackRecognition] = {}
+    for loaded in divisions:
+        for path, lexicon, role in (
+            (loaded.division.pack, loaded.lexicon, ""),
+            (loaded.division.second_opinion_pack, loaded.second_opinion, " (second opinion)"),
+        ):
+            if path is None or lexicon is None:
+                continue
+            key = f"{path}\n{lexicon.info.set_hash}"
+            if key not in seen:
+                seen[key] = []
+                lexicons.append((path, lexicon))
+            seen[key].append(loaded.division.name + role)
+            if not role:
+                recognitions.setdefault(key, loaded.recognition)
+    for path, lexicon in lexicons:
+        if lines:
+            lines.append("")
+        info = lexicon.info
+        youth = (
+            f", youth list {counted(info.youth_exclusion_count, 'word')}" if lexicon.has_youth_list else ""
+        )
+        digest = (info.set_hash.partition(":")[2] or info.set_hash)[:SET_HASH_HEX_SHOWN]
+        set_hash = " ".join(digest[i : i + 4] for i in range(0, len(digest), 4))
+        users = ", ".join(seen[f"{path}\n{info.set_hash}"])
+        lines += [
+            f"{info.name} \u2014 edition {info.edition}: {users}",
+            f"    {counted(info.word_count, 'word')} (up to {info.max_length} letters){youth}",
+            f"    set {set_hash} \u2026 \u00b7 verified {verified} \u00b7 {lexicon.trust.label}",
+        ]
+        recognition = recognitions.get(f"{path}\n{info.set_hash}")
+        if recognition is not None:
+            lines += [f"    {line}" for line in recognition.lines()]
+        disk = on_disk.get(path)
+        if disk is None:
+            continue
+        older = f"    in use: an older copy kept in memory; {path.name} on disk"
+        if disk.state is DiskState.IN_USE:
+            lines.append(f"    in use: the file on disk now ({path.name})")
+        elif disk.state is DiskState.CHANGED:
+            lines.append(f"{older} is now {disk.detail}")
+        elif disk.detail in shown:
+            lines.append(f"{older} is refused (above)")
+        else:
+            lines.append(f"{older} is refused:")
+            lines += _wrapped(disk.detail, "      ", "      ")
+            shown.add(disk.detail)
+    return lines
+
+
+class PacksPage(TextPage):
+    hint = HINT
+    touch_hint = TOUCH_HINT
+
+    def __init__(self, send: Send, *, touch: bool) -> None:
+        super().__init__(send, touch=touch, buttons=[(keyed(RELOAD, "R", touch=touch), Typed("r"))])
+        self.reload_button = self.commands[0]
+        self.reload_button.setObjectName("packs-reload")
+
+    def show_state(self, state: JudgeState, *, looking: bool) -> None:
+        packs, station = state.packs, state.station
+        when = station.packs_verified_at
+        verified = AT_START_UP if when is None else f"by the reload at {when.astimezone():%H:%M}"
+        lines = pack_lines(
+            station.divisions,
+            dict(packs.on_disk),
+            verified=verified,
+            result=packs.result,
+            waiting=station.reload_waiting,
+        )
+        if looking and packs.checking is not None:
+            lines += ["", CHECKING]
+        self.show_lines(lines)
+        if looking and packs.reloading is not None:
+            self.notice.set_colour(theme.NOTICE)
+            self.notice.setText(RELOADING)
+        elif packs.result is not None:
+            self.notice.set_colour(theme.GOOD if packs.result.accepted else theme.NOTICE)
+            self.notice.setText(reload_summary(packs.result))
+        else:
+            self.notice.setText("")

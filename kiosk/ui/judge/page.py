@@ -1,0 +1,111 @@
+"""What every judge page shares: the page itself, rows of widgets, and the text page.
+
+A page paints a ``JudgeState`` (``show_state``) and forwards what the judge does as judge-mode
+events (``send``); it decides nothing and reads no storage. Each page's words are in its own
+module, in one place, so that a translation catalogue can take them over page by page.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QHBoxLayout, QSizePolicy, QWidget
+
+from kiosk.core.judge import Event, JudgeState
+from kiosk.ui import theme
+from kiosk.ui.theme import FitButton, FitLabel
+from kiosk.ui.views import _stack
+
+__all__ = ["Page", "Row", "Send", "TextPage", "format_wait", "keyed", "row"]
+
+Send = Callable[[Event], None]
+A = Qt.AlignmentFlag
+
+
+def keyed(label: str, key: str, *, touch: bool) -> str:
+    """A button's label with the key that does the same, e.g. "Save and apply (Enter)"; a touch
+    station has no keyboard, so there the label alone."""
+    return label if touch else f"{label} ({key})"
+
+
+def format_wait(seconds: float) -> str:
+    """A wait as a countdown, rounded up: ``0:05``, ``14:59``."""
+    whole = max(0, math.ceil(seconds - 1e-9))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+class Row(QWidget):
+    """Widgets side by side, kept apart by a gap that grows with the row (a quarter of its
+    height, at least ``spacing``): text beside a button never runs into it on a big screen."""
+
+    def __init__(self, items: Sequence[tuple[QWidget, int]], *, spacing: int, margin: int) -> None:
+        super().__init__()
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        self._spacing = spacing
+        self._layout = QHBoxLayout(self)
+        self._layout.setContentsMargins(0, margin, 0, margin)
+        self._layout.setSpacing(spacing)
+        for widget, stretch in items:
+            self._layout.addWidget(widget, stretch)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        spacing = max(self._spacing, self.height() // 4)
+        if spacing != self._layout.spacing():
+            self._layout.setSpacing(spacing)
+            self._layout.activate()  # now, not after the frame: the widgets are placed already
+        super().resizeEvent(event)
+
+
+def row(*items: tuple[QWidget, int], spacing: int = 8, margin: int = 4) -> QWidget:
+    return Row(items, spacing=spacing, margin=margin)
+
+
+class Page(QWidget):
+    """One judge screen: paints the state, forwards taps. Esc (and ◀ Menu) are the view's.
+
+    ``hint`` names the keys; ``touch_hint`` says the same for a judge with only a touchscreen.
+    ``looking`` is True while an answer has been awaited long enough to say so on screen.
+    """
+
+    hint = "Esc: back to the menu"
+    touch_hint = "\u25c0 Menu (top left): back to the menu"
+
+    def __init__(self, send: Send, *, touch: bool) -> None:
+        super().__init__()
+        self.send = send
+        self.touch = touch
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+
+    def button(
+        self, text: str, event: Event, *, colour: str = theme.KEY_BACKGROUND, left: bool = False
+    ) -> FitButton:
+        """A button that forwards ``event`` when tapped (the key it stands for, as a rule)."""
+        button = FitButton(text, colour=colour, left=left)
+        button.clicked.connect(lambda _checked=False: self.send(event))
+        return button
+
+    def show_state(self, state: JudgeState, *, looking: bool) -> None:
+        """Paint what this page shows of ``state``."""
+
+
+class TextPage(Page):
+    """A page of lines of text and a notice, with optional buttons under them."""
+
+    def __init__(self, send: Send, *, touch: bool, buttons: Sequence[tuple[str, Event]] = ()) -> None:
+        super().__init__(send, touch=touch)
+        name = type(self).__name__.lower()
+        self.text = FitLabel(fill=0.8, align=A.AlignLeft | A.AlignVCenter, wrap=True)
+        self.text.setObjectName(f"{name}-text")
+        self.notice = FitLabel(fill=0.6, bold=True, colour=theme.NOTICE, wrap=True)
+        self.notice.setObjectName(f"{name}-notice")
+        self.commands = [self.button(label, event) for label, event in buttons]
+        items: list[tuple[QWidget, int]] = [(self.text, 70), (self.notice, 10)]
+        if self.commands:
+            items.append((row(*((b, 1) for b in self.commands), spacing=16), 14))
+        _stack(self, items)
+
+    def show_lines(self, lines: Sequence[str]) -> None:
+        self.text.setText("\n".join(lines))

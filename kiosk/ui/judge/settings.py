@@ -1,0 +1,130 @@
+"""Divisions and rules: the divisions served, the challenge rule and the timings, one line each.
+
+The judge steps each line through fixed choices (◀ ▶ or the arrow keys, no typing); Save and apply
+keeps them in the station's storage and applies them from the next challenge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWidget
+
+from kiosk.core.judge import JudgeState, Key, Notice, Pressed, Said, SettingStepped
+from kiosk.core.rules import PenaltyParty, ProfileKind
+from kiosk.core.settings import Field, StationChoice
+from kiosk.ui import theme
+from kiosk.ui.judge.page import Page, Send, keyed, row
+from kiosk.ui.theme import FitButton, FitLabel
+from kiosk.ui.views import _spacer, _stack
+
+__all__ = ["FIELD_LABELS", "SettingsPage", "notice_text", "value_text"]
+
+A = Qt.AlignmentFlag
+
+# The page's words.
+HINT = "\u2191\u2193 choose a line \u00b7 \u2190\u2192 change it \u00b7 Esc: back to the menu"
+TOUCH_HINT = "\u25c0 \u25b6 change a line \u00b7 \u25c0 Menu: back to the menu"
+SAVE = "Save and apply"
+SAVING = "Saving\u2026"
+FIELD_LABELS = {
+    Field.DIVISION: "Divisions served",
+    Field.PROFILE: "Challenge rule",
+    Field.POINTS: "Penalty",  # per word, or per challenge: one line (the judge's screen has room for 7)
+    Field.PARTY: "Penalty points",
+    Field.KEY_LOCKOUT: "Keys ignored after a verdict",
+    Field.VERDICT_DISPLAY: "Verdict shown for",
+    Field.IDLE_ENTRY: "Unfinished entry clears after",
+}
+EVERY_DIVISION = "every division: players choose"
+PARTY_TEXT = {
+    PenaltyParty.CHALLENGER_LOSES: "challenger loses them",
+    PenaltyParty.CHALLENGED_GAINS: "challenged player gains them",
+    PenaltyParty.BOTH: "both (IMU)",
+}
+
+
+def _seconds(ms: int) -> str:
+    return f"{ms / 1000:g} s"
+
+
+def value_text(choice: StationChoice, field: Field, division_names: Sequence[str]) -> str:
+    rules, timings = choice.rules, choice.timings
+    texts = {
+        Field.DIVISION: lambda: (
+            EVERY_DIVISION if choice.served is None else f"only {division_names[choice.served]}"
+        ),
+        Field.PROFILE: lambda: rules.title,
+        Field.POINTS: lambda: (
+            f"{rules.points_per_challenge} points per challenge"
+            if rules.kind is ProfileKind.PER_TURN
+            else f"{rules.points_per_word} points per word"
+        ),
+        Field.PARTY: lambda: PARTY_TEXT[rules.penalty_party],
+        Field.KEY_LOCKOUT: lambda: _seconds(timings.key_lockout_ms),
+        Field.VERDICT_DISPLAY: lambda: _seconds(timings.verdict_display_ms),
+        Field.IDLE_ENTRY: lambda: _seconds(timings.idle_entry_ms),
+    }
+    return texts[field]()
+
+
+def notice_text(notice: Notice | None, *, touch: bool) -> str:
+    if notice is None:
+        return ""
+    said = notice.said
+    if said is Said.LEAVE_UNSAVED:
+        how = "Tap Save and apply" if touch else "Enter saves and applies them"
+        again = "\u25c0 Menu again" if touch else "Esc again"
+        return f"The changes are not saved. {how}; {again} leaves them unsaved"
+    texts = {
+        Said.KEPT_FROM_BEFORE: "Not saved yet: changes kept from before",
+        Said.NOT_SAVED_YET: "Not saved yet",
+        Said.LOCKOUT_RULE: "Keys must be ignored for less time than the verdict is shown",
+        Said.SAVED: "Saved and applied; kept after a restart",
+        Said.NOT_SAVED: f"Not saved: {notice.detail}",
+    }
+    return texts.get(said, "")
+
+
+class SettingsPage(Page):
+    hint = HINT
+    touch_hint = TOUCH_HINT
+
+    def __init__(self, send: Send, *, touch: bool) -> None:
+        super().__init__(send, touch=touch)
+        self.lines: list[tuple[FitLabel, FitButton, FitLabel, FitButton]] = []
+        items: list[tuple[QWidget, int]] = []
+        for index in range(len(Field)):
+            label = FitLabel(fill=0.55, align=A.AlignRight | A.AlignVCenter)
+            value = FitLabel(fill=0.6, bold=True)
+            value.setObjectName(f"settings-value-{index + 1}")
+            less = self.button("\u25c0", SettingStepped(index, -1))
+            more = self.button("\u25b6", SettingStepped(index, 1))
+            for widget, role in ((label, "label"), (less, "less"), (more, "more")):
+                widget.setObjectName(f"settings-{role}-{index + 1}")
+            self.lines.append((label, less, value, more))
+            line = row((label, 8), (_spacer(), 1), (less, 1), (value, 6), (more, 1), margin=2)
+            items.append((line, 10))
+        self.notice = FitLabel(fill=0.6, bold=True, colour=theme.NOTICE, wrap=True)
+        self.notice.setObjectName("settings-notice")
+        self.save = self.button(keyed(SAVE, "Enter", touch=touch), Pressed(Key.ENTER), colour=theme.SAFE)
+        self.save.setObjectName("settings-save")
+        items += [(self.notice, 8), (row((_spacer(), 1), (self.save, 2), (_spacer(), 1)), 12)]
+        _stack(self, items)
+
+    def show_state(self, state: JudgeState, *, looking: bool) -> None:
+        settings, fields = state.settings, state.fields
+        draft = settings.draft or state.station.choice
+        names = state.station.division_names
+        chosen_line = min(settings.line, len(fields) - 1)
+        for index, (label, less, value, more) in enumerate(self.lines):
+            used = index < len(fields)
+            for widget in (label, less, value, more):
+                widget.setVisible(used)
+            if used:
+                label.setText(FIELD_LABELS[fields[index]])
+                value.setText(value_text(draft, fields[index], names))
+                value.set_colour(theme.TEXT, theme.SELECTED if index == chosen_line else None)
+        saving = looking and settings.saving is not None
+        self.notice.setText(SAVING if saving else notice_text(settings.notice, touch=self.touch))
