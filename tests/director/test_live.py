@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -36,6 +37,7 @@ from tests.storage.postgres import PostgresServer, free_port
 PIN = "482613"
 KIOSK = Path(sys.executable).parent / "kiosk"
 WAIT_S = 120
+STALE_READS = 5  # a live update replaces the board's rows; a read that lost its row tries again
 SECRET_WORDS = ("ZYZZYVA", "QUIXOTRY", "MUZJIKS")
 
 
@@ -79,13 +81,27 @@ def start_station(folder: Path, name: str, url: str, *, pin: bool) -> list[str]:
     return args if pin else [*args, "--kiosk-session"]  # shows "not ready" instead of exiting
 
 
+def fresh_text(read: Callable[[], str]) -> str:
+    """``read()``, again if the live page replaced the element between finding it and reading it
+    (selenium's StaleElementReferenceException, which WebDriverWait does not ignore)."""
+    for _ in range(STALE_READS - 1):
+        try:
+            return read()
+        except StaleElementReferenceException:
+            continue
+    return read()
+
+
 def board_text(browser: webdriver.Chrome) -> str:
-    return str(browser.find_element(By.ID, "board").text)
+    return fresh_text(lambda: str(browser.find_element(By.ID, "board").text))
 
 
 def station_row(browser: webdriver.Chrome, name: str) -> str:
-    rows = browser.find_elements(By.CSS_SELECTOR, f'tr[data-station="{name}"]')
-    return str(rows[0].text) if rows else ""
+    def read() -> str:
+        rows = browser.find_elements(By.CSS_SELECTOR, f'tr[data-station="{name}"]')
+        return str(rows[0].text) if rows else ""
+
+    return fresh_text(read)
 
 
 def wait_for(browser: webdriver.Chrome, what: str, check: Callable[[webdriver.Chrome], bool]) -> None:
