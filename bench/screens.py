@@ -142,6 +142,15 @@ def main(out: Path) -> None:
         station_name="Station 2",
         rules=RuleProfile(ProfileKind.DOUBLE),
     )
+    # The station in French (the IMU per-word penalty: the longest consequence) and in Spanish; an
+    # English station whose second division speaks French.
+    french = replace(
+        single, language="fr", rules=RuleProfile(ProfileKind.PENALTY, penalty_party=PenaltyParty.BOTH)
+    )
+    spanish = replace(single, language="es")
+    mixed = replace(
+        double, divisions=(double.divisions[0], replace(double.divisions[1], name="Classique", language="fr"))
+    )
     swedish = load_config(ROOT / "docs" / "examples" / "rules-swedish.toml", default_pack=pack).rules
     eight = (
         "8 overcommitment overrefinement interconnecting misadventurous "
@@ -170,6 +179,17 @@ def main(out: Path) -> None:
         ("38-touch-table-number", replace(single, touch=True, ask_table=True), MemoryLog(), "114"),
         ("39-confirm-table-named", replace(double, ask_table=True), MemoryLog(), "214\r2quixotry zax "),
         ("40-verdict-swedish-rules", replace(single, rules=swedish), MemoryLog(), "3quixotry zax quiz\t"),
+        ("46-fr-ready", french, MemoryLog(), ""),
+        ("47-fr-entry-refused-character", french, MemoryLog(), "2quixotry caf\u00e9"),
+        ("48-fr-confirm", french, MemoryLog(), "3quixotry zax quiz "),
+        ("49-fr-verdict-acceptable", french, MemoryLog(), "3quixotry zax quiz\t"),
+        ("50-fr-verdict-unacceptable", french, MemoryLog(), "3quixotry zaxx quiz\t"),
+        ("51-es-ready", spanish, MemoryLog(), ""),
+        ("52-es-entry-typing", spanish, MemoryLog(), "3quixotry za"),
+        ("53-es-verdict-acceptable", spanish, MemoryLog(), "2quixotry zax\t"),
+        ("54-es-verdict-unacceptable", spanish, MemoryLog(), "2quixotry zaxx\t"),
+        ("55-es-touch-entry", replace(spanish, touch=True), MemoryLog(), "2cat do"),
+        ("56-fr-division-beside-english", mixed, MemoryLog(), "22quixotry zax "),
     ]
     loaded: dict[int, tuple[LoadedDivision, ...]] = {}
     for name, config, log, keys in shots:

@@ -199,7 +199,10 @@ def run_station(
             elapsed = seconds_since_process_start()
             shown = "?" if elapsed is None else f"{elapsed:.3f}"
             try:
-                print(f"ready frame painted {shown} s after process start", flush=True)
+                # what the ready screen asks, in the station's language: the smoke test of a bundle
+                # sees its translation catalogues at work
+                asked = window.ready.prompt.text().split("\n")[0]
+                print(f"ready frame painted {shown} s after process start: {asked}", flush=True)
             except OSError as exc:  # raised in a Qt slot, it would be swallowed and never quit
                 with contextlib.suppress(OSError):
                     print(f"error: the smoke test cannot print its result: {exc.strerror}", file=sys.stderr)

@@ -15,7 +15,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
-from kiosk.core.config import Division, StationConfig, load_divisions
+from kiosk.core.config import Division, Languages, StationConfig, load_divisions
 from kiosk.core.errors import StorageError
 from kiosk.core.record import ChallengeEntry, ChallengeLog
 from kiosk.storage import StationStorage, open_station_storage
@@ -138,6 +138,7 @@ def make_station(qtbot: QtBot, pack: Path, tmp_path: Path) -> Iterator[Callable[
         log: MemoryLog | None = None,
         divisions: tuple[Division, ...] | None = None,
         size: tuple[int, int] = (1024, 600),
+        languages: Languages | None = None,
         **changes: object,
     ) -> JudgeRig | Rig:
         config = StationConfig(divisions=divisions or (Division("Open", pack),), station_name="Station 7")
@@ -151,7 +152,9 @@ def make_station(qtbot: QtBot, pack: Path, tmp_path: Path) -> Iterator[Callable[
             if pin is not None:
                 stored.judge_access.set_pin(pin)
         chosen_log: ChallengeLog = memory if stored is None or log is not None else stored.log
-        controller = StationController(config, load_divisions(config), lambda: chosen_log)
+        controller = StationController(
+            config, load_divisions(config), lambda: chosen_log, languages=languages
+        )
         clock = [1000.0]
         if stored is None:
             window = StationWindow(controller)
