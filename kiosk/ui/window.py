@@ -215,7 +215,7 @@ class StationWindow(QWidget):
     def show_not_ready(self, problem: str, *, command: str = "", how: str = "") -> None:
         """Serve no player until ``serve_again``: "Station not ready — call a judge", and why."""
         notice = self.notice
-        notice.show_problem(problem, command=command, how=how)
+        notice.show_problem(problem, command=command, how=how, t=self.controller.languages.station)
         if self.judging:
             self.judge.finish()
         self.not_ready = True

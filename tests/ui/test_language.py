@@ -245,6 +245,8 @@ def test_every_text_on_the_players_screens_comes_from_the_catalogue(
     tab(window)
     assert window.stack.currentWidget() is window.fault
     seen += assert_nothing_escapes(window, data)
+    window.show_not_ready("PROBLEM", command="kiosk set-pin")  # no judge PIN: players read why
+    seen += assert_nothing_escapes(window, (*data, "PROBLEM", "kiosk set-pin"))
     assert seen > 40
 
 
@@ -263,3 +265,21 @@ def test_a_missing_compiled_catalogue_is_named(monkeypatch: pytest.MonkeyPatch, 
     monkeypatch.setattr("kiosk.core.language._catalogue_path", lambda code: tmp_path / f"{code}.mo")
     with pytest.raises(Exception, match=r"no compiled Français catalogue .*reinstall"):
         load_catalogue("fr", where="station.toml: language")
+
+
+@pytest.mark.parametrize(
+    ("language", "headline"),
+    [
+        ("fr", "Borne pas pr\u00eate \u2014 appelez un arbitre"),
+        ("es", "Puesto no disponible \u2014 llame a un juez"),
+    ],
+)
+def test_a_station_not_ready_says_so_in_its_language(
+    station: StationFactory, language: str, headline: str
+) -> None:
+    window = station(language=language).window
+    window.show_not_ready(
+        "no judge PIN is set for /var/lib/challenge-kiosk", command="kiosk set-pin --config x"
+    )
+    assert window.notice.headline.text() == headline
+    assert_every_text_fits(window)
