@@ -397,6 +397,8 @@ def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None
         ("25-judge-export-written-to-stick", False, ESCAPE + PIN + ENTER + "5" + RIGHT + ENTER),
         ("34-judge-menu-after-wrong-pins", False, ESCAPE + PIN + ENTER),
         ("35-judge-status-log-deleted", False, ESCAPE + PIN + ENTER + "6"),
+        ("57-fr-judge-pin", False, ESCAPE + "48"),
+        ("58-fr-judge-menu-after-wrong-pins", False, ESCAPE + PIN + ENTER),
     ]
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder)
@@ -406,6 +408,8 @@ def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None
             for name, touch, keys in shots:
                 for width, height in SIZES:
                     touched = replace(config, station_name="Station 2", touch=touch)
+                    if name.startswith("5"):  # judge mode at a French station
+                        touched = replace(touched, language="fr")
                     window = judge_window(touched, divisions, storage, data, (width, height))
                     controller = window.controller
                     if "stick" in name and "no-stick" not in name:
@@ -414,7 +418,7 @@ def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None
                         window.judge.use_media((data / "media",), functools.partial(list, [stick]))
                     else:
                         window.judge.use_media(REMOVABLE_MEDIA_ROOTS, list)  # the machine's own would vary
-                    if name == "34-judge-menu-after-wrong-pins":
+                    if name in ("34-judge-menu-after-wrong-pins", "58-fr-judge-menu-after-wrong-pins"):
                         wrong_pins(storage, 37)
                     if name == "35-judge-status-log-deleted":
                         controller.last_fault = deleted_log_error(data)

@@ -21,10 +21,11 @@ from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
 
 import kiosk
 from kiosk.core.config import Division, Languages
+from kiosk.core.judge import JudgePage
 from kiosk.core.language import Catalogue, load_catalogue
 from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
 from kiosk.ui.window import StationWindow
-from tests.ui.conftest import StationFactory, press, tab, type_text
+from tests.ui.conftest import PIN, JudgeFactory, StationFactory, press, tab, type_text
 from tests.ui.test_fit import EIGHT_LONG, SIZES, assert_every_text_fits
 
 POT = Path(kiosk.__file__).parent / "locale" / "kiosk.pot"
@@ -282,4 +283,26 @@ def test_a_station_not_ready_says_so_in_its_language(
         "no judge PIN is set for /var/lib/challenge-kiosk", command="kiosk set-pin --config x"
     )
     assert window.notice.headline.text() == headline
+    assert_every_text_fits(window)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_judge_door_and_menu_speak_the_station_language(
+    judge_station: JudgeFactory, size: tuple[int, int]
+) -> None:
+    window = judge_station(language="fr", size=size).window
+    press(window, Qt.Key.Key_Escape)
+    judge = window.judge
+    assert judge.title.text() == "Mode arbitre \u2014 r\u00e9serv\u00e9 aux arbitres"
+    assert judge.door.title.text() == "Code arbitre"
+    assert_every_text_fits(window)
+    type_text(window, "999999")
+    enter(window)
+    assert judge.door.message.text() == "Code erron\u00e9 (1 de suite)"
+    type_text(window, PIN)
+    enter(window)
+    assert judge.current is judge.menu
+    assert judge.menu.buttons[JudgePage.EXIT].text() == "8  Quitter la borne"
+    assert judge.menu.warning.text().startswith("Avant ce code\u00a0: 1 code erron\u00e9 de suite")
+    assert judge.hint.text() == "Tapez 1 \u00e0 8, ou touchez \u00b7 \u00c9chap\u00a0: retour \u00e0 la borne"
     assert_every_text_fits(window)
