@@ -169,3 +169,9 @@ def test_an_unknown_language_is_refused_naming_the_key_and_the_languages(
     message = str(refused.value)
     assert message.startswith(where), message
     assert '"en" (English), "fr" (Fran\u00e7ais), "es" (Espa\u00f1ol)' in message
+
+
+def test_an_empty_text_stays_empty_in_every_language() -> None:
+    """gettext answers "" with the catalogue's header: a page with no hint must show none."""
+    for code in LANGUAGES:
+        assert load_catalogue(code).text("") == ""

@@ -50,7 +50,10 @@ class Catalogue:
     )
 
     def text(self, message: str, /, **values: object) -> str:
-        """``message`` in this language, its ``{placeholders}`` filled from ``values``."""
+        """``message`` in this language, its ``{placeholders}`` filled from ``values``. An empty
+        message stays empty (gettext would answer the catalogue's header)."""
+        if not message:
+            return ""
         translated = self.translations.gettext(message)
         return translated.format(**values) if values else translated
 

@@ -306,3 +306,11 @@ def test_the_judge_door_and_menu_speak_the_station_language(
     assert judge.menu.warning.text().startswith("Avant ce code\u00a0: 1 code erron\u00e9 de suite")
     assert judge.hint.text() == "Tapez 1 \u00e0 8, ou touchez \u00b7 \u00c9chap\u00a0: retour \u00e0 la borne"
     assert_every_text_fits(window)
+    type_text(window, "4")  # today's counts
+    assert judge.counts.text.source.startswith("Contestations du jour (depuis minuit), \u00e0 ")
+    assert_every_text_fits(window)
+    press(window, Qt.Key.Key_Escape)
+    type_text(window, "8")  # exit the station?
+    assert judge.exit_page.headline.text() == "Quitter la borne\u00a0?"
+    assert judge.exit_page.confirm.text() == "Oui, quitter\n(Enter)"
+    assert_every_text_fits(window)
