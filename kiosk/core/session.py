@@ -240,9 +240,14 @@ class SessionState:
 
     @property
     def language(self) -> Catalogue:
-        """The words of the screen now: the chosen division's language, else the station's."""
+        """The words of the screen now: the chosen division's language; before a choice, the
+        language every division served speaks, if they all speak one, else the station's."""
         if self.division is not None and self.division < len(self.division_words):
             return self.division_words[self.division]
+        if self.division_words:
+            spoken = {self.division_words[i].language: self.division_words[i] for i in self.served}
+            if len(spoken) == 1:
+                return next(iter(spoken.values()))
         return self.station_words
 
     @property

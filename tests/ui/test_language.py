@@ -310,7 +310,23 @@ def test_the_judge_door_and_menu_speak_the_station_language(
     assert judge.counts.text.source.startswith("Contestations du jour (depuis minuit), \u00e0 ")
     assert_every_text_fits(window)
     press(window, Qt.Key.Key_Escape)
+    type_text(window, "6")  # the log's status
+    assert judge.status.commands[0].text() == "Transmettre maintenant (F)"
+    assert judge.status.text.source.startswith("Journal de cette borne (SQLite)\u00a0:")
+    assert_every_text_fits(window)
+    press(window, Qt.Key.Key_Escape)
     type_text(window, "8")  # exit the station?
     assert judge.exit_page.headline.text() == "Quitter la borne\u00a0?"
     assert judge.exit_page.confirm.text() == "Oui, quitter\n(Enter)"
     assert_every_text_fits(window)
+
+
+def test_before_the_choice_the_screens_speak_the_divisions_common_language(
+    station: StationFactory, pack: Path
+) -> None:
+    """An English station whose two divisions both speak Spanish asks the count in Spanish."""
+    divisions = (Division("Abierta", pack, language="es"), Division("Escolar", pack, language="es"))
+    window = station(divisions=divisions).window
+    assert window.ready.prompt.text().startswith("IMPUGNADOR: \u00bfcu\u00e1ntas palabras")
+    type_text(window, "1")
+    assert window.division.question.text() == "\u00bfEn qu\u00e9 divisi\u00f3n es su partida?"
