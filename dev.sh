@@ -71,6 +71,9 @@ python_venv() {
     "$VENV/bin/python" -m pip install -q -e '.[test]'
     touch "$stamp"
   fi
+  # The translation catalogues, compiled from their .po files each time (a few ms): an edited
+  # translation is on screen at the next start, never an old compiled one.
+  "$VENV/bin/python" packaging/catalogues.py
 }
 
 cmd=${1:-}

@@ -145,6 +145,15 @@ def main(out: Path) -> None:
         station_name="Station 2",
         rules=RuleProfile(ProfileKind.DOUBLE),
     )
+    # The station in French (the IMU per-word penalty: the longest consequence) and in Spanish; an
+    # English station whose second division speaks French.
+    french = replace(
+        single, language="fr", rules=RuleProfile(ProfileKind.PENALTY, penalty_party=PenaltyParty.BOTH)
+    )
+    spanish = replace(single, language="es")
+    mixed = replace(
+        double, divisions=(double.divisions[0], replace(double.divisions[1], name="Classique", language="fr"))
+    )
     swedish = load_config(ROOT / "docs" / "examples" / "rules-swedish.toml", default_pack=pack).rules
     eight = (
         "8 overcommitment overrefinement interconnecting misadventurous "
@@ -173,6 +182,17 @@ def main(out: Path) -> None:
         ("38-touch-table-number", replace(single, touch=True, ask_table=True), MemoryLog(), "114"),
         ("39-confirm-table-named", replace(double, ask_table=True), MemoryLog(), "214\r2quixotry zax "),
         ("40-verdict-swedish-rules", replace(single, rules=swedish), MemoryLog(), "3quixotry zax quiz\t"),
+        ("60-fr-ready", french, MemoryLog(), ""),
+        ("61-fr-entry-refused-character", french, MemoryLog(), "2quixotry caf\u00e9"),
+        ("62-fr-confirm", french, MemoryLog(), "3quixotry zax quiz "),
+        ("63-fr-verdict-acceptable", french, MemoryLog(), "3quixotry zax quiz\t"),
+        ("64-fr-verdict-unacceptable", french, MemoryLog(), "3quixotry zaxx quiz\t"),
+        ("65-es-ready", spanish, MemoryLog(), ""),
+        ("66-es-entry-typing", spanish, MemoryLog(), "3quixotry za"),
+        ("67-es-verdict-acceptable", spanish, MemoryLog(), "2quixotry zax\t"),
+        ("68-es-verdict-unacceptable", spanish, MemoryLog(), "2quixotry zaxx\t"),
+        ("69-es-touch-entry", replace(spanish, touch=True), MemoryLog(), "2cat do"),
+        ("70-fr-division-beside-english", mixed, MemoryLog(), "22quixotry zax "),
     ]
     loaded: dict[int, tuple[LoadedDivision, ...]] = {}
     for name, config, log, keys in shots:
@@ -444,6 +464,8 @@ def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None
         ("25-judge-export-written-to-stick", False, ESCAPE + PIN + ENTER + "5" + RIGHT + ENTER),
         ("34-judge-menu-after-wrong-pins", False, ESCAPE + PIN + ENTER),
         ("35-judge-status-log-deleted", False, ESCAPE + PIN + ENTER + "6"),
+        ("71-fr-judge-pin", False, ESCAPE + "48"),
+        ("72-fr-judge-menu-after-wrong-pins", False, ESCAPE + PIN + ENTER),
     ]
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder)
@@ -453,6 +475,8 @@ def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None
             for name, touch, keys in shots:
                 for width, height in SIZES:
                     touched = replace(config, station_name="Station 2", touch=touch)
+                    if name.startswith("5"):  # judge mode at a French station
+                        touched = replace(touched, language="fr")
                     window = judge_window(touched, divisions, storage, data, (width, height))
                     controller = window.controller
                     if "stick" in name and "no-stick" not in name:
@@ -461,7 +485,7 @@ def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None
                         window.judge.use_media((data / "media",), functools.partial(list, [stick]))
                     else:
                         window.judge.use_media(REMOVABLE_MEDIA_ROOTS, list)  # the machine's own would vary
-                    if name == "34-judge-menu-after-wrong-pins":
+                    if name in ("34-judge-menu-after-wrong-pins", "72-fr-judge-menu-after-wrong-pins"):
                         wrong_pins(storage, 37)
                     if name == "35-judge-status-log-deleted":
                         controller.last_fault = deleted_log_error(data)

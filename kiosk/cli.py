@@ -26,7 +26,7 @@ from kiosk import __version__
 from kiosk.console import fail
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, adjudicate
 from kiosk.core.batch import batch_rulings
-from kiosk.core.config import load_divisions
+from kiosk.core.config import load_divisions, load_languages
 from kiosk.core.errors import KioskError
 from kiosk.core.filekind import Role, check_output, refusal
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
@@ -201,6 +201,7 @@ def check_station(config_path: Path | None, data_dir_flag: Path | None) -> None:
         config = load_station_config(config_path)
         where_data = station_data(config, data_dir=data_dir_flag)
         divisions = load_divisions(config, station_verifier(config, where_data.data_dir, check_only=True))
+        load_languages(config)
     except KioskError as exc:
         fail(str(exc))
     where = str(config_path) if config_path is not None else "none (one division on the embedded pack)"

@@ -100,7 +100,7 @@ def start_station(
     standard error (exit 2) and, in a kiosk session, "Station not ready — call a judge" stays on
     screen with it. A station with no judge PIN does not serve players (see ``run_station``).
     """
-    from kiosk.core.config import load_divisions
+    from kiosk.core.config import load_divisions, load_languages
     from kiosk.core.errors import KioskError
     from kiosk.paths import check_data_dir, station_data
 
@@ -111,6 +111,7 @@ def start_station(
         where = station_data(config, data_dir=data_dir)
         verifier = station_verifier(config, where.data_dir)  # walks are remembered in the data directory
         divisions = load_divisions(config, verifier)
+        load_languages(config)  # every catalogue it asks for is in this installation
     except KioskError as exc:  # on the terminal only, where there is no screen to show it on
         screen = no_screen(config_path, data_dir, os.environ) is None
         not_ready(exc, kiosk_session=kiosk_session and screen, smoke=smoke)

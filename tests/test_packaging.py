@@ -93,6 +93,26 @@ def test_frozen_station_starts_offscreen_to_its_ready_frame(bundle: Path, tmp_pa
     assert plugins_outside_the_sessions(result.stderr, plugins) == [], printed(result)
 
 
+def test_the_frozen_station_speaks_french(bundle: Path, tmp_path: Path) -> None:
+    """The bundle carries the compiled catalogues: a French station's ready screen asks in French."""
+    config = tmp_path / "station.toml"
+    config.write_text('language = "fr"\n')
+    env = {
+        "QT_QPA_PLATFORM": "offscreen",
+        "KIOSK_DATA_DIR": str(tmp_path / "data"),
+        "QT_LOGGING_RULES": QT_LIBRARY_LOG,
+    }
+    result = run(bundle / "kiosk", "station", "--config", str(config), "--smoke", env=env)
+    assert result.returncode == 0, printed(result)
+    assert "CONTESTATAIRE\u00a0: combien de mots contestez-vous\u00a0?" in result.stdout, printed(result)
+    assert sorted(
+        p.parent.parent.name for p in (bundle / "_internal" / "kiosk" / "locale").glob("*/*/kiosk.mo")
+    ) == [
+        "es",
+        "fr",
+    ]
+
+
 def test_the_frozen_director_serves_its_page_and_stops_on_ctrl_c(bundle: Path, tmp_path: Path) -> None:
     """uvicorn loads its protocol and loop by name: the bundle must carry them."""
     from kiosk.storage import open_station_storage

@@ -10,6 +10,7 @@ Example (every key is optional; paths are relative to the file)::
     known_editions = ["our-editions.tsv"]   # editions to recognise beside the built-in table
 
     ask_table = false              # true: each challenge asks for the table number
+    language = "en"                # what players and judges read: "en", "fr" or "es"
     [rules]
     profile = "penalty"            # "double", "penalty", "per_turn", "escalating" or "free"
     points_per_word = 5            # penalty: points for every word challenged
@@ -36,6 +37,7 @@ Example (every key is optional; paths are relative to the file)::
     name = "Schools"
     pack = "school.kxpack"
     youth_rules = true
+    language = "fr"                # this division's screens in French (default: the station's)
 
     [judge]
     idle_lock_seconds = 60
@@ -64,6 +66,7 @@ from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE
 from kiosk.core.edition import EditionTable, Expectation, PackRecognition, recognise_pack
 from kiosk.core.errors import ConfigError, EditionTableError, PackEditionError, PackError
 from kiosk.core.filekind import Role, refusal_for_bytes
+from kiosk.core.language import DEFAULT_LANGUAGE, Catalogue, checked_language, load_catalogue
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
 from kiosk.core.rules import (
     DEFAULT_ESCALATION,
@@ -84,6 +87,7 @@ __all__ = [
     "DEFAULT_STATION_NAME",
     "Division",
     "JudgeSettings",
+    "Languages",
     "LoadedDivision",
     "StationConfig",
     "Timings",
@@ -92,6 +96,7 @@ __all__ = [
     "edition_problem",
     "load_config",
     "load_divisions",
+    "load_languages",
     "parse_config",
     "recognise",
     "youth_list_problem",
@@ -116,6 +121,7 @@ class Division:
     colour: str = DEFAULT_COLOURS[0]
     second_opinion_pack: Path | None = None
     expect: str | None = None
+    language: str | None = None  # None: the station's language
 
 
 @dataclass(frozen=True)
@@ -139,6 +145,7 @@ class StationConfig:
     touch: bool = False
     screen: int = 0
     ask_table: bool = False  # each challenge asks for its table number (a step more for players)
+    language: str = DEFAULT_LANGUAGE  # what players and judges read; a division may speak its own
     database_url: str | None = None
     data_dir: Path | None = None
     judge: JudgeSettings = field(default_factory=JudgeSettings)
@@ -275,7 +282,7 @@ def _divisions(reader: _Reader, base: Path, default_pack: Path) -> tuple[Divisio
     divisions = []
     for number, table in enumerate(tables, start=1):
         sub = _Reader(table, f"{reader.where} division {number}")
-        sub.check_keys({"name", "pack", "youth_rules", "colour", "second_opinion_pack", "expect"})
+        sub.check_keys({"name", "pack", "youth_rules", "colour", "second_opinion_pack", "expect", "language"})
         name = sub.string("name")
         if name is None:
             raise ConfigError(f'{sub.where}: give it a name, e.g. name = "Open"')
@@ -285,6 +292,7 @@ def _divisions(reader: _Reader, base: Path, default_pack: Path) -> tuple[Divisio
         if _COLOUR.fullmatch(colour) is None:
             raise sub.fail("colour", 'a colour written "#rrggbb", e.g. "#1f5fbf"')
         second = sub.string("second_opinion_pack")
+        language = sub.string("language")
         divisions.append(
             Division(
                 name=name.strip(),
@@ -293,6 +301,9 @@ def _divisions(reader: _Reader, base: Path, default_pack: Path) -> tuple[Divisio
                 colour=colour.lower(),
                 second_opinion_pack=None if second is None else _path(base, second),
                 expect=sub.string("expect"),
+                language=None
+                if language is None
+                else checked_language(language, where=f"{sub.where}: language"),
             )
         )
     names = [d.name.casefold() for d in divisions]
@@ -317,6 +328,7 @@ def parse_config(text: str, *, where: str, base: Path, default_pack: Path) -> St
             "touch",
             "screen",
             "ask_table",
+            "language",
             "database_url",
             "data_dir",
             "rules",
@@ -340,6 +352,7 @@ def parse_config(text: str, *, where: str, base: Path, default_pack: Path) -> St
         touch=top.boolean("touch", False),
         screen=top.integer("screen", 0, 0, 15),
         ask_table=top.boolean("ask_table", False),
+        language=checked_language(top.string("language", DEFAULT_LANGUAGE) or "", where=f"{where}: language"),
         database_url=top.string("database_url"),
         data_dir=None if data_dir is None else _path(base, data_dir),
         judge=JudgeSettings(
@@ -387,6 +400,34 @@ class Verifier:
 
     walker: PackWalker = field(default_factory=PackWalker)
     editions: EditionTable = field(default_factory=EditionTable)
+
+
+@dataclass(frozen=True)
+class Languages:
+    """What the screens speak: the station's catalogue, and each division's (in the configuration's
+    order), which is the station's unless the division names its own language."""
+
+    station: Catalogue
+    divisions: tuple[Catalogue, ...]
+
+
+def load_languages(config: StationConfig) -> Languages:
+    """Every catalogue the configuration asks for, each read once; ConfigError (naming the file and
+    the key) if one is missing from this installation."""
+    where = "language" if config.source is None else f"{config.source}: language"
+    station = load_catalogue(config.language, where=where)
+    loaded = {station.language: station}
+    for number, division in enumerate(config.divisions, start=1):
+        code = division.language
+        if code is not None and code not in loaded:
+            place = f"division {number} ({division.name}): language"
+            loaded[code] = load_catalogue(
+                code, where=place if config.source is None else f"{config.source} {place}"
+            )
+    return Languages(
+        station=station,
+        divisions=tuple(station if d.language is None else loaded[d.language] for d in config.divisions),
+    )
 
 
 @dataclass(frozen=True)

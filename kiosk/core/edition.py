@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kiosk.core.errors import EditionTableError
+from kiosk.core.language import Catalogue, english
 from kiosk.core.normalise import MAX_WORD_LETTERS, MIN_WORD_LETTERS
 
 __all__ = [
@@ -532,21 +533,31 @@ class EditionBadge:
     warning: bool  # ...the pack's name claims a known edition its set is not: shown as a notice
 
 
-def edition_badge(recognition: PackRecognition, youth: bool, pack_name: str) -> EditionBadge:
+def edition_badge(
+    recognition: PackRecognition, youth: bool, pack_name: str, t: Catalogue | None = None
+) -> EditionBadge:
     """``NWL2023 ✓ published word set``, ``Club list — not a published edition``, or a warning
-    when the name claims an edition the set is not (``NWL2020 word set — not NWL2023 as named``)."""
+    when the name claims an edition the set is not (``NWL2020 word set — not NWL2023 as named``),
+    in the language of ``t`` (English by default)."""
+    t = t or english()
     ruling = recognition.ruling(youth)
     claimed = recognition.claimed
     if ruling.edition is not None and claimed is not None:
-        text = f"{ruling.edition.name} word set \u2014 not {claimed.name} as named"
+        text = t.text(
+            "{edition} word set \u2014 not {claimed} as named",
+            edition=ruling.edition.name,
+            claimed=claimed.name,
+        )
         return EditionBadge(text, published=True, warning=True)
     if ruling.edition is not None:
-        return EditionBadge(f"{ruling.edition.name} \u2713 published word set", published=True, warning=False)
+        text = t.text("{edition} \u2713 published word set", edition=ruling.edition.name)
+        return EditionBadge(text, published=True, warning=False)
     full = recognition.full.edition
     if youth and full is not None:
-        text = f"{full.name} \u2713 published word set, with a youth list of its own"
+        text = t.text("{edition} \u2713 published word set, with a youth list of its own", edition=full.name)
         return EditionBadge(text, published=True, warning=False)
     if claimed is not None:
-        text = f"\u2717 not the published {claimed.name} word set"
+        text = t.text("\u2717 not the published {claimed} word set", claimed=claimed.name)
         return EditionBadge(text, published=False, warning=True)
-    return EditionBadge(f"{pack_name} \u2014 not a published edition", published=False, warning=False)
+    text = t.text("{lexicon} \u2014 not a published edition", lexicon=pack_name)
+    return EditionBadge(text, published=False, warning=False)

@@ -305,7 +305,7 @@ class _Manifest:
     def optional_integer(self, key: str, low: int, high: int) -> int | None:
         return None if self.value.get(key) is None else self.integer(key, low, high)
 
-    def text(self, key: str, max_chars: int, *, empty: bool = True) -> str:
+    def string(self, key: str, max_chars: int, *, empty: bool = True) -> str:
         value = self.value[key]
         if not isinstance(value, str) or (not empty and not value.strip()):
             raise ValueError(
@@ -386,11 +386,11 @@ _SET_HASH_WHAT = "'sha256:' and 64 hex digits"
 
 def _source(value: object, where: str) -> SourceInfo:
     entry = _Manifest(value, where, _SOURCE_FIELDS)
-    role = entry.text("role", 40)
+    role = entry.string("role", 40)
     if role not in SOURCE_ROLES:
         raise ValueError(f"{where}.role is {_shown(role)}, not one of {', '.join(SOURCE_ROLES)}")
     return SourceInfo(
-        file=entry.text("file", MAX_FILE_NAME_CHARS),
+        file=entry.string("file", MAX_FILE_NAME_CHARS),
         sha256=entry.pattern("sha256", _HEX_DIGEST, "64 hex digits"),
         role=role,
         min_length=entry.optional_integer("min_length", 0, MAX_WORD_LETTERS),
@@ -405,7 +405,7 @@ def _edition_line(value: object, where: str, sets: Sequence[WordSetFacts], max_l
     counts = entry.counts("counts_by_length", max_length, words)
     try:
         line = edition_from_fields(
-            entry.text("name", 40),
+            entry.string("name", 40),
             words,
             entry.pattern("sha256", _HEX_DIGEST, "64 hex digits"),
             counts,
@@ -455,9 +455,9 @@ def _pack_info(data: object) -> PackInfo:
     if len({line.sha256 for line in lines}) != len(lines):
         raise ValueError("pack.known_editions names one word set twice")
     return PackInfo(
-        name=pack.text("name", MAX_NAME_CHARS, empty=False),
-        edition=pack.text("edition", MAX_NAME_CHARS),
-        description=pack.text("description", MAX_DESCRIPTION_CHARS),
+        name=pack.string("name", MAX_NAME_CHARS, empty=False),
+        edition=pack.string("edition", MAX_NAME_CHARS),
+        description=pack.string("description", MAX_DESCRIPTION_CHARS),
         max_length=max_length,
         word_count=word_count,
         counts_by_length=counts,
@@ -470,7 +470,7 @@ def _pack_info(data: object) -> PackInfo:
         sources=tuple(
             _source(value, f"pack.sources[{i}]") for i, value in enumerate(pack.items("sources", MAX_SOURCES))
         ),
-        builder_version=pack.text("builder_version", MAX_VERSION_CHARS),
+        builder_version=pack.string("builder_version", MAX_VERSION_CHARS),
         format_version=pack.integer("format_version", 1, MAX_PLAUSIBLE_FORMAT_VERSION),
         normaliser_version=pack.integer("normaliser_version", 1, MAX_PLAUSIBLE_FORMAT_VERSION),
     )
@@ -491,7 +491,7 @@ def _sections(value: object, manifest_end: int, content_length: int, has_youth: 
     cursor = manifest_end
     for index, item in enumerate(value):
         entry = _Manifest(item, f"sections[{index}]", _SECTION_FIELDS)
-        name = entry.text("name", 40)
+        name = entry.string("name", 40)
         if name not in (WORDS_SECTION, YOUTH_SECTION) or any(s.name == name for s in sections):
             raise ValueError(
                 f"sections[{index}] is named {_shown(name)}: a pack has one 'words' and one 'youth'"

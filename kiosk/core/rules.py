@@ -36,7 +36,7 @@ from types import MappingProxyType
 
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, Verdict
 from kiosk.core.errors import ConfigError
-from kiosk.core.plural import one_or_many
+from kiosk.core.language import Catalogue, english, marked
 
 __all__ = [
     "DEFAULT_ESCALATION",
@@ -84,29 +84,31 @@ class PenaltyParty(enum.Enum):
 # catalogue). Templates may use the placeholders of PLACEHOLDERS.
 TEXTS: Mapping[str, str] = MappingProxyType(
     {
-        "title.double": "Double challenge",
-        "title.penalty": "{per_word}-point per-word penalty",
-        "title.per_turn": "{per_challenge}-point penalty per challenge",
-        "title.escalating": "Escalating penalty ({schedule} points)",
-        "title.free": "Free challenge",
-        "successful.headline": "Successful challenge",
-        "successful.consequence": (
+        "title.double": marked("Double challenge"),
+        "title.penalty": marked("{per_word}-point per-word penalty"),
+        "title.per_turn": marked("{per_challenge}-point penalty per challenge"),
+        "title.escalating": marked("Escalating penalty ({schedule} points)"),
+        "title.free": marked("Free challenge"),
+        "successful.headline": marked("Successful challenge"),
+        "successful.consequence": marked(
             "The play comes off the board: the CHALLENGED PLAYER scores nothing this turn."
         ),
-        "unsuccessful.double.headline": "Unsuccessful challenge",
-        "unsuccessful.double.consequence": "The play stands. The CHALLENGER loses a turn.",
-        "unsuccessful.free.headline": "Unsuccessful challenge \u2014 no penalty",
-        "unsuccessful.free.consequence": "The play stands. Play continues.",
-        "unsuccessful.penalty.headline": ("Unsuccessful challenge \u2014 {words} \u00d7 {per_word} points"),
-        "unsuccessful.per_turn.headline": "Unsuccessful challenge \u2014 {points} points",
-        "unsuccessful.escalating.headline": "Unsuccessful challenge \u2014 {words}: {points} points",
-        "party.challenger_loses": "The play stands. The CHALLENGER loses {points} points.",
-        "party.challenged_gains": "The play stands. The CHALLENGED PLAYER gains {points} points.",
-        "party.both": (
+        "unsuccessful.double.headline": marked("Unsuccessful challenge"),
+        "unsuccessful.double.consequence": marked("The play stands. The CHALLENGER loses a turn."),
+        "unsuccessful.free.headline": marked("Unsuccessful challenge \u2014 no penalty"),
+        "unsuccessful.free.consequence": marked("The play stands. Play continues."),
+        "unsuccessful.penalty.headline": marked(
+            "Unsuccessful challenge \u2014 {words} \u00d7 {per_word} points"
+        ),
+        "unsuccessful.per_turn.headline": marked("Unsuccessful challenge \u2014 {points} points"),
+        "unsuccessful.escalating.headline": marked("Unsuccessful challenge \u2014 {words}: {points} points"),
+        "party.challenger_loses": marked("The play stands. The CHALLENGER loses {points} points."),
+        "party.challenged_gains": marked("The play stands. The CHALLENGED PLAYER gains {points} points."),
+        "party.both": marked(
             "The play stands. The CHALLENGER loses {points} points and the CHALLENGED PLAYER gains "
             "{points} points."
         ),
-        "words.one": "{count} word",
+        "words.one": "{count} word",  # translated as one plural message (outcome)
         "words.many": "{count} words",
     }
 )
@@ -270,11 +272,16 @@ class RuleProfile:
 
     # -- what players read -------------------------------------------------------------------------
 
-    def _text(self, key: str, own: str | None = None, **values: object) -> str:
-        """The profile's own words for ``own`` if it has them, else the default ``TEXTS[key]``."""
+    def _text(
+        self, key: str, own: str | None = None, language: Catalogue | None = None, **values: object
+    ) -> str:
+        """The profile's own words for ``own`` if it has them (as the configuration wrote them),
+        else the default ``TEXTS[key]`` in ``language``."""
         mine = dict(self.words)
-        template = mine.get(own, TEXTS[key]) if own is not None else TEXTS[key]
-        return template.format(**self._values(**values))
+        if own is not None and own in mine:
+            return mine[own].format(**self._values(**values))
+        words = english() if language is None else language
+        return words.text(TEXTS[key], **self._values(**values))
 
     def _values(self, **values: object) -> dict[str, object]:
         return {
@@ -289,8 +296,12 @@ class RuleProfile:
 
     @property
     def title(self) -> str:
-        """The profile as players read it."""
-        return self._text(f"title.{self.kind.value}", "title")
+        """The profile as players read it (in English; ``title_in`` for another language)."""
+        return self.title_in(english())
+
+    def title_in(self, language: Catalogue) -> str:
+        """The profile as players read it in ``language``."""
+        return self._text(f"title.{self.kind.value}", "title", language)
 
     def points_for(self, word_count: int) -> int:
         """The points an unsuccessful challenge of ``word_count`` words costs (0: no points)."""
@@ -302,19 +313,20 @@ class RuleProfile:
             return self.escalation[min(max(word_count, 1), len(self.escalation)) - 1]
         return 0
 
-    def outcome(self, verdict: Verdict, word_count: int) -> Outcome:
-        """The consequence of a ruling on a play of ``word_count`` words."""
-        words = self._text(one_or_many(word_count, "words.one", "words.many"), count=word_count)
+    def outcome(self, verdict: Verdict, word_count: int, language: Catalogue | None = None) -> Outcome:
+        """The consequence of a ruling on a play of ``word_count`` words, in ``language``."""
+        t = english() if language is None else language
+        words = t.plural("{count} word", "{count} words", word_count)
         values = {"points": self.points_for(word_count), "words": words, "count": word_count}
         if verdict is Verdict.UNACCEPTABLE:
             return Outcome(
-                self._text("successful.headline", "successful_headline", **values),
-                self._text("successful.consequence", "successful_consequence", **values),
+                self._text("successful.headline", "successful_headline", t, **values),
+                self._text("successful.consequence", "successful_consequence", t, **values),
             )
         kind = self.kind.value
-        headline = self._text(f"unsuccessful.{kind}.headline", "unsuccessful_headline", **values)
+        headline = self._text(f"unsuccessful.{kind}.headline", "unsuccessful_headline", t, **values)
         if self.kind in POINT_KINDS:
             default = f"party.{self.penalty_party.value}"
         else:
             default = f"unsuccessful.{kind}.consequence"
-        return Outcome(headline, self._text(default, "unsuccessful_consequence", **values))
+        return Outcome(headline, self._text(default, "unsuccessful_consequence", t, **values))

@@ -32,12 +32,12 @@ from __future__ import annotations
 
 import enum
 import unicodedata
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, Ruling
 from kiosk.core.errors import InputError
+from kiosk.core.language import Catalogue, english
 from kiosk.core.normalise import MIN_WORD_LETTERS, SEPARATORS, describe_character, normalise_word
-from kiosk.core.plural import counted, one_or_many
 
 # A word may be typed up to twice the pack's longest word (ANTIDISESTABLISHMENTARIANISM, 28
 # letters, against 15): long enough to see what was typed and correct it, short enough that a key
@@ -235,6 +235,20 @@ class SessionState:
     ask_table: bool = False
     table_digits: str = ""
     table: int | None = None
+    station_words: Catalogue = field(default_factory=english)  # before a division is chosen
+    division_words: tuple[Catalogue, ...] = ()  # per division; () : the station's everywhere
+
+    @property
+    def language(self) -> Catalogue:
+        """The words of the screen now: the chosen division's language; before a choice, the
+        language every division served speaks, if they all speak one, else the station's."""
+        if self.division is not None and self.division < len(self.division_words):
+            return self.division_words[self.division]
+        if self.division_words:
+            spoken = {self.division_words[i].language: self.division_words[i] for i in self.served}
+            if len(spoken) == 1:
+                return next(iter(spoken.values()))
+        return self.station_words
 
     @property
     def entered(self) -> tuple[str, ...]:
@@ -261,10 +275,16 @@ class Step:
 
 
 def start(
-    max_lengths: tuple[int, ...], served: tuple[int, ...] | None = None, *, ask_table: bool = False
+    max_lengths: tuple[int, ...],
+    served: tuple[int, ...] | None = None,
+    *,
+    ask_table: bool = False,
+    station_words: Catalogue | None = None,
+    division_words: tuple[Catalogue, ...] = (),
 ) -> SessionState:
     """The ready screen of a station with these divisions, serving ``served`` (default: all);
-    ``ask_table``: each challenge asks for its table number."""
+    ``ask_table``: each challenge asks for its table number. ``station_words``: the station's
+    language (default English); ``division_words``: each division's, where they differ."""
     if not max_lengths:
         raise ValueError("a station needs at least one division")
     chosen = tuple(range(len(max_lengths))) if served is None else served
@@ -275,6 +295,8 @@ def start(
         served=chosen,
         division=None if len(chosen) > 1 else chosen[0],
         ask_table=ask_table,
+        station_words=english() if station_words is None else station_words,
+        division_words=division_words,
     )
 
 
@@ -288,7 +310,13 @@ def idle_timing(screen: Screen, idle_entry_ms: int) -> tuple[int, int]:
 
 def _ready(state: SessionState) -> SessionState:
     """The ready screen again: nothing of this challenge carries over, its division and table included."""
-    return start(state.max_lengths, state.served, ask_table=state.ask_table)
+    return start(
+        state.max_lengths,
+        state.served,
+        ask_table=state.ask_table,
+        station_words=state.station_words,
+        division_words=state.division_words,
+    )
 
 
 def _entry_screen(state: SessionState, words: tuple[str, ...], current: str) -> Screen:
@@ -299,17 +327,30 @@ def _entry_screen(state: SessionState, words: tuple[str, ...], current: str) -> 
     return Screen.CONFIRM if complete else Screen.ENTRY
 
 
-def _all_typed(expected: int) -> str:
-    return one_or_many(expected, "The word is typed", f"All {expected} words are typed")
+def _all_typed(state: SessionState) -> str:
+    return state.language.plural("The word is typed", "All {count} words are typed", state.expected)
+
+
+def _length_problem(state: SessionState, word: str) -> str:
+    """What is wrong with the length of ``word`` (typed, A-Z), in the screen's language; "" if nothing."""
+    t = state.language
+    if len(word) < MIN_WORD_LETTERS:
+        has = t.plural("{word} has {count} letter", "{word} has {count} letters", len(word), word=repr(word))
+        least = t.text("a word has at least {minimum} letters", minimum=MIN_WORD_LETTERS)
+        return f"{has}; {least}"
+    if len(word) > state.max_length:
+        has = t.plural("{word} has {count} letter", "{word} has {count} letters", len(word), word=repr(word))
+        most = t.text("this lexicon holds words of at most {maximum} letters", maximum=state.max_length)
+        return f"{has}; {most}"
+    return ""
 
 
 def _too_long(state: SessionState) -> str:
     """The notice for a word longer than the pack allows: about the word as it was typed."""
-    try:
-        normalise_word(state.current, max_length=state.max_length)
-    except InputError as exc:
-        return f"Too long: {exc}. Backspace corrects it"
-    return ""
+    problem = _length_problem(state, state.current)
+    return (
+        state.language.text("Too long: {problem}. Backspace corrects it", problem=problem) if problem else ""
+    )
 
 
 def _type_char(state: SessionState, char: str) -> SessionState:
@@ -317,29 +358,34 @@ def _type_char(state: SessionState, char: str) -> SessionState:
     if char in SEPARATORS:
         if not current:
             return state
-        try:
-            normalise_word(current, max_length=state.max_length)
-        except InputError as exc:
-            return replace(state, notice=f"Not finished: {exc}")
+        problem = _length_problem(state, current)
+        if problem:
+            return replace(state, notice=state.language.text("Not finished: {problem}", problem=problem))
         words, current = (*words, current), ""
         return replace(state, words=words, current=current, notice="")
     if not current and len(words) >= state.expected:
-        return replace(
-            state, notice=f"{_all_typed(state.expected)}: press TAB to judge, or Esc to start again"
+        notice = state.language.text(
+            "{all_typed}: press TAB to judge, or Esc to start again", all_typed=_all_typed(state)
         )
+        return replace(state, notice=notice)
     try:
         letter = normalise_word(char * MIN_WORD_LETTERS)[0]
     except InputError:
-        return replace(state, notice=f"Not typed: {_name_for_players(char)} is not one of the letters A to Z")
+        notice = state.language.text(
+            "Not typed: {character} is not one of the letters A to Z",
+            character=_name_for_players(char, state.language),
+        )
+        return replace(state, notice=notice)
     if len(current) >= MAX_TYPED_LENGTH_FACTOR * state.max_length:
-        return replace(state, notice=f"Not typed: {_too_long(state).removeprefix('Too long: ')}")
+        problem = _length_problem(state, current)
+        return replace(state, notice=state.language.text("Not typed: {problem}", problem=problem))
     state = replace(state, current=current + letter, notice="")
     if len(state.current) > state.max_length:  # kept as typed, marked, and held back from judging
         return replace(state, notice=_too_long(state))
     return state
 
 
-def _name_for_players(char: str) -> str:
+def _name_for_players(char: str, t: Catalogue) -> str:
     """Short words a player can read: the character itself, named only where that helps.
 
     A digit or a punctuation mark is shown as it is; a letter is shown with its name, because an
@@ -347,12 +393,14 @@ def _name_for_players(char: str) -> str:
     character gets the normaliser's full description, code included.
     """
     if not char.isprintable() or char.isspace() or unicodedata.category(char).startswith(("M", "C")):
-        return f"an invisible character {describe_character(char)}"
+        return t.text("an invisible character {description}", description=describe_character(char))
     if char.isalpha():
         name = unicodedata.name(char, "").lower()
         plain = name.removeprefix("latin small letter ").removeprefix("latin capital letter ")
         if plain == name:  # another script: its name matters, for look-alikes (Cyrillic a)
             plain = name[:1].upper() + name[1:]
+        elif t.language != "en":  # a Latin letter needs no (English) name: "é" says it all
+            return f'"{char}"'
         return f'"{char}" ({plain})' if plain else f'"{char}"'
     return f'"{char}"'
 
@@ -385,16 +433,20 @@ def _on_table(state: SessionState, event: Event) -> Step:
                 done = True
                 break
             if not (char.isascii() and char.isdigit()):
-                return Step(replace(state, notice="The table number is digits only: 0 to 9"))
+                notice = state.language.text("The table number is digits only: 0 to 9")
+                return Step(replace(state, notice=notice))
             if not digits and char == "0":
-                return Step(replace(state, notice="Table numbers start at 1"))
+                return Step(replace(state, notice=state.language.text("Table numbers start at 1")))
             if len(digits) >= MAX_TABLE_DIGITS:
-                return Step(replace(state, notice=f"A table number has at most {MAX_TABLE_DIGITS} digits"))
+                notice = state.language.text(
+                    "A table number has at most {count} digits", count=MAX_TABLE_DIGITS
+                )
+                return Step(replace(state, notice=notice))
             digits += char
         state = replace(state, table_digits=digits, notice="")
     if done:
         if not digits:
-            return Step(replace(state, notice="First type your table number"))
+            return Step(replace(state, notice=state.language.text("First type your table number")))
         screen = Screen.DIVISION if state.choosing else Screen.ENTRY
         return Step(replace(state, screen=screen, table=int(digits), notice=""))
     return Step(state)
@@ -416,8 +468,9 @@ def _on_division(state: SessionState, event: Event) -> Step:
         return Step(replace(state, screen=Screen.ENTRY, division=chosen, notice="", clearing_in_s=0))
     if isinstance(event, Typed | JudgePressed):
         count = len(state.served)
-        numbers = "1 or 2" if count == 2 else f"1 to {count}"
-        notice = f"First the division of your game: press its number, {numbers}"
+        t = state.language
+        numbers = t.text("1 or 2") if count == 2 else t.text("1 to {last}", last=count)
+        notice = t.text("First the division of your game: press its number, {numbers}", numbers=numbers)
         return Step(replace(state, notice=notice, clearing_in_s=0))
     return Step(replace(state, clearing_in_s=0))
 
@@ -448,10 +501,11 @@ def _on_entry(state: SessionState, event: Event) -> Step:
             state = _type_char(state, " ")  # Tab ends the word being typed, as in Zyzzyva
         elif len(state.entered) < state.expected:
             left = state.expected - len(state.entered)
-            notice = one_or_many(
-                state.expected, "Type the word first", f"Type all {counted(state.expected, 'word')} first"
-            )
-            state = replace(state, notice=notice + (f" ({left} to go)" if 0 < left < state.expected else ""))
+            t = state.language
+            notice = t.plural("Type the word first", "Type all {count} words first", state.expected)
+            if 0 < left < state.expected:
+                notice += " " + t.plural("({count} to go)", "({count} to go)", left)
+            state = replace(state, notice=notice)
         else:
             state = _type_char(state, " ")  # the last word is too short: say why
     elif isinstance(event, IdleExpired):

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from kiosk.core.errors import ConfigError, PackSignatureError
+from kiosk.core.language import Catalogue, english
 from kiosk.core.pack import PUBLIC_KEY_BYTES, PackContents, SealedPack, SignatureBlock
 
 __all__ = [
@@ -153,11 +154,15 @@ class PackTrust:
     @property
     def label(self) -> str:
         """One line for a screen: ``signed by NASPA``, ``unsigned``, ``signed by an unknown key (…)``."""
+        return self.label_in(english())
+
+    def label_in(self, t: Catalogue) -> str:
+        """``label`` in the language of ``t``."""
         if self.status is SignatureStatus.SIGNED:
-            return f"signed by {self.signer}"
+            return t.text("signed by {signer}", signer=self.signer)
         if self.status is SignatureStatus.UNKNOWN_SIGNER:
-            return f"signed by an unknown key ({self.fingerprint})"
-        return "unsigned"
+            return t.text("signed by an unknown key ({fingerprint})", fingerprint=self.fingerprint)
+        return t.text("unsigned")
 
 
 # Ed25519 public keys of small order (the neutral point and the points of order 2, 4 and 8): under

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QApplication
 from kiosk.console import EXIT_ERROR
 from kiosk.core.config import LoadedDivision, StationConfig, Verifier
 from kiosk.core.errors import KioskError
+from kiosk.core.language import marked
 from kiosk.paths import StationData, current_user
 from kiosk.ui.controller import StationController
 from kiosk.ui.screen import fill_screen
@@ -45,8 +46,8 @@ __all__ = [
 
 LOCK_FILE_NAME = "station.lock"
 EXIT_OK = 0
-SERVES_BY_ITSELF = "This screen turns into the ready screen by itself once that is done."
-ONE_LINE = "Type the command as one line. "
+SERVES_BY_ITSELF = marked("This screen turns into the ready screen by itself once that is done.")
+ONE_LINE = marked("Type the command as one line.")
 READINESS_RECHECK_MS = 2000  # a station that is not ready looks again this often (a SQLite read)
 
 
@@ -180,7 +181,10 @@ def run_station(
                 return
             if first or not window.not_ready:
                 print(f"station not ready: {problem} {command}".rstrip(), file=sys.stderr, flush=True)
-            how = ONE_LINE + SERVES_BY_ITSELF if command else SERVES_BY_ITSELF
+            t = controller.languages.station
+            how = t.text(SERVES_BY_ITSELF)
+            if command:
+                how = f"{t.text(ONE_LINE)} {how}"
             window.show_not_ready(problem, command=command, how=how)
             recheck.start()
             return
@@ -202,7 +206,10 @@ def run_station(
             elapsed = seconds_since_process_start()
             shown = "?" if elapsed is None else f"{elapsed:.3f}"
             try:
-                print(f"ready frame painted {shown} s after process start", flush=True)
+                # what the ready screen asks, in the station's language: the smoke test of a bundle
+                # sees its translation catalogues at work
+                asked = window.ready.prompt.text().split("\n")[0]
+                print(f"ready frame painted {shown} s after process start: {asked}", flush=True)
             except OSError as exc:  # raised in a Qt slot, it would be swallowed and never quit
                 with contextlib.suppress(OSError):
                     print(f"error: the smoke test cannot print its result: {exc.strerror}", file=sys.stderr)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from kiosk.core.adjudication import Verdict, adjudicate, judge_words
-from kiosk.core.config import LoadedDivision, StationConfig, Verifier
+from kiosk.core.config import Languages, LoadedDivision, StationConfig, Verifier, load_languages
 from kiosk.core.errors import StorageError
 from kiosk.core.session import (
     Effect,
@@ -80,8 +80,10 @@ class StationController(QObject):
         judge_handler: Callable[[], None] | None = None,
         clock: Clock = _utc_now,
         verifier: Verifier | None = None,
+        languages: Languages | None = None,
         parent: QObject | None = None,
     ) -> None:
+        """``languages``: the catalogues the configuration asks for (default: read them now)."""
         super().__init__(parent)
         self.verifier = verifier if verifier is not None else Verifier()
         if not divisions:
@@ -98,8 +100,12 @@ class StationController(QObject):
         self.second_opinion: Verdict | None = None
         self.pending_divisions: tuple[LoadedDivision, ...] | None = None  # reloaded, not yet in use
         self.packs_verified_at: datetime | None = None  # by the last reload; None: at start-up
+        self.languages = load_languages(config) if languages is None else languages
         self._state = start(
-            tuple(d.lexicon.info.max_length for d in self.divisions), ask_table=config.ask_table
+            tuple(d.lexicon.info.max_length for d in self.divisions),
+            ask_table=config.ask_table,
+            station_words=self.languages.station,
+            division_words=self.languages.divisions,
         )
         timings = config.timings
         self.lockout_timer = self._timer(timings.key_lockout_ms, LockoutEnded())
@@ -164,7 +170,13 @@ class StationController(QObject):
         if served == state.served:
             return
         if state.screen is Screen.READY:
-            self._state = start(state.max_lengths, served, ask_table=state.ask_table)
+            self._state = start(
+                state.max_lengths,
+                served,
+                ask_table=state.ask_table,
+                station_words=state.station_words,
+                division_words=state.division_words,
+            )
         elif state.screen is Screen.FAULT:
             self._state = replace(state, served=served)
         else:

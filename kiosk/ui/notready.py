@@ -21,6 +21,7 @@ from PySide6.QtGui import QCloseEvent, QCursor, QKeyEvent, QPaintEvent
 from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
 
 from kiosk.console import EXIT_ERROR
+from kiosk.core.language import Catalogue, english
 from kiosk.ui import theme
 from kiosk.ui.screen import fill_screen
 from kiosk.ui.startup import application
@@ -51,10 +52,9 @@ class NotReadyView(View):
         super().__init__()
         self.setObjectName("not-ready")
         theme.paint_background(self, theme.FAULT_BACKGROUND)
-        self.headline = FitLabel("Station not ready \u2014 call a judge", fill=0.75, bold=True)
+        self.headline = FitLabel(fill=0.75, bold=True)
         self.headline.setObjectName("not-ready-headline")
-        self.headline.setAccessibleName("Station not ready: call a judge")
-        self.players = FitLabel("This station cannot judge challenges right now.", fill=0.8)
+        self.players = FitLabel(fill=0.8)
         self.players.setObjectName("not-ready-players")
         self.problem = FitLabel(fill=0.9, wrap=True)
         self.problem.setObjectName("not-ready-problem")
@@ -75,10 +75,20 @@ class NotReadyView(View):
             (QWidget(), 6),
         ):
             layout.addWidget(widget, stretch)
+        self._words = english()
         self.show_problem(problem, command=command, how=how)
 
-    def show_problem(self, problem: str, *, command: str = "", how: str = "") -> None:
-        self.problem.setText(f"For the judge: {problem}")
+    def show_problem(
+        self, problem: str, *, command: str = "", how: str = "", t: Catalogue | None = None
+    ) -> None:
+        """``t``: the station's language, for the players' lines (the problem itself, from the
+        configuration or the storage, and the command are the judge's, in English)."""
+        t = t or self._words
+        self._words = t
+        self.headline.setText(t.text("Station not ready \u2014 call a judge"))
+        self.headline.setAccessibleName(t.text("Station not ready: call a judge"))
+        self.players.setText(t.text("This station cannot judge challenges right now."))
+        self.problem.setText(t.text("For the judge: {problem}", problem=problem))
         self.command.setText(command_lines(command))
         self.command.setVisible(bool(command))
         self.how.setText(how)

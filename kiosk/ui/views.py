@@ -21,8 +21,9 @@ from PySide6.QtWidgets import (
 
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, Verdict
 from kiosk.core.edition import EditionBadge
+from kiosk.core.language import Catalogue, english, marked
 from kiosk.core.pack import pack_title
-from kiosk.core.plural import counted, one_or_many
+from kiosk.core.plural import counted
 from kiosk.core.rules import Outcome
 from kiosk.core.session import (
     Backspace,
@@ -53,7 +54,9 @@ __all__ = [
 ]
 
 KEYBOARD_ROWS = ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM")
-TOUCH_KEY_NAMES = (("press TAB", "tap JUDGE"), ("Esc", "CLEAR"))
+# The session names the keyboard's keys; a touch player has these instead (each pair: the words
+# for a keyboard and those for a touch screen, as English message ids; both are translated).
+TOUCH_KEY_NAMES = ((marked("press TAB"), marked("tap JUDGE")), (marked("Esc"), marked("CLEAR")))
 WORDS_PER_COLUMN = 4
 MIN_GRID_ROWS = 3
 CURSOR = "_"
@@ -105,12 +108,13 @@ class HeaderBar(QWidget):
         layout.addWidget(self.station, 4)
         self._colour = ""
 
-    def show_division(self, name: str, colour: str, station: str) -> None:
-        self._show(f"Division: {name}", colour, station)
+    def show_division(self, name: str, colour: str, station: str, t: Catalogue | None = None) -> None:
+        self._show((t or english()).text("Division: {name}", name=name), colour, station)
 
-    def show_divisions(self, names: Sequence[str], station: str) -> None:
+    def show_divisions(self, names: Sequence[str], station: str, t: Catalogue | None = None) -> None:
         """Before a challenge's division is chosen: every division served, in no division's colour."""
-        self._show("Divisions: " + " \u00b7 ".join(names), theme.KEY_BACKGROUND, station)
+        text = (t or english()).text("Divisions: {names}", names=" \u00b7 ".join(names))
+        self._show(text, theme.KEY_BACKGROUND, station)
 
     def _show(self, text: str, colour: str, station: str) -> None:
         self.division.setText(text)
@@ -146,6 +150,7 @@ class WordGrid(QWidget):
         self._word_colour = theme.TEXT
         self._expected = 1
         self._max_length = 15
+        self._words = english()
         self.numbers: list[FitLabel] = []
         self.words: list[FitLabel] = []
         self.counts: list[FitLabel] = []
@@ -166,8 +171,16 @@ class WordGrid(QWidget):
             self.words.append(word)
             self.counts.append(count)
 
-    def show_words(self, words: Sequence[str], expected: int, max_length: int, cursor_at: int | None) -> None:
+    def show_words(
+        self,
+        words: Sequence[str],
+        expected: int,
+        max_length: int,
+        cursor_at: int | None,
+        t: Catalogue | None = None,
+    ) -> None:
         """Show ``words``; ``cursor_at`` is the slot being typed into (None: no cursor)."""
+        self._words = t or english()
         self._expected = max(1, expected)
         if max_length != self._max_length:
             self._max_length = max_length
@@ -179,7 +192,7 @@ class WordGrid(QWidget):
             self.words[index].setVisible(used)
             self.counts[index].setVisible(used and self._show_counts)
             self.words[index].setText(shown)
-            self.counts[index].setText(counted(len(word), "letter") if word else "")
+            self.counts[index].setText(counted(len(word), "letter", "letters", self._words) if word else "")
             too_long = len(word) > max_length  # kept as typed and marked, never cut to fit
             self.words[index].set_colour(theme.NOTICE if too_long else self._word_colour)
             self.counts[index].set_colour(theme.NOTICE if too_long else theme.DIM_TEXT)
@@ -198,7 +211,7 @@ class WordGrid(QWidget):
         column_width = width // columns
         # M is as wide as most capitals; a word of many Ws shrinks its own label only.
         reference_word = "M" * self._max_length + CURSOR
-        reference_count = counted(self._max_length, "letter")
+        reference_count = counted(self._max_length, "letter", "letters", self._words)
         for index in range(MAX_WORDS_PER_CHALLENGE):
             column, row = (index // rows, index % rows) if columns == 2 else (0, index)
             x = column * column_width
@@ -264,6 +277,13 @@ class TouchKeyboard(KeyPad):
         )
         super().__init__(rows, parent)
 
+    def speak(self, t: Catalogue) -> None:
+        """The named keys in the screen's language (the letters are the letters)."""
+        self.keys["CLEAR"].setText(t.text("CLEAR"))
+        self.keys["SPACE"].setText(t.text("SPACE"))
+        self.keys["BACKSPACE"].setText(t.text("BACKSPACE"))
+        self.keys["JUDGE"].setText(t.text("JUDGE"))
+
 
 @dataclass(frozen=True)
 class DivisionCard:
@@ -281,7 +301,11 @@ class DivisionCard:
     @property
     def described(self) -> str:
         """The division's lexicon in a few words: "ENABLE demo (enable1), school rules"."""
-        school = ", school rules" if self.youth else ""
+        return self.described_in(english())
+
+    def described_in(self, t: Catalogue) -> str:
+        """``described`` in the language of ``t``."""
+        school = t.text(", school rules") if self.youth else ""
         return f"{pack_title(self.lexicon, self.edition)}{school}"
 
 
@@ -390,26 +414,33 @@ class ReadyView(View):
         for row in self.published_rows:
             row.set_max_px(shared)
 
-    def show_ready(self, cards: Sequence[DivisionCard], *, several: bool) -> None:
-        """``cards``: the divisions served now; ``several``: the configuration has more than one."""
+    def show_ready(self, cards: Sequence[DivisionCard], *, several: bool, t: Catalogue | None = None) -> None:
+        """``cards``: the divisions served now; ``several``: the configuration has more than one;
+        ``t``: the language of the screen."""
+        t = t or english()
         if len(cards) == 1:
             card = cards[0]
-            self.caption.setText("Lexicon")
+            self.caption.setText(t.text("Lexicon"))
             self.lexicon.setText(card.lexicon)
-            edition = f"edition {card.edition} \u00b7 " if card.edition.strip() else ""
+            edition = (
+                t.text("edition {edition}", edition=card.edition) + " \u00b7 " if card.edition.strip() else ""
+            )
             self.edition.setText(f"{edition}{card.trust}")
-            self.youth.setText("School rules: youth list applied" if card.youth else "")
-            self.division.setText(f"This station judges the {card.name} division only" if several else "")
+            self.youth.setText(t.text("School rules: youth list applied") if card.youth else "")
+            only = t.text("This station judges the {name} division only", name=card.name)
+            self.division.setText(only if several else "")
             self._show_badges([(card.badge.text, card.badge)])
         else:
-            self.caption.setText("This station judges the divisions")
+            self.caption.setText(t.text("This station judges the divisions"))
             self.lexicon.setText(" \u00b7 ".join(card.name for card in cards))
-            self.edition.setText(" \u00b7 ".join(f"{card.name}: {card.described}" for card in cards))
+            self.edition.setText(" \u00b7 ".join(f"{card.name}: {card.described_in(t)}" for card in cards))
             self.youth.setText("")
-            self.division.setText("After the count, choose the division of your game")
+            self.division.setText(t.text("After the count, choose the division of your game"))
             self._show_badges([(f"{card.name}: {card.badge.text}", card.badge) for card in cards])
-        keys = "Tap 1 to 8" if self._touch else "Press 1 to 8"
-        self.prompt.setText(f"CHALLENGER: how many words are challenged?\n{keys}")
+        keys = t.text("Tap 1 to 8") if self._touch else t.text("Press 1 to 8")
+        self.prompt.setText(t.text("CHALLENGER: how many words are challenged?") + f"\n{keys}")
+        if self.judge_button is not None:
+            self.judge_button.setText(t.text("Judge"))
 
 
 class DivisionView(View):
@@ -423,7 +454,7 @@ class DivisionView(View):
         self._touch = touch
         self.title = FitLabel(fill=0.75, bold=True)
         self.title.setObjectName("division-title")
-        self.question = FitLabel("Which division is your game in?", fill=0.8, bold=True)
+        self.question = FitLabel(fill=0.8, bold=True)
         self.question.setObjectName("division-question")
         self.choices = QWidget()
         self.choices.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
@@ -451,19 +482,27 @@ class DivisionView(View):
         items.append((_spacer(), 4))
         _stack(self, items)
         self._shown: tuple[DivisionCard, ...] = ()
+        self._language = ""
 
     def show_choices(self, state: SessionState, cards: Sequence[tuple[int, DivisionCard]]) -> None:
         """``cards``: the divisions served, each with its index in the configuration."""
-        self.title.setText(f"{counted(state.expected, 'word')} challenged")
+        t = state.language
+        self.title.setText(t.plural("{count} word challenged", "{count} words challenged", state.expected))
+        self.question.setText(t.text("Which division is your game in?"))
+        if self.back is not None:
+            self.back.setText(t.text("BACK"))
         shown = tuple(card for _, card in cards)
-        if shown != self._shown:
+        if shown != self._shown or t.language != self._language:
             self._shown = shown
+            self._language = t.language
             for key in self.keys:
                 key.setParent(None)
                 key.deleteLater()
             self.keys = []
             for number, (index, card) in enumerate(cards, start=1):
-                key = FitButton(f"{number}  {card.name}\n{card.described}", colour=card.colour, key=True)
+                key = FitButton(
+                    f"{number}  {card.name}\n{card.described_in(t)}", colour=card.colour, key=True
+                )
                 key.setObjectName(f"division-choice-{number}")
                 chosen = DivisionSelected(index)
                 key.clicked.connect(lambda _checked=False, e=chosen: self.tapped.emit(e))
@@ -471,18 +510,18 @@ class DivisionView(View):
                 self._rows.addWidget(key, 1)
                 self.keys.append(key)
             self._match_sizes()
-        numbers = (
-            " or ".join(str(n) for n in range(1, len(cards) + 1)) if len(cards) < 4 else f"1 to {len(cards)}"
-        )
-        if self._touch:
-            self.prompt.setText("Tap your game's division \u00b7 BACK starts again")
+        count = len(cards)
+        if count == 2:
+            numbers = t.text("1 or 2")
+        elif count == 3:
+            numbers = t.text("1, 2 or 3")
         else:
-            self.prompt.setText(f"Press {numbers} \u00b7 Esc starts again")
-        notice = state.notice
-        if state.clearing_in_s:
-            press = "tap any key" if self._touch else "press any key"
-            notice = f"Back to the start in {state.clearing_in_s} s \u2014 {press} to stay"
-        self.notice.setText(notice)
+            numbers = t.text("1 to {last}", last=count)
+        if self._touch:
+            self.prompt.setText(t.text("Tap your game's division \u00b7 BACK starts again"))
+        else:
+            self.prompt.setText(t.text("Press {numbers} \u00b7 Esc starts again", numbers=numbers))
+        self.notice.setText(_back_to_start(state, self._touch))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
         if event.type() == QEvent.Type.Resize and watched in self.keys:
@@ -508,7 +547,7 @@ class TableView(View):
         self._touch = touch
         self.title = FitLabel(fill=0.75, bold=True)
         self.title.setObjectName("table-title")
-        self.question = FitLabel("CHALLENGER: which table is your game at?", fill=0.8, bold=True)
+        self.question = FitLabel(fill=0.8, bold=True)
         self.question.setObjectName("table-question")
         self.number = FitLabel(fill=0.8, bold=True, reference="Table 888_")
         self.number.setObjectName("table-number")
@@ -537,19 +576,30 @@ class TableView(View):
         _stack(self, items)
 
     def show_table(self, state: SessionState) -> None:
-        self.title.setText(f"{counted(state.expected, 'word')} challenged")
-        self.number.setText(f"Table {state.table_digits}{CURSOR}")
+        t = state.language
+        self.title.setText(t.plural("{count} word challenged", "{count} words challenged", state.expected))
+        self.question.setText(t.text("CHALLENGER: which table is your game at?"))
+        self.number.setText(t.text("Table {number}", number=f"{state.table_digits}{CURSOR}"))
+        if self.keypad is not None:
+            self.keypad.keys["BACK"].setText(t.text("BACK"))
         if self._touch:
-            self.prompt.setText("Tap the digits, then OK \u00b7 BACK starts again")
+            self.prompt.setText(t.text("Tap the digits, then OK \u00b7 BACK starts again"))
         else:
             self.prompt.setText(
-                "Type the digits, then Enter \u00b7 Backspace corrects \u00b7 Esc starts again"
+                t.text("Type the digits, then Enter \u00b7 Backspace corrects \u00b7 Esc starts again")
             )
-        notice = state.notice
-        if state.clearing_in_s:
-            press = "tap any key" if self._touch else "press any key"
-            notice = f"Back to the start in {state.clearing_in_s} s \u2014 {press} to stay"
-        self.notice.setText(notice)
+        self.notice.setText(_back_to_start(state, self._touch))
+
+
+def _back_to_start(state: SessionState, touch: bool) -> str:
+    """The session's notice, or the idle countdown of a screen before the words."""
+    if not state.clearing_in_s:
+        return state.notice
+    t = state.language
+    press = t.text("tap any key") if touch else t.text("press any key")
+    return t.text(
+        "Back to the start in {seconds} s \u2014 {press} to stay", seconds=state.clearing_in_s, press=press
+    )
 
 
 def _centred(widget: QWidget, percent: int) -> QWidget:
@@ -597,42 +647,60 @@ class EntryView(View):
     def show_entry(self, state: SessionState, division: str | None = None) -> None:
         """``division``: the name of the challenge's division, where the station has several; the
         table is named too, on a station that asks for it."""
+        t = state.language
         entered = state.entered
         expected = state.expected
-        judge = "tap JUDGE" if self._touch else "press TAB"
+        judge = t.text("tap JUDGE") if self._touch else t.text("press TAB")
+        if self.keyboard is not None:
+            self.keyboard.speak(t)
         if state.screen is Screen.ENTRY or state.current:
             # the title does not flip to "All typed" while the last word is still being typed
             at = min(len(state.words), expected - 1)
-            self.title.setText(f"CHALLENGER: type word {at + 1} of {expected}")
+            self.title.setText(
+                t.text("CHALLENGER: type word {number} of {count}", number=at + 1, count=expected)
+            )
             cursor_at: int | None = at
         else:
-            self.title.setText(one_or_many(expected, "The word is typed", f"All {expected} words typed"))
+            self.title.setText(t.plural("The word is typed", "All {count} words typed", expected))
             cursor_at = None
         if state.screen is Screen.ENTRY:
             if self._touch:
-                self.prompt.setText("SPACE after each word\nBACKSPACE corrects \u00b7 CLEAR clears")
+                self.prompt.setText(t.text("SPACE after each word\nBACKSPACE corrects \u00b7 CLEAR clears"))
             else:
                 self.prompt.setText(
-                    "Space, comma or Enter after each word\nBackspace corrects \u00b7 Esc clears"
+                    t.text("Space, comma or Enter after each word\nBackspace corrects \u00b7 Esc clears")
                 )
         else:
-            checks = [] if division is None else [f"the division ({division})"]
-            if state.table is not None:
-                checks.append(f"the table ({state.table})")
-            check = "the spelling" + "".join(
-                f"{', ' if i < len(checks) - 1 else ' and '}{c}" for i, c in enumerate(checks)
-            )
-            self.prompt.setText(f"Both players: check {check}.\nCHALLENGED PLAYER: {judge} to judge.")
+            division_check = None if division is None else t.text("the division ({name})", name=division)
+            table_check = None if state.table is None else t.text("the table ({number})", number=state.table)
+            if division_check and table_check:
+                check = t.text(
+                    "Both players: check the spelling, {division} and {table}.",
+                    division=division_check,
+                    table=table_check,
+                )
+            elif division_check or table_check:
+                check = t.text(
+                    "Both players: check the spelling and {what}.", what=division_check or table_check
+                )
+            else:
+                check = t.text("Both players: check the spelling.")
+            self.prompt.setText(check + "\n" + t.text("CHALLENGED PLAYER: {judge} to judge.", judge=judge))
         notice = state.notice
         if state.clearing_in_s:
-            what = one_or_many(expected, "word", "words")
-            key = "tap any key" if self._touch else "press any key"
-            notice = f"Clearing in {state.clearing_in_s} s \u2014 {key} to keep the {what}"
+            key = t.text("tap any key") if self._touch else t.text("press any key")
+            notice = t.plural(
+                "Clearing in {seconds} s \u2014 {press} to keep the word",
+                "Clearing in {seconds} s \u2014 {press} to keep the words",
+                expected,
+                seconds=state.clearing_in_s,
+                press=key,
+            )
         if self._touch:  # the session names the keyboard's keys; a touch player has these instead
             for keyboard, touch in TOUCH_KEY_NAMES:
-                notice = notice.replace(keyboard, touch)
+                notice = notice.replace(t.text(keyboard), t.text(touch))
         self.notice.setText(notice)
-        self.grid.show_words(entered, expected, state.max_length, cursor_at)
+        self.grid.show_words(entered, expected, state.max_length, cursor_at, t)
 
 
 class VerdictIcon(QWidget):
@@ -686,7 +754,7 @@ class VerdictView(View):
         self.icon = VerdictIcon()
         self.headline = FitLabel(fill=0.75, bold=True, align=A.AlignLeft | A.AlignVCenter)
         self.headline.setObjectName("verdict-headline")
-        self.headline.setAccessibleDescription("The ruling on the challenged play")
+        self.headline.setAccessibleDescription("The ruling on the challenged play")  # set in show_verdict
         top = QWidget()
         top.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         row = QHBoxLayout(top)
@@ -702,8 +770,8 @@ class VerdictView(View):
         self.consequence.setObjectName("verdict-consequence")
         self.second_opinion = FitLabel(fill=0.65)
         self.second_opinion.setObjectName("verdict-second-opinion")
-        clear = "tap the screen" if touch else "press any key"
-        self.footer = FitLabel(f"The screen clears by itself, or {clear}", fill=0.6)
+        self._touch = touch
+        self.footer = FitLabel(fill=0.6)
         self.footer.setObjectName("verdict-footer")
         _stack(
             self,
@@ -730,24 +798,32 @@ class VerdictView(View):
         second_opinion: str,
         division: str | None = None,
         table: int | None = None,
+        t: Catalogue | None = None,
     ) -> None:
         """``division``: the challenge's division, named where the station has several; ``table``:
-        the game's table, on a station that asks for it."""
+        the game's table, on a station that asks for it; ``t``: the language of the screen."""
+        t = t or english()
         acceptable = verdict is Verdict.ACCEPTABLE
-        text = "YES \u2014 the play is ACCEPTABLE" if acceptable else "NO \u2014 the play is UNACCEPTABLE"
+        if acceptable:
+            text = t.text("YES \u2014 the play is ACCEPTABLE")
+        else:
+            text = t.text("NO \u2014 the play is UNACCEPTABLE")
         self.headline.setText(text)
         self.headline.setAccessibleName(text)
+        self.headline.setAccessibleDescription(t.text("The ruling on the challenged play"))
         self.setAccessibleName(text)
         self.icon.set_acceptable(acceptable)
-        self.icon.setAccessibleName("tick" if acceptable else "cross")
+        self.icon.setAccessibleName(t.text("tick") if acceptable else t.text("cross"))
+        clear = t.text("tap the screen") if self._touch else t.text("press any key")
+        self.footer.setText(t.text("The screen clears by itself, or {press}", press=clear))
         if verdict is not self._verdict:
             self._verdict = verdict
             colour = theme.ACCEPTABLE_BACKGROUND if acceptable else theme.UNACCEPTABLE_BACKGROUND
             theme.paint_background(self, colour)
-        self.grid.show_words(words, len(words), max_length, None)
-        named = "" if division is None else f"Division {division} \u00b7 "
-        named += "" if table is None else f"Table {table} \u00b7 "
-        self.lexicon.setText(f"{named}Lexicon: {lexicon}")
+        self.grid.show_words(words, len(words), max_length, None, t)
+        named = "" if division is None else t.text("Division {name}", name=division) + " \u00b7 "
+        named += "" if table is None else t.text("Table {number}", number=table) + " \u00b7 "
+        self.lexicon.setText(named + t.text("Lexicon: {lexicon}", lexicon=lexicon))
         self.outcome.setText(outcome.headline)
         self.consequence.setText(outcome.consequence)
         self.second_opinion.setText(second_opinion)
@@ -780,14 +856,9 @@ class FaultView(View):
         super().__init__(parent)
         self.setObjectName("fault")
         theme.paint_background(self, theme.FAULT_BACKGROUND)
-        self.headline = FitLabel("Station fault \u2014 call a judge", fill=0.75, bold=True)
+        self.headline = FitLabel(fill=0.75, bold=True)
         self.headline.setObjectName("fault-headline")
-        self.headline.setAccessibleName("Station fault: call a judge")
-        self.detail = FitLabel(
-            "The challenge could not be recorded, so no ruling is shown.\n"
-            "It is kept on this station for the judge.",
-            fill=0.8,
-        )
+        self.detail = FitLabel(fill=0.8)
         items: list[tuple[QWidget, int]] = [(_spacer(), 20), (self.headline, 20), (self.detail, 16)]
         self.judge_button: FitButton | None = None
         if touch:
@@ -796,3 +867,17 @@ class FaultView(View):
         else:
             items.append((_spacer(), 30))
         _stack(self, items)
+        self.speak(english())
+
+    def speak(self, t: Catalogue) -> None:
+        """The fault's words in the language of ``t``."""
+        self.headline.setText(t.text("Station fault \u2014 call a judge"))
+        self.headline.setAccessibleName(t.text("Station fault: call a judge"))
+        self.detail.setText(
+            t.text(
+                "The challenge could not be recorded, so no ruling is shown.\n"
+                "It is kept on this station for the judge."
+            )
+        )
+        if self.judge_button is not None:
+            self.judge_button.setText(t.text("Judge"))

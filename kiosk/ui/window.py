@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QStackedWidget, QVBoxLayout, QWidget
 
 from kiosk.core.adjudication import Verdict
 from kiosk.core.edition import edition_badge
+from kiosk.core.language import Catalogue
 from kiosk.core.pack import pack_title
 from kiosk.core.session import (
     Backspace,
@@ -215,7 +216,7 @@ class StationWindow(QWidget):
     def show_not_ready(self, problem: str, *, command: str = "", how: str = "") -> None:
         """Serve no player until ``serve_again``: "Station not ready — call a judge", and why."""
         notice = self.notice
-        notice.show_problem(problem, command=command, how=how)
+        notice.show_problem(problem, command=command, how=how, t=self.controller.languages.station)
         if self.judging:
             self.judge.finish()
         self.not_ready = True
@@ -239,7 +240,7 @@ class StationWindow(QWidget):
 
     # -- showing ---------------------------------------------------------------------------------
 
-    def _card(self, index: int) -> DivisionCard:
+    def _card(self, index: int, t: Catalogue) -> DivisionCard:
         loaded = self.controller.divisions[index]
         info = loaded.lexicon.info
         division = loaded.division
@@ -248,9 +249,9 @@ class StationWindow(QWidget):
             colour=division.colour,
             lexicon=info.name,
             edition=info.edition,
-            trust=loaded.lexicon.trust.label,
+            trust=loaded.lexicon.trust.label_in(t),
             youth=division.youth_rules,
-            badge=edition_badge(loaded.recognition, division.youth_rules, info.name),
+            badge=edition_badge(loaded.recognition, division.youth_rules, info.name, t),
         )
 
     @property
@@ -262,10 +263,10 @@ class StationWindow(QWidget):
         station = self.controller.config.station_name
         if state.division is None:  # not chosen yet: no division's colour, every division's name
             names = [self.controller.divisions[i].division.name for i in state.served]
-            self.header.show_divisions(names, station)
+            self.header.show_divisions(names, station, state.language)
             return
         division = self.controller.divisions[state.division].division
-        self.header.show_division(division.name, division.colour, station)
+        self.header.show_division(division.name, division.colour, station, state.language)
 
     def show_state(self, state: SessionState) -> None:
         if self.not_ready:
@@ -275,13 +276,14 @@ class StationWindow(QWidget):
             return
         screen = state.screen
         if screen is Screen.READY:
-            self.ready.show_ready([self._card(i) for i in state.served], several=self.several)
+            t = state.language
+            self.ready.show_ready([self._card(i, t) for i in state.served], several=self.several, t=t)
             self.stack.setCurrentWidget(self.ready)
         elif screen is Screen.TABLE:
             self.table.show_table(state)
             self.stack.setCurrentWidget(self.table)
         elif screen is Screen.DIVISION:
-            self.division.show_choices(state, [(i, self._card(i)) for i in state.served])
+            self.division.show_choices(state, [(i, self._card(i, state.language)) for i in state.served])
             self.stack.setCurrentWidget(self.division)
         elif screen in (Screen.ENTRY, Screen.CONFIRM, Screen.JUDGING):
             if screen is not Screen.JUDGING:
@@ -291,21 +293,26 @@ class StationWindow(QWidget):
         elif screen is Screen.VERDICT and state.ruling is not None:
             self._show_verdict(state)
         elif screen is Screen.FAULT:
+            self.fault.speak(state.language)
             self.stack.setCurrentWidget(self.fault)
-            self._announce(self.fault.headline, "Station fault: call a judge")
+            self._announce(self.fault.headline, state.language.text("Station fault: call a judge"))
 
     def _show_verdict(self, state: SessionState) -> None:
         assert state.ruling is not None
         loaded = self.controller.division
         info = loaded.lexicon.info
         ruling = state.ruling
-        youth = " \u00b7 school rules" if ruling.youth_rules else ""
+        t = state.language
+        youth = " \u00b7 " + t.text("school rules") if ruling.youth_rules else ""
         second = ""
         if loaded.second_opinion is not None and self.controller.second_opinion is not None:
             other = loaded.second_opinion.info
             named = pack_title(other.name, other.edition)
-            second = f"Second opinion, {named}: {self.controller.second_opinion.value}"
-        outcome = self.controller.config.rules.outcome(ruling.verdict, len(ruling.words))
+            if self.controller.second_opinion is Verdict.ACCEPTABLE:
+                second = t.text("Second opinion, {lexicon}: ACCEPTABLE", lexicon=named)
+            else:
+                second = t.text("Second opinion, {lexicon}: UNACCEPTABLE", lexicon=named)
+        outcome = self.controller.config.rules.outcome(ruling.verdict, len(ruling.words), t)
         self.verdict.show_verdict(
             ruling.verdict,
             ruling.words,
@@ -315,10 +322,14 @@ class StationWindow(QWidget):
             second,
             loaded.division.name if self.several else None,
             state.table,
+            t,
         )
         self.stack.setCurrentWidget(self.verdict)
-        spoken = "Acceptable" if ruling.verdict is Verdict.ACCEPTABLE else "Unacceptable"
-        self._announce(self.verdict.headline, f"The play is {spoken}. {outcome.text}")
+        if ruling.verdict is Verdict.ACCEPTABLE:
+            spoken = t.text("The play is acceptable.")
+        else:
+            spoken = t.text("The play is unacceptable.")
+        self._announce(self.verdict.headline, f"{spoken} {outcome.text}")
 
     def _announce(self, widget: QWidget, message: str) -> None:
         """Tell screen readers (best effort: Qt forwards it only when an assistive tool listens)."""

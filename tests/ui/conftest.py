@@ -15,7 +15,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
-from kiosk.core.config import Division, StationConfig, Verifier, load_divisions
+from kiosk.core.config import Division, Languages, StationConfig, Verifier, load_divisions
 from kiosk.core.errors import StorageError
 from kiosk.core.record import ChallengeEntry, ChallengeLog
 from kiosk.storage import StationStorage, open_station_storage
@@ -139,6 +139,7 @@ def make_station(qtbot: QtBot, pack: Path, tmp_path: Path) -> Iterator[Callable[
         divisions: tuple[Division, ...] | None = None,
         size: tuple[int, int] = (1024, 600),
         verifier: Verifier | None = None,
+        languages: Languages | None = None,
         **changes: object,
     ) -> JudgeRig | Rig:
         config = StationConfig(divisions=divisions or (Division("Open", pack),), station_name="Station 7")
@@ -153,7 +154,9 @@ def make_station(qtbot: QtBot, pack: Path, tmp_path: Path) -> Iterator[Callable[
                 stored.judge_access.set_pin(pin)
         chosen_log: ChallengeLog = memory if stored is None or log is not None else stored.log
         loaded = load_divisions(config, verifier)
-        controller = StationController(config, loaded, lambda: chosen_log, verifier=verifier)
+        controller = StationController(
+            config, loaded, lambda: chosen_log, verifier=verifier, languages=languages
+        )
         clock = [1000.0]
         if stored is None:
             window = StationWindow(controller)

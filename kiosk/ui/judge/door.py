@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QGridLayout, QSizePolicy, QWidget
 
 from kiosk.core.judge import Door, JudgeState, Key, Pressed, Typed
+from kiosk.core.language import Catalogue, english, marked
 from kiosk.ui import theme
 from kiosk.ui.judge.page import Page, Send, format_wait, row
 from kiosk.ui.theme import FitButton, FitLabel
@@ -16,39 +17,48 @@ PIN_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "\u232b", "0", "OK")
 ERASE, OK, CANCEL = "\u232b", "OK", "CANCEL"
 
 # The door's words.
-HINT = "Type the PIN, then Enter \u00b7 Backspace corrects \u00b7 Esc: back to the station"
-TOUCH_HINT = "Tap the PIN, then OK \u00b7 \u232b corrects"
-CANCEL_TEXT = "Cancel \u2014 back to the station"
-TITLE = "Judge PIN"
-NO_PIN_TITLE = "No judge PIN is set"
-CHECKING = "Checking the PIN\u2026"
-TOO_MANY = "Too many wrong PINs"
+HINT = marked("Type the PIN, then Enter \u00b7 Backspace corrects \u00b7 Esc: back to the station")
+TOUCH_HINT = marked("Tap the PIN, then OK \u00b7 \u232b corrects")
+CANCEL_TEXT = marked("Cancel \u2014 back to the station")
+TITLE = marked("Judge PIN")
+NO_PIN_TITLE = marked("No judge PIN is set")
+CHECKING = marked("Checking the PIN\u2026")
+TOO_MANY = marked("Too many wrong PINs")
 
 
-def title(door: Door) -> str:
-    return TITLE if door.has_pin else NO_PIN_TITLE
+def title(door: Door, t: Catalogue | None = None) -> str:
+    t = t or english()
+    return t.text(TITLE) if door.has_pin else t.text(NO_PIN_TITLE)
 
 
-def message(door: Door, now_s: float, set_pin_command: str, *, looking: bool) -> tuple[str, bool]:
+def message(
+    door: Door, now_s: float, set_pin_command: str, *, looking: bool, t: Catalogue | None = None
+) -> tuple[str, bool]:
     """What the door says, and whether it is a warning (a refusal) or the standing hint."""
+    t = t or english()
     refusal = door.refusal
     said = ""
     if refusal is not None:
         said = refusal.problem or (
-            f"Wrong PIN ({refusal.failures} in a row)" if refusal.failures else "Wrong PIN"
+            t.text("Wrong PIN ({count} in a row)", count=refusal.failures)
+            if refusal.failures
+            else t.text("Wrong PIN")
         )
     if door.unreadable:
-        return f"The station database cannot be read, so no PIN can be checked:\n{door.unreadable}", True
+        cannot = t.text("The station database cannot be read, so no PIN can be checked:")
+        return f"{cannot}\n{door.unreadable}", True
     wait = door.wait_s(now_s)
     if wait > 0.0:
-        return f"{said or TOO_MANY}. Next try in {format_wait(wait)}", True
+        return t.text(
+            "{refusal}. Next try in {time}", refusal=said or t.text(TOO_MANY), time=format_wait(wait)
+        ), True
     if said:
         return said, True
     if door.asking is not None and looking:
-        return CHECKING, False
+        return t.text(CHECKING), False
     if not door.has_pin:
-        return f"Set one on this machine's terminal:\n{set_pin_command}", True
-    return f"Forgotten? Set a new one on this machine's terminal:\n{set_pin_command}", False
+        return t.text("Set one on this machine's terminal:") + f"\n{set_pin_command}", True
+    return t.text("Forgotten? Set a new one on this machine's terminal:") + f"\n{set_pin_command}", False
 
 
 class DoorPage(Page):
@@ -96,10 +106,12 @@ class DoorPage(Page):
     def show_state(self, state: JudgeState, *, looking: bool) -> None:
         door, now_s = state.door, state.now.monotonic_s
         self.shut = door.shut(now_s) and door.has_pin
-        self.title.setText(title(door))
+        self.title.setText(title(door, self.catalogue))
+        if CANCEL in self.keys:
+            self.keys[CANCEL].setText(self.catalogue.text(CANCEL_TEXT))
         waiting = door.shut(now_s) or door.asking is not None  # no cursor where typing is not heard
         self.dots.setText(door.shown or ("" if waiting else "_"))
-        text, warning = message(door, now_s, self.set_pin_command, looking=looking)
+        text, warning = message(door, now_s, self.set_pin_command, looking=looking, t=self.catalogue)
         self.message.setText(text)
         # a refusal in the warning colour; the standing hint about a forgotten PIN stays quiet
         self.message.set_colour(theme.NOTICE if warning else theme.DIM_TEXT)

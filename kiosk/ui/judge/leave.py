@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from kiosk.core.judge import JudgeState, Key, Pressed
-from kiosk.core.plural import counted, one_or_many
+from kiosk.core.language import Catalogue, english, marked
+from kiosk.core.plural import counted
 from kiosk.ui import theme
 from kiosk.ui.judge.page import Page, Send, row
 from kiosk.ui.theme import FitLabel
@@ -12,19 +13,23 @@ from kiosk.ui.views import _spacer, _stack
 __all__ = ["ExitPage", "kept_warning"]
 
 # The page's words.
-QUESTION = "Exit the station?"
-DETAIL = "No challenge can be judged here until the station is started again."
-YES = "Yes, exit"
-NO = "No, stay"
+QUESTION = marked("Exit the station?")
+DETAIL = marked("No challenge can be judged here until the station is started again.")
+YES = marked("Yes, exit")
+NO = marked("No, stay")
 
 
-def kept_warning(kept: int) -> str:
+def kept_warning(kept: int, t: Catalogue | None = None) -> str:
     if kept == 0:
         return ""
-    them = one_or_many(kept, "it", "them")
-    return (
-        f"{counted(kept, 'challenge')} kept in memory after a log failure would be lost: "
-        f"record {them} first (6 Log status) or note {them} (1 Recent challenges)"
+    t = t or english()
+    return t.plural(
+        "{challenges} kept in memory after a log failure would be lost: record it first (6 Log status) "
+        "or note it (1 Recent challenges)",
+        "{challenges} kept in memory after a log failure would be lost: record them first (6 Log status) "
+        "or note them (1 Recent challenges)",
+        kept,
+        challenges=counted(kept, "challenge", "challenges", t),
     )
 
 
@@ -58,4 +63,11 @@ class ExitPage(Page):
         )
 
     def show_state(self, state: JudgeState, *, looking: bool) -> None:
-        self.kept.setText(kept_warning(len(state.station.kept)))
+        t = self.catalogue
+        self.headline.setText(t.text(QUESTION))
+        self.detail.setText(t.text(DETAIL))
+        yes = t.text(YES) if self.touch else f"{t.text(YES)}\n(Enter)"
+        self.confirm.setText(yes)
+        self.cancel.setText(t.text(NO) if self.touch else f"{t.text(NO)}\n(Esc)")
+        self.cancel.reference = self.confirm.reference = yes
+        self.kept.setText(kept_warning(len(state.station.kept), t))

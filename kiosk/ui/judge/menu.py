@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QGridLayout, QSizePolicy, QWidget
 
 from kiosk.core.judge import MENU_PAGES, JudgePage, JudgeState, Typed
+from kiosk.core.language import Catalogue, english, marked
 from kiosk.core.pin import PinAttempts
 from kiosk.core.plural import counted
 from kiosk.ui import theme
@@ -16,28 +17,30 @@ __all__ = ["MENU_LABELS", "MenuPage", "warning"]
 
 # The menu's words (the frame titles each page with its label).
 MENU_LABELS = {
-    JudgePage.RECHECK: "Recent challenges",
-    JudgePage.PACKS: "Packs",
-    JudgePage.SETTINGS: "Divisions and rules",
-    JudgePage.COUNTS: "Today's counts",
-    JudgePage.EXPORT: "Export the log",
-    JudgePage.STATUS: "Log status",
-    JudgePage.BACK: "Back to the station",
-    JudgePage.EXIT: "Exit the station",
+    JudgePage.RECHECK: marked("Recent challenges"),
+    JudgePage.PACKS: marked("Packs"),
+    JudgePage.SETTINGS: marked("Divisions and rules"),
+    JudgePage.COUNTS: marked("Today's counts"),
+    JudgePage.EXPORT: marked("Export the log"),
+    JudgePage.STATUS: marked("Log status"),
+    JudgePage.BACK: marked("Back to the station"),
+    JudgePage.EXIT: marked("Exit the station"),
 }
-HINT = "Press 1 to 8, or tap \u00b7 Esc: back to the station"
-TOUCH_HINT = "Tap a choice"
+HINT = marked("Press 1 to 8, or tap \u00b7 Esc: back to the station")
+TOUCH_HINT = marked("Tap a choice")
 COLOURS = {JudgePage.BACK: theme.SAFE, JudgePage.EXIT: theme.DANGER}
 
 
-def warning(cleared: PinAttempts) -> str:
+def warning(cleared: PinAttempts, t: Catalogue | None = None) -> str:
     """For the judge who just came in: the wrong PINs typed before (someone guessing?)."""
     if cleared.failures == 0 or cleared.last_failure_at is None:
         return ""
+    t = t or english()
     last = cleared.last_failure_at.astimezone()
-    return (
-        f"Before this PIN: {counted(cleared.failures, 'wrong PIN')} in a row, the last at "
-        f"{last:%H:%M} \u2014 has someone been guessing?"
+    return t.text(
+        "Before this PIN: {wrong} in a row, the last at {time} \u2014 has someone been guessing?",
+        wrong=counted(cleared.failures, "wrong PIN", "wrong PINs", t),
+        time=f"{last:%H:%M}",
     )
 
 
@@ -68,8 +71,17 @@ class MenuPage(Page):
         longest = max((b.full_text for b in self.buttons.values()), key=len)
         for button in self.buttons.values():
             button.reference = longest  # one type size for the whole menu
+        self._language = "en"
 
     def show_state(self, state: JudgeState, *, looking: bool) -> None:
-        text = warning(state.cleared)
+        if self._language != self.catalogue.language:  # the labels in the station's language
+            self._language = self.catalogue.language
+            for index, (page, button) in enumerate(self.buttons.items()):
+                button.setText(f"{index + 1}  {self.catalogue.text(MENU_LABELS[page])}")
+            longest = max((b.full_text for b in self.buttons.values()), key=len)
+            for button in self.buttons.values():
+                button.reference = longest
+                button.fit_font()
+        text = warning(state.cleared, self.catalogue)
         self.warning.setText(text)
         self.warning.setVisible(bool(text))

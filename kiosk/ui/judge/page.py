@@ -15,6 +15,7 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QSizePolicy, QWidget
 
 from kiosk.core.judge import Event, JudgeState
+from kiosk.core.language import Catalogue, english, marked
 from kiosk.ui import theme
 from kiosk.ui.theme import FitButton, FitLabel
 from kiosk.ui.views import _stack
@@ -70,13 +71,14 @@ class Page(QWidget):
     ``looking`` is True while an answer has been awaited long enough to say so on screen.
     """
 
-    hint = "Esc: back to the menu"
-    touch_hint = "\u25c0 Menu (top left): back to the menu"
+    hint = marked("Esc: back to the menu")
+    touch_hint = marked("\u25c0 Menu (top left): back to the menu")
 
     def __init__(self, send: Send, *, touch: bool) -> None:
         super().__init__()
         self.send = send
         self.touch = touch
+        self.catalogue: Catalogue = english()  # the station's language; judge mode's view sets it
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
 
     def button(

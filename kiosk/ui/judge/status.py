@@ -3,48 +3,58 @@
 from __future__ import annotations
 
 from kiosk.core.judge import JudgeState, Notice, Said, Typed
+from kiosk.core.language import Catalogue, english, marked
 from kiosk.core.plural import counted
 from kiosk.ui.judge.page import Send, TextPage, keyed
 
 __all__ = ["StatusPage", "status_lines"]
 
 # The page's words.
-HINT = "Esc: back to the menu"
-FORWARD = "Forward now"
-RECORD_KEPT = "Record the kept challenges"
-LOOKING = "Reading the log's status\u2026"
-FORWARDING = "Forwarding to the shared log\u2026"
-RECORDING = "Recording the kept challenges\u2026"
+HINT = marked("Esc: back to the menu")
+FORWARD = marked("Forward now")
+RECORD_KEPT = marked("Record the kept challenges")
+LOOKING = marked("Reading the log's status\u2026")
+FORWARDING = marked("Forwarding to the shared log\u2026")
+RECORDING = marked("Recording the kept challenges\u2026")
 
 
-def status_lines(state: JudgeState) -> list[str]:
+def status_lines(state: JudgeState, t: Catalogue | None = None) -> list[str]:
+    t = t or english()
     status, station = state.status, state.station
     log = status.log
     if status.problem:
-        return [f"The log cannot be opened: {status.problem}"]
+        return [t.text("The log cannot be opened: {problem}", problem=status.problem)]
     if log is None:
         return []
-    kind = "Shared log (PostgreSQL)" if log.shared else "This station's log (SQLite)"
-    lines = [f"{kind}:", f"    {log.location}"]
+    kind = t.text("Shared log (PostgreSQL):") if log.shared else t.text("This station's log (SQLite):")
+    lines = [kind, f"    {log.location}"]
     if log.shared:
-        lines.append(f"Waiting to be forwarded: {log.backlog}")
-        lines.append(f"Last problem with the server: {log.last_error or 'none'}")
-    lines.append(f"Kept in memory after a log failure: {len(station.kept)}")
+        lines.append(t.text("Waiting to be forwarded: {count}", count=log.backlog))
+        problem = log.last_error or t.text("none")
+        lines.append(t.text("Last problem with the server: {problem}", problem=problem))
+    lines.append(t.text("Kept in memory after a log failure: {count}", count=len(station.kept)))
     if station.last_fault:
-        lines.append(f"Why the last challenge was not recorded: {station.last_fault}")
+        lines.append(t.text("Why the last challenge was not recorded: {problem}", problem=station.last_fault))
     if station.fault_shown:
-        lines.append("The station shows a fault: 'Back to the station' clears it.")
+        lines.append(t.text("The station shows a fault: 'Back to the station' clears it."))
     return lines
 
 
-def notice_text(notice: Notice | None) -> str:
+def notice_text(notice: Notice | None, t: Catalogue | None = None) -> str:
     if notice is None:
         return ""
+    t = t or english()
+    challenges = counted(notice.count, "challenge", "challenges", t)
     texts = {
-        Said.FORWARDED: f"Forwarded {counted(notice.count, 'challenge')}",
-        Said.NOT_FORWARDED: f"Not forwarded: {notice.detail}",
-        Said.KEPT_ALL_RECORDED: "All kept challenges are now in the log",
-        Said.KEPT_LEFT: f"{counted(notice.count, 'challenge')} still not recorded",
+        Said.FORWARDED: t.text("Forwarded {challenges}", challenges=challenges),
+        Said.NOT_FORWARDED: t.text("Not forwarded: {problem}", problem=notice.detail),
+        Said.KEPT_ALL_RECORDED: t.text("All kept challenges are now in the log"),
+        Said.KEPT_LEFT: t.plural(
+            "{challenges} still not recorded",
+            "{challenges} still not recorded",
+            notice.count,
+            challenges=challenges,
+        ),
     }
     return texts.get(notice.said, "")
 
@@ -63,15 +73,18 @@ class StatusPage(TextPage):
         )
 
     def show_state(self, state: JudgeState, *, looking: bool) -> None:
+        t = self.catalogue
+        self.commands[0].setText(keyed(t.text(FORWARD), "F", touch=self.touch))
+        self.commands[1].setText(keyed(t.text(RECORD_KEPT), "R", touch=self.touch))
         status = state.status
-        lines = status_lines(state)
-        self.show_lines(lines if lines or not looking else [LOOKING])
+        lines = status_lines(state, t)
+        self.show_lines(lines if lines or not looking else [t.text(LOOKING)])
         if looking and status.forwarding is not None:
-            self.notice.setText(FORWARDING)
+            self.notice.setText(t.text(FORWARDING))
         elif looking and status.recording is not None:
-            self.notice.setText(RECORDING)
+            self.notice.setText(t.text(RECORDING))
         else:
-            self.notice.setText(notice_text(status.notice))
+            self.notice.setText(notice_text(status.notice, t))
         idle = not status.working
         self.commands[0].setEnabled(idle and status.log is not None and status.log.shared)
         self.commands[1].setEnabled(idle and bool(state.station.kept))

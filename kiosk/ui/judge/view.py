@@ -45,6 +45,7 @@ from kiosk.core.judge import (
     start,
     transition,
 )
+from kiosk.core.language import Catalogue, marked
 from kiosk.core.session import Screen
 from kiosk.ui import theme
 from kiosk.ui.controller import StationController
@@ -83,21 +84,21 @@ _KEYS: dict[int, Key] = {
 }
 
 # The frame's words: the title over each page and the lock's countdown.
-TITLE = "Judge mode"
-DOOR_TITLE = "Judge mode \u2014 judges only"
-BACK = "\u25c0 Menu"
+TITLE = marked("Judge mode")
+DOOR_TITLE = marked("Judge mode \u2014 judges only")
+BACK = marked("\u25c0 Menu")
 
 
-def _title(page: JudgePage) -> str:
+def _title(page: JudgePage, t: Catalogue) -> str:
     if page is JudgePage.DOOR:
-        return DOOR_TITLE
+        return t.text(DOOR_TITLE)
     if page in (JudgePage.MENU, JudgePage.EXIT):  # the exit page's question names it already
-        return TITLE
-    return f"{TITLE} \u2014 {MENU_LABELS[page]}"
+        return t.text(TITLE)
+    return f"{t.text(TITLE)} \u2014 {t.text(MENU_LABELS[page])}"
 
 
-def _locks_in(seconds: float) -> str:
-    return f"Locks in {format_wait(seconds)}"
+def _locks_in(seconds: float, t: Catalogue) -> str:
+    return t.text("Locks in {time}", time=format_wait(seconds))
 
 
 def _now_local() -> datetime:
@@ -138,7 +139,8 @@ class JudgeView(View):
         self.looking = False  # an answer has been awaited long enough to say so
         self.worker = Worker(self._perform, self)
         self.worker.answered.connect(self._on_answered)
-        self.back = FitButton(BACK)
+        self.catalogue = controller.languages.station  # judges read the station's language
+        self.back = FitButton(self.catalogue.text(BACK))
         self.back.setObjectName("judge-back")
         self.back.clicked.connect(self._on_back)
         self.back_gap = _spacer()  # keeps the title clear of the button
@@ -171,6 +173,7 @@ class JudgeView(View):
         }
         self.pages = QStackedWidget()
         for page in self.page_for.values():
+            page.catalogue = self.catalogue
             self.pages.addWidget(page)
         _stack(
             self,
@@ -329,12 +332,12 @@ class JudgeView(View):
         page = self.page_for[state.page]
         if self.pages.currentWidget() is not page:
             self.pages.setCurrentWidget(page)
-        self.title.setText(_title(state.page))
-        self.hint.setText(page.touch_hint if self.touch_mode else page.hint)
+        self.title.setText(_title(state.page, self.catalogue))
+        self.hint.setText(self.catalogue.text(page.touch_hint if self.touch_mode else page.hint))
         # a way back for a judge with no keyboard: the door has Cancel, the menu "Back to the station"
         self.back.setVisible(state.page not in (JudgePage.DOOR, JudgePage.MENU))
         self.back_gap.setVisible(self.back.isVisibleTo(self))
         session = state.session
         remaining = 0.0 if session is None else session.remaining_s(state.now.monotonic_s)
-        self.lock.setText("" if session is None else _locks_in(remaining))
+        self.lock.setText("" if session is None else _locks_in(remaining, self.catalogue))
         page.show_state(state, looking=self.looking)

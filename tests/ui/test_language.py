@@ -1,0 +1,332 @@
+"""The station in the players' language: French and Spanish screens, fitted, and nothing left in English.
+
+The escape test runs the station in a pseudo-language compiled from kiosk.pot at test time (every
+message becomes ⟦message⟧): any visible text outside the brackets that is not data (a typed
+word, a division's or a lexicon's name) escaped the catalogue.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
+
+import kiosk
+from kiosk.core.config import Division, Languages
+from kiosk.core.judge import JudgePage
+from kiosk.core.language import Catalogue, load_catalogue
+from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
+from kiosk.ui.window import StationWindow
+from tests.ui.conftest import PIN, JudgeFactory, StationFactory, press, tab, type_text
+from tests.ui.test_fit import EIGHT_LONG, SIZES, assert_every_text_fits
+
+POT = Path(kiosk.__file__).parent / "locale" / "kiosk.pot"
+IMU = RuleProfile(kind=ProfileKind.PENALTY, penalty_party=PenaltyParty.BOTH)  # the longest consequence
+
+
+def backspace(window: StationWindow) -> None:
+    press(window, Qt.Key.Key_Backspace, "\b")
+
+
+def enter(window: StationWindow) -> None:
+    press(window, Qt.Key.Key_Return, "\r")
+
+
+def visible_texts(window: QWidget) -> list[tuple[str, str]]:
+    """(object name, text) of every label and button a player sees now."""
+    shown: list[tuple[str, str]] = []
+    widgets: list[QLabel | QAbstractButton] = [
+        *window.findChildren(QLabel),
+        *window.findChildren(QAbstractButton),
+    ]
+    for widget in widgets:
+        if widget.isVisible() and widget.text():
+            shown.append((widget.objectName(), widget.text()))
+    return shown
+
+
+@pytest.mark.parametrize("language", ["fr", "es"])
+@pytest.mark.parametrize("size", SIZES)
+def test_eight_long_words_fit_in_french_and_spanish(
+    station: StationFactory, pack: Path, size: tuple[int, int], language: str
+) -> None:
+    """The longest texts each screen can show (two divisions, a table, school rules, the IMU penalty)."""
+    divisions = (Division("Open", pack), Division("Écoles", pack, youth_rules=True, colour="#7a3db8"))
+    rig = station(size=size, language=language, divisions=divisions, ask_table=True, rules=IMU)
+    window = rig.window
+    assert assert_every_text_fits(window) > 3
+    type_text(window, "8")
+    assert_every_text_fits(window)  # the table
+    type_text(window, "123")
+    enter(window)
+    assert_every_text_fits(window)  # the division
+    type_text(window, "2")
+    type_text(window, EIGHT_LONG[1:])
+    assert_every_text_fits(window)
+    type_text(window, " ")
+    assert assert_every_text_fits(window) > 8 * 3  # check the spelling, the division and the table
+    tab(window)
+    assert window.stack.currentWidget() is window.verdict
+    assert assert_every_text_fits(window) > 8 * 2
+
+
+@pytest.mark.parametrize("language", ["fr", "es"])
+def test_the_touch_screens_fit_in_french_and_spanish(station: StationFactory, language: str) -> None:
+    window = station(size=(1024, 600), touch=True, language=language).window
+    assert_every_text_fits(window)
+    type_text(window, EIGHT_LONG)
+    assert_every_text_fits(window)
+    assert window.entry.keyboard is not None
+    assert window.entry.keyboard.keys["JUDGE"].text() == {"fr": "JUGER", "es": "JUZGAR"}[language]
+    type_text(window, "\u00e9")  # refused: the longest notice, with the touch keys named
+    assert_every_text_fits(window)
+
+
+@pytest.mark.parametrize(
+    ("language", "acceptable", "unacceptable", "prompt"),
+    [
+        ("fr", "OUI \u2014 coup VALABLE", "NON \u2014 coup NON VALABLE", "CONTESTATAIRE"),
+        ("es", "S\u00cd \u2014 jugada V\u00c1LIDA", "NO \u2014 jugada NO V\u00c1LIDA", "IMPUGNADOR"),
+    ],
+)
+def test_a_play_is_judged_in_the_station_language(
+    station: StationFactory, language: str, acceptable: str, unacceptable: str, prompt: str
+) -> None:
+    rig = station(language=language, rules=IMU)
+    window = rig.window
+    assert window.ready.prompt.text().startswith(prompt)
+    type_text(window, "2cat dog")
+    tab(window)
+    assert window.verdict.headline.text() == acceptable
+    rig.controller.verdict_timer.timeout.emit()
+    type_text(window, "1zzz")
+    tab(window)
+    assert window.verdict.headline.text() == unacceptable
+    assert (
+        window.verdict.outcome.text()
+        == {
+            "fr": "Contestation r\u00e9ussie",
+            "es": "Impugnaci\u00f3n acertada",
+        }[language]
+    )
+
+
+def test_the_screen_follows_the_division_of_the_challenge(station: StationFactory, pack: Path) -> None:
+    """An English station with a French division: the ready and division screens speak the
+    station's language; from the choice of the French division to its verdict, French; then
+    English again for the next players."""
+    divisions = (Division("Open", pack), Division("Classique", pack, language="fr"))
+    rig = station(divisions=divisions, rules=IMU)
+    window = rig.window
+    assert window.ready.prompt.text().startswith("CHALLENGER: how many words")
+    type_text(window, "2")
+    assert window.division.question.text() == "Which division is your game in?"
+    type_text(window, "2")
+    assert window.header.division.text() == "Division\u00a0: Classique"
+    assert window.entry.title.text() == "CONTESTATAIRE\u00a0: tapez le mot 1 sur 2"
+    type_text(window, "cat dog ")
+    assert window.entry.title.text() == "Les 2 mots sont tap\u00e9s"
+    tab(window)
+    assert window.verdict.headline.text() == "OUI \u2014 coup VALABLE"
+    assert window.verdict.consequence.text() == (
+        "Le coup reste jou\u00e9. Le CONTESTATAIRE perd 10 points et le JOUEUR CONTEST\u00c9 gagne 10 points."
+    )
+    rig.controller.verdict_timer.timeout.emit()
+    assert window.ready.prompt.text().startswith("CHALLENGER: how many words")
+    type_text(window, "11cat")
+    assert window.entry.title.text() == "CHALLENGER: type word 1 of 1"
+
+
+def test_french_counts_one_and_zero_in_the_singular(station: StationFactory) -> None:
+    window = station(language="fr").window
+    type_text(window, "3ca")
+    assert window.entry.grid.counts[0].text() == "2 lettres"
+    backspace(window)
+    assert window.entry.grid.counts[0].text() == "1 lettre"
+    backspace(window)
+    tab(window)
+    assert window.entry.notice.text() == "Tapez d'abord les 3 mots"
+
+
+# -- nothing escapes the catalogue ---------------------------------------------------------------
+
+
+def pseudo_language() -> Catalogue:
+    """Every message of kiosk.pot as ⟦message⟧, placeholders kept: compiled here with Babel."""
+    with POT.open("rb") as stream:
+        template = read_po(stream)
+    pseudo = Catalog(locale="en", domain="kiosk")
+    for message in template:
+        if not message.id:
+            continue
+        if isinstance(message.id, tuple):
+            pseudo.add(message.id, tuple(f"\u27e6{text}\u27e7" for text in message.id))
+        else:
+            pseudo.add(message.id, f"\u27e6{message.id}\u27e7")
+    compiled = io.BytesIO()
+    write_mo(compiled, pseudo)
+    compiled.seek(0)
+    return Catalogue(language="en", translations=gettext.GNUTranslations(compiled))
+
+
+_BRACKETED = re.compile("\u27e6[^\u27e6\u27e7]*\u27e7")
+
+
+def escaped(text: str, data: tuple[str, ...]) -> str:
+    """What of ``text`` is neither translated (bracketed) nor data: "" when all is well."""
+    while _BRACKETED.search(text):
+        text = _BRACKETED.sub(" ", text)
+    for item in sorted(data, key=len, reverse=True):
+        text = text.replace(item, " ")
+    return " ".join(word for word in re.split(r"[^\w]+", text) if word and not word.isdigit())
+
+
+def assert_nothing_escapes(window: StationWindow, data: tuple[str, ...]) -> int:
+    seen = 0
+    for name, text in visible_texts(window):
+        if name.startswith("slot-") and name.endswith("-word"):
+            continue  # the words as typed
+        if name.startswith("key-") and len(name) == 5:
+            continue  # a letter or a digit of the touch keyboard
+        assert escaped(text, data) == "", f"{name}: {text!r} is not from the catalogue"
+        seen += 1
+    return seen
+
+
+@pytest.mark.parametrize("touch", [False, True])
+def test_every_text_on_the_players_screens_comes_from_the_catalogue(
+    station: StationFactory, pack: Path, touch: bool
+) -> None:
+    words = pseudo_language()
+    divisions = (Division("Open", pack), Division("Schools", pack, youth_rules=True))
+    languages = Languages(station=words, divisions=(words, words))
+    rig = station(divisions=divisions, languages=languages, ask_table=True, rules=IMU, touch=touch)
+    window = rig.window
+    data = ("Station 7", "Open", "Schools", "Club list", "2026", "OK", "\u232b", "WW", "_")
+    seen = assert_nothing_escapes(window, data)  # ready
+    type_text(window, "x")
+    type_text(window, "2")
+    type_text(window, "0")  # a refused table number
+    seen += assert_nothing_escapes(window, data)
+    type_text(window, "12")
+    enter(window)
+    type_text(window, "9")  # no such division
+    seen += assert_nothing_escapes(window, data)
+    type_text(window, "2")
+    type_text(window, "c\u00e9")  # a refused letter (named by the normaliser: data)
+    seen += assert_nothing_escapes(
+        window, (*data, "\u00e9", "latin", "small", "letter", "e", "with", "acute")
+    )
+    type_text(window, " ")  # a word too short
+    seen += assert_nothing_escapes(window, data)
+    type_text(window, "at wwwwwwwwwwwwwwww")  # a word too long
+    seen += assert_nothing_escapes(window, data)
+    backspace(window)
+    rig.controller.idle_timer.timeout.emit()  # the idle warning
+    seen += assert_nothing_escapes(window, data)
+    for _ in range(16):
+        backspace(window)
+    type_text(window, "dogs ")
+    seen += assert_nothing_escapes(window, data)  # check the spelling, the division and the table
+    tab(window)
+    seen += assert_nothing_escapes(window, data)  # the verdict and its consequence
+    rig.controller.verdict_timer.timeout.emit()
+    rig.log.failing = True
+    type_text(window, "11")
+    enter(window)
+    type_text(window, "2cat")
+    tab(window)
+    assert window.stack.currentWidget() is window.fault
+    seen += assert_nothing_escapes(window, data)
+    window.show_not_ready("PROBLEM", command="kiosk set-pin")  # no judge PIN: players read why
+    seen += assert_nothing_escapes(window, (*data, "PROBLEM", "kiosk set-pin"))
+    assert seen > 40
+
+
+def test_the_escape_check_finds_an_english_text(station: StationFactory) -> None:
+    """The check itself: a text set in English, not through the catalogue, is found."""
+    words = pseudo_language()
+    window = station(languages=Languages(station=words, divisions=(words,))).window
+    window.ready.caption.setText("Lexicon")
+    with pytest.raises(AssertionError, match="ready-caption"):
+        assert_nothing_escapes(window, ("Station 7", "Open", "Club list", "2026"))
+
+
+def test_a_missing_compiled_catalogue_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """An installation built without its catalogues says so, instead of showing English."""
+    assert load_catalogue("fr").text("Lexicon") == "Lexique"
+    monkeypatch.setattr("kiosk.core.language._catalogue_path", lambda code: tmp_path / f"{code}.mo")
+    with pytest.raises(Exception, match=r"no compiled Français catalogue .*reinstall"):
+        load_catalogue("fr", where="station.toml: language")
+
+
+@pytest.mark.parametrize(
+    ("language", "headline"),
+    [
+        ("fr", "Borne pas pr\u00eate \u2014 appelez un arbitre"),
+        ("es", "Puesto no disponible \u2014 llame a un juez"),
+    ],
+)
+def test_a_station_not_ready_says_so_in_its_language(
+    station: StationFactory, language: str, headline: str
+) -> None:
+    window = station(language=language).window
+    window.show_not_ready(
+        "no judge PIN is set for /var/lib/challenge-kiosk", command="kiosk set-pin --config x"
+    )
+    assert window.notice.headline.text() == headline
+    assert_every_text_fits(window)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_judge_door_and_menu_speak_the_station_language(
+    judge_station: JudgeFactory, size: tuple[int, int]
+) -> None:
+    window = judge_station(language="fr", size=size).window
+    press(window, Qt.Key.Key_Escape)
+    judge = window.judge
+    assert judge.title.text() == "Mode arbitre \u2014 r\u00e9serv\u00e9 aux arbitres"
+    assert judge.door.title.text() == "Code arbitre"
+    assert_every_text_fits(window)
+    type_text(window, "999999")
+    enter(window)
+    assert judge.door.message.text() == "Code erron\u00e9 (1 de suite)"
+    type_text(window, PIN)
+    enter(window)
+    assert judge.current is judge.menu
+    assert judge.menu.buttons[JudgePage.EXIT].text() == "8  Quitter la borne"
+    assert judge.menu.warning.text().startswith("Avant ce code\u00a0: 1 code erron\u00e9 de suite")
+    assert judge.hint.text() == "Tapez 1 \u00e0 8, ou touchez \u00b7 \u00c9chap\u00a0: retour \u00e0 la borne"
+    assert_every_text_fits(window)
+    type_text(window, "4")  # today's counts
+    assert judge.counts.text.source.startswith("Contestations du jour (depuis minuit), \u00e0 ")
+    assert_every_text_fits(window)
+    press(window, Qt.Key.Key_Escape)
+    type_text(window, "6")  # the log's status
+    assert judge.status.commands[0].text() == "Transmettre maintenant (F)"
+    assert judge.status.text.source.startswith("Journal de cette borne (SQLite)\u00a0:")
+    assert_every_text_fits(window)
+    press(window, Qt.Key.Key_Escape)
+    type_text(window, "8")  # exit the station?
+    assert judge.exit_page.headline.text() == "Quitter la borne\u00a0?"
+    assert judge.exit_page.confirm.text() == "Oui, quitter\n(Enter)"
+    assert_every_text_fits(window)
+
+
+def test_before_the_choice_the_screens_speak_the_divisions_common_language(
+    station: StationFactory, pack: Path
+) -> None:
+    """An English station whose two divisions both speak Spanish asks the count in Spanish."""
+    divisions = (Division("Abierta", pack, language="es"), Division("Escolar", pack, language="es"))
+    window = station(divisions=divisions).window
+    assert window.ready.prompt.text().startswith("IMPUGNADOR: \u00bfcu\u00e1ntas palabras")
+    type_text(window, "1")
+    assert window.division.question.text() == "\u00bfEn qu\u00e9 divisi\u00f3n es su partida?"
