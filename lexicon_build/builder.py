@@ -30,6 +30,7 @@ from kiosk.core.edition import (
 from kiosk.core.errors import OutputError, PackEditionError, SourceError, SourceLinesError
 from kiosk.core.lexicon import WORDS_SECTION, YOUTH_SECTION, MarisaLexicon
 from kiosk.core.pack import PackInfo, SourceInfo, encode_pack, parse_pack, sorted_words_hash
+from kiosk.core.plural import one_or_many
 from kiosk.core.trust import check_pack_signature
 from kiosk.core.walk import make_trie, walk_here
 from lexicon_build.reader import Rejection, WordList, read_word_list
@@ -143,7 +144,11 @@ def build_pack(
         more = len(report.rejected) - len(shown)
         lines = [str(r) for r in shown] + ([f"... and {more} more"] if more else [])
         raise SourceLinesError(
-            f"{len(report.rejected)} line(s) could not be read as words:\n"
+            one_or_many(
+                len(report.rejected),
+                "{count} line could not be read as a word:\n",
+                "{count} lines could not be read as words:\n",
+            )
             + "\n".join(lines)
             + "\nFix the lines, or build anyway with --skip-invalid (they are left out)."
         )
@@ -168,7 +173,12 @@ def build_pack(
     if outside:
         sample = ", ".join(outside[:10]) + (" ..." if len(outside) > 10 else "")
         report.warnings.append(
-            f"{len(outside)} youth exclusion word(s) are not in the base list and change nothing: {sample}"
+            one_or_many(
+                len(outside),
+                "{count} youth exclusion word is not in the base list and changes nothing: ",
+                "{count} youth exclusion words are not in the base list and change nothing: ",
+            )
+            + sample
         )
     youth_words.intersection_update(words)
     ordered = sorted(words)

@@ -30,6 +30,7 @@ from kiosk.core.filekind import Kind, Role, check_output, recognise, refusal, sa
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
 from kiosk.core.normalise import MAX_WORD_LETTERS
 from kiosk.core.pack import PackInfo
+from kiosk.core.plural import counted, one_or_many
 from kiosk.core.trust import TrustedKey
 from kiosk.core.walk import PackWalker, WalkCache
 from kiosk.paths import known_editions_path, station_data, walk_cache_dir
@@ -194,7 +195,7 @@ def build(
     for warning in report.warnings:
         click.echo(f"warning: {warning}", err=True)
     if report.rejected:
-        click.echo(f"skipped {len(report.rejected)} invalid line(s):", err=True)
+        click.echo(f"skipped {counted(len(report.rejected), 'invalid line', 'invalid lines')}:", err=True)
         for rejection in report.rejected[:20]:
             click.echo(f"  {rejection}", err=True)
     info = result.info
@@ -320,7 +321,10 @@ def _word_set(path: Path) -> set[str]:
     except KioskError as exc:
         fail(str(exc))
     if word_list.rejected:
-        fail(f"{len(word_list.rejected)} line(s) are not words, first: {word_list.rejected[0]}")
+        fail(
+            one_or_many(len(word_list.rejected), "{count} line is not a word", "{count} lines are not words")
+            + f", first: {word_list.rejected[0]}"
+        )
     return set(word_list.words)
 
 

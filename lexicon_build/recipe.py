@@ -111,7 +111,7 @@ def _source(table: Any, base: Path, where: str) -> SourceSpec:
     unknown = sorted(set(table) - _SOURCE_KEYS)
     if unknown:
         raise SourceError(
-            f"{where}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(_SOURCE_KEYS))}"
+            f"{where}: unknown key {unknown[0]!r}; the keys here are: {', '.join(sorted(_SOURCE_KEYS))}"
         )
     if "path" not in table:
         raise SourceError(f"{where}: missing 'path' (the word-list file)")
@@ -148,7 +148,7 @@ def recipe_from_mapping(data: Mapping[str, Any], base: Path, where: str) -> Reci
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
         raise SourceError(
-            f"{where}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(_TOP_KEYS))}"
+            f"{where}: unknown key {unknown[0]!r}; the keys here are: {', '.join(sorted(_TOP_KEYS))}"
         )
     sources = _expect(data.get("sources", []), list, f"{where}: sources")
     youth = data.get("youth_exclusions")

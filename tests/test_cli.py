@@ -202,13 +202,43 @@ def test_build_fails_on_bad_lines_unless_skipping(runner: CliRunner, tmp_path: P
     assert failed.exit_code == 1
     assert f"{source}:2: 'd0g'" not in failed.stderr  # the reason names the character, not a quote
     assert f"{source}:2: '0' (U+0030 DIGIT ZERO) at position 2" in failed.stderr
+    assert "1 line could not be read as a word:" in failed.stderr
     assert not out.exists()
     skipped = runner.invoke(
         lexicon_build, ["build", "--name", "Club", "--source", str(source), "-o", str(out), "--skip-invalid"]
     )
     assert skipped.exit_code == 0
-    assert "skipped 1 invalid line(s)" in skipped.stderr
+    assert "skipped 1 invalid line:" in skipped.stderr
     assert out.exists()
+
+
+def test_build_counts_in_english_without_line_s(runner: CliRunner, tmp_path: Path) -> None:
+    source = write_list(tmp_path / "club.txt", ["cat", "d0g", "qi", "x!y"])
+    youth = write_list(tmp_path / "youth.txt", ["zebra", "yak"])
+    out = tmp_path / "club.kxpack"
+    failed = runner.invoke(
+        lexicon_build, ["build", "--name", "Club", "--source", str(source), "-o", str(out)]
+    )
+    assert "2 lines could not be read as words:" in failed.stderr
+    built = runner.invoke(
+        lexicon_build,
+        [
+            "build",
+            "--name",
+            "Club",
+            "--source",
+            str(source),
+            "--youth-exclusions",
+            str(youth),
+            "--skip-invalid",
+            "-o",
+            str(out),
+        ],
+    )
+    assert built.exit_code == 0, built.output
+    assert "skipped 2 invalid lines:" in built.stderr
+    assert "2 youth exclusion words are not in the base list and change nothing: YAK, ZEBRA" in built.stderr
+    assert "(s)" not in failed.stderr + built.stderr
 
 
 def test_build_from_a_recipe(runner: CliRunner, tmp_path: Path) -> None:

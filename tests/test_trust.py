@@ -216,7 +216,7 @@ def test_a_public_key_is_no_signing_key(organiser: KeyPair) -> None:
     [
         ({"name": "A"}, "must be a list of tables"),
         ([{"name": "A"}], "missing public_key"),
-        ([{"name": "A", "public_key": "x", "colour": "red"}], "unknown key(s) colour"),
+        ([{"name": "A", "public_key": "x", "colour": "red"}], "unknown key 'colour'"),
         ([{"name": "", "public_key": "AAAA"}], "name is empty"),
         ([{"name": "A", "public_key": 5}], "must both be strings"),
         ([{"name": "A", "public_key": "not base64!"}], "is not base64"),

@@ -108,7 +108,7 @@ def trusted_keys_from_config(entries: object, where: str) -> tuple[TrustedKey, .
         unknown = sorted(set(entry) - _CONFIG_KEYS)
         missing = sorted(_CONFIG_KEYS - set(entry))
         if unknown or missing:
-            problems = ([f"unknown key(s) {', '.join(unknown)}"] if unknown else []) + (
+            problems = ([f"unknown key {unknown[0]!r}"] if unknown else []) + (
                 [f"missing {', '.join(missing)}"] if missing else []
             )
             raise ConfigError(f"{here}: {'; '.join(problems)} (a trusted key has name and public_key)")
