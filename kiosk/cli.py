@@ -211,7 +211,7 @@ def check_station(config_path: Path | None, data_dir_flag: Path | None) -> None:
         info, division = loaded.lexicon.info, loaded.division
         youth = ", youth rules" if division.youth_rules else ""
         click.echo(
-            f"Division {division.name!r}: {division.pack}: {info.title}, {info.word_count:,} words"
+            f"Division {division.name!r}: {division.pack}: {info.title}, {counted(info.word_count, 'word')}"
             f"{youth}, verified, {loaded.lexicon.trust.label}"
         )
         rules = "rules with the youth list applied: " if division.youth_rules else "word set: "

@@ -200,8 +200,9 @@ def build(
             click.echo(f"  {rejection}", err=True)
     info = result.info
     click.echo(
-        f"wrote {output}: {info.title}, {info.word_count} words, "
-        f"{info.youth_exclusion_count} youth exclusions, {report.duplicates} duplicates ignored"
+        f"wrote {output}: {info.title}, {counted(info.word_count, 'word', 'words')}, "
+        f"{counted(info.youth_exclusion_count, 'youth exclusion', 'youth exclusions')}, "
+        f"{counted(report.duplicates, 'duplicate', 'duplicates')} ignored"
     )
     for line in recognition_lines(info, result.recognition):
         click.echo(line)
@@ -229,10 +230,10 @@ def _load(
 def _describe(info: PackInfo, recognition: PackRecognition) -> list[str]:
     lines = [
         f"name:        {info.name}",
-        f"edition:     {info.edition}",
-        f"description: {info.description}",
-        f"words:       {info.word_count} (2 to {info.max_length} letters)",
-        f"youth list:  {info.youth_exclusion_count} exclusions"
+        f"edition:     {info.edition or '(none given)'}",
+        f"description: {info.description or '(none given)'}",
+        f"words:       {info.word_count:,} (2 to {info.max_length} letters)",
+        f"youth list:  {counted(info.youth_exclusion_count, 'exclusion', 'exclusions')}"
         if info.youth_set_hash is not None
         else "youth list:  none",
         *recognition_lines(info, recognition),
@@ -286,7 +287,7 @@ def verify(pack: Path, trust: tuple[str, ...], known_editions: tuple[Path, ...])
         fail(str(exc))
     lexicon = _load(pack, keys, always_walk=True, pack_problem=EXIT_PROBLEM)
     info = lexicon.info
-    click.echo(f"OK {pack}: {info.title}, {info.word_count} words, every trie walked")
+    click.echo(f"OK {pack}: {info.title}, {counted(info.word_count, 'word', 'words')}, every trie walked")
     for line in recognition_lines(info, recognise_pack_of(lexicon, table)):
         click.echo(line)
     click.echo(f"signature: {lexicon.trust.label}")

@@ -180,7 +180,7 @@ def test_build_info_verify_from_the_organisers_files(runner: CliRunner, tmp_path
          "--youth-exclusions", str(youth), "-o", str(out)],
     )  # fmt: skip
     assert built.exit_code == 0, built.output
-    assert "3 words, 1 youth exclusions, 1 duplicates ignored" in built.stdout
+    assert "3 words, 1 youth exclusion, 1 duplicate ignored" in built.stdout
     assert out.stat().st_mode & 0o044  # readable by others: packs are for sharing
     info = runner.invoke(lexicon_build, ["info", str(out)])
     assert info.exit_code == 0
