@@ -72,6 +72,11 @@ class Alphabet:
     _marked: Mapping[str, str] = field(init=False, repr=False, compare=False)
     _longest: int = field(init=False, repr=False, compare=False)
     _tile_set: frozenset[str] = field(init=False, repr=False, compare=False)
+    _fold_table: Mapping[int, str] = field(init=False, repr=False, compare=False)
+    _typed_word: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    _written_multi: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    _stored_word: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    _loose_multi: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Derived tables, computed once per profile (profiles are made once, in ``ALPHABETS``).
@@ -118,6 +123,20 @@ class Alphabet:
         object.__setattr__(self, "_marked", MappingProxyType(marked_spellings))
         object.__setattr__(self, "_longest", max(map(len, readings)) if readings else 1)
         object.__setattr__(self, "_tile_set", frozenset(self.tiles))
+        # the fast road for a list's words: fold, bracket the written multi-letter tiles, check
+        object.__setattr__(self, "_fold_table", MappingProxyType({ord(c): v for c, v in typed_chars.items()}))
+        typed_class = "".join(re.escape(c) for c in typed_chars)
+        object.__setattr__(self, "_typed_word", re.compile(f"[{typed_class}]+"))
+        multi_written = sorted((t for t in multi), key=len, reverse=True)
+        object.__setattr__(
+            self, "_written_multi", re.compile("|".join(map(re.escape, multi_written)) or "(?!)")
+        )
+        singles = "".join(re.escape(t) for t in self.tiles if len(t) == 1)
+        bracketed = "|".join(re.escape(f"[{t}]") for t in multi_written)
+        unit = f"(?:{bracketed}|[{singles}])" if bracketed else f"[{singles}]"
+        object.__setattr__(self, "_stored_word", re.compile(f"{unit}{{2,}}"))
+        loose_multi = sorted((k for k in readings if len(k) > 1), key=len, reverse=True)
+        object.__setattr__(self, "_loose_multi", re.compile("|".join(map(re.escape, loose_multi)) or "(?!)"))
 
     # --- what the profile is -------------------------------------------------------------------
 
@@ -171,6 +190,8 @@ class Alphabet:
     def tile_count(self, stored: str) -> int:
         """How many tiles a stored spelling has (its letters, for a simple alphabet)."""
         if self.simple:
+            return len(stored)
+        if "[" not in stored:
             return len(stored)
         # each bracketed tile is its letters and two brackets, for one tile
         return len(stored) - sum(len(tile) + 1 for tile in _BRACKETED.findall(stored))
@@ -310,23 +331,54 @@ class Alphabet:
     ) -> Iterator[str]:
         """Every reading of ``pattern`` a pack holds (``holds``), found by walking the readings
         and leaving any whose beginning no word of the pack has (``has_prefix``)."""
+        if "[" not in pattern and self._loose_multi.search(pattern) is None:
+            # no letters that spell a multi-letter tile: the word's only reading is its letters
+            if (
+                self._stored_word.fullmatch(pattern) is not None
+                and len(pattern) <= max_tiles
+                and holds(pattern)
+            ):
+                yield pattern
+            return
         units = self.pattern_units(pattern)
         size = len(units)
         pending: list[tuple[int, str, int]] = [(0, "", 0)]
         while pending:
             index, spelt, count = pending.pop()
-            if index == size:
-                if holds(spelt):
-                    yield spelt
-                continue
-            if count >= max_tiles:
-                continue
-            for tile, after in self._steps(units, index):
-                longer = spelt + (tile if len(tile) == 1 else f"[{tile}]")
-                if has_prefix(longer):
-                    pending.append((after, longer, count + 1))
+            while True:  # one reading only: go on without asking the pack
+                if index == size:
+                    if holds(spelt):
+                        yield spelt
+                    break
+                if count >= max_tiles:
+                    break
+                steps = list(self._steps(units, index))
+                if len(steps) == 1:
+                    tile, index = steps[0]
+                    spelt += tile if len(tile) == 1 else f"[{tile}]"
+                    count += 1
+                    continue
+                for tile, after in steps:  # letters read two ways: each, if a word starts so
+                    longer = spelt + (tile if len(tile) == 1 else f"[{tile}]")
+                    if has_prefix(longer):
+                        pending.append((after, longer, count + 1))
+                break
 
     # --- words as lists write them -------------------------------------------------------------
+
+    def listed_at_once(self, raw: str) -> str | None:
+        """A list's word (no brackets) as stored, by a few passes of C code, or None if it needs
+        ``listed_tiles`` (a character to refuse, letters that make no tile, brackets, fewer than
+        two tiles): the same result as the careful road wherever this one gives one."""
+        if self._typed_word.fullmatch(raw) is None:
+            return None
+        folded = raw.translate(self._fold_table)
+        stored = self._written_multi.sub(lambda found: f"[{found.group()}]", folded)
+        return stored if self._stored_word.fullmatch(stored) is not None else None
+
+    def is_stored(self, word: str) -> bool:
+        """Whether ``word`` is a spelling as packs store it, of two tiles or more (the walk's check)."""
+        return self._stored_word.fullmatch(word) is not None
 
     def listed_tiles(self, letters: str) -> tuple[str, ...] | int:
         """A word as a list writes it (folded letters and marks, or tiles in brackets): its tiles.

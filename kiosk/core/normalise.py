@@ -217,6 +217,9 @@ def normalise_listed(raw: str, *, alphabet: Alphabet = ENGLISH) -> str:
     """
     if alphabet is ENGLISH:
         return normalise_word(raw, max_length=ANY_LENGTH)
+    at_once = alphabet.listed_at_once(raw)
+    if at_once is not None:
+        return at_once
     if not raw:
         raise WordLengthError("an empty word cannot be judged", word=raw, alphabet=alphabet.name)
     letters, positions = _folded(raw, alphabet, keep="[]")

@@ -178,11 +178,7 @@ def _spelt_in(words: list[str], alphabet: Alphabet) -> bool:
     gives; otherwise the alphabet's tiles, written as packs store them, at least two of them."""
     if alphabet is ENGLISH:
         return normalise_words(words, max_length=1 << 16) == words
-    for word in words:
-        tiles = alphabet.stored_tiles(word)
-        if tiles is None or len(tiles) < 2 or alphabet.stored(tiles) != word:
-            return False
-    return True
+    return all(map(alphabet.is_stored, words))
 
 
 def _words_of(trie_bytes: bytes, most: int, what: str, alphabet: Alphabet) -> list[str]:
