@@ -103,7 +103,7 @@ def _union(lists: list[list[str]]) -> list[str]:
 
 
 def _facts(words: list[str], alphabet: Alphabet) -> WordSetFacts:
-    return WordSetFacts.of(sorted_words_hash(words), len(words), Counter(map(alphabet.tile_count, words)))
+    return WordSetFacts.of(sorted_words_hash(words), len(words), Counter(map(alphabet.counter, words)))
 
 
 def build_pack(
@@ -122,7 +122,7 @@ def build_pack(
     """
     table = editions if editions is not None else EditionTable()
     alphabet = recipe.alphabet
-    tiles = alphabet.tile_count  # lengths count tiles (letters, for English)
+    tiles = alphabet.counter  # lengths count tiles (letters, for English)
     report = BuildReport(alphabet=alphabet)
     kept_lists: list[list[str]] = []
     sources: list[SourceInfo] = []

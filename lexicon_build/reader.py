@@ -220,7 +220,7 @@ def _read_line_by_line(
     bytes_per_line = size / max(1, text.count("\n") + 1)
     words, rejected = result.words, result.rejected
     plain = result.format is ListFormat.PLAIN
-    tile_count = alphabet.tile_count
+    tile_count = alphabet.counter
     number = 0
     for number, raw in enumerate(text.splitlines(), start=1):
         if progress is not None and number % PROGRESS_EVERY_LINES == 0:

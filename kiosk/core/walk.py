@@ -220,7 +220,7 @@ def _words_of(trie_bytes: bytes, most: int, what: str, alphabet: Alphabet) -> li
 
 def _facts(words: Sequence[str], alphabet: Alphabet) -> WordSetFacts:
     """The set's digest, size and counts by length (in tiles)."""
-    return WordSetFacts.of(sorted_words_hash(words), len(words), Counter(map(alphabet.tile_count, words)))
+    return WordSetFacts.of(sorted_words_hash(words), len(words), Counter(map(alphabet.counter, words)))
 
 
 def walk_tries(words: bytes, youth: bytes | None, most: int, alphabet: Alphabet = ENGLISH) -> WalkedTries:
