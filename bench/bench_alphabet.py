@@ -75,9 +75,7 @@ def main() -> None:
         result = build_pack(recipe)
         gzip_kb = len(gzip.compress(source.read_bytes(), compresslevel=9)) / 1e3
         kept = result.info.word_count
-        print(
         print(f"build:        {build_s:8.2f} s   (best of {options.runs}, {options.alphabet}, {kept:,} kept)")
-        )
         print(f"pack size:    {len(result.data) / 1e3:8.0f} kB  (gzip -9 of the list: {gzip_kb:.0f} kB)")
         pack = Path(folder) / "bench.kxpack"
         pack.write_bytes(result.data)
