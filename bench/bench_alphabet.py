@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from kiosk.core.adjudication import adjudicate
-from kiosk.core.alphabet import ALPHABETS, Alphabet
+from kiosk.core.alphabet import Alphabet, alphabets
 from kiosk.core.lexicon import load_lexicon
 from kiosk.core.walk import PackWalker
 from lexicon_build.builder import build_pack
@@ -58,10 +58,10 @@ def best_of(runs: int, action: object) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--words", type=int, default=640_000)
-    parser.add_argument("--alphabet", choices=sorted(ALPHABETS), default="spanish")
+    parser.add_argument("--alphabet", choices=sorted(alphabets()), default="spanish")
     parser.add_argument("--runs", type=int, default=3)
     options = parser.parse_args()
-    alphabet = ALPHABETS[options.alphabet]
+    alphabet = alphabets()[options.alphabet]
     rng = random.Random(SEED)
     words = synthetic_words(alphabet, options.words, rng)
     multi = sum(any(len(t) > 1 and t in w for t in alphabet.tiles) for w in words)

@@ -29,7 +29,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
 from kiosk.core.adjudication import adjudicate
-from kiosk.core.alphabet import ALPHABETS
+from kiosk.core.alphabet import alphabets
 from kiosk.core.config import Division, LoadedDivision, StationConfig, Verifier, load_config, load_divisions
 from kiosk.core.edition import KnownEdition, load_edition_table
 from kiosk.core.errors import StorageError
@@ -301,7 +301,7 @@ def alphabet_shots(app: QCoreApplication, out: Path) -> None:
             source = Path(folder) / f"{name}.txt"
             source.write_text("".join(f"{word}\n" for word in words), encoding="utf-8")
             recipe = Recipe(name=f"{name.title()} club list", sources=(SourceSpec(path=source),))
-            recipe = replace(recipe, alphabet=ALPHABETS[name])
+            recipe = replace(recipe, alphabet=alphabets()[name])
             packs[name] = Path(folder) / f"{name}.kxpack"
             packs[name].write_bytes(build_pack(recipe).data)
 
@@ -319,7 +319,7 @@ def alphabet_shots(app: QCoreApplication, out: Path) -> None:
             ("80-es-touch-tiles-entry", spanish, "2challapateña calle"),
             ("81-es-touch-tiles-confirm", spanish, "2challapateña calle "),
             ("82-es-verdict-tiles", spanish, "2challapateña calle\t"),
-            ("83-es-entry-refused-k", config("spanish", "es", touch=False), "1kiwi"),
+            ("83-es-entry-refused-k", config("spanish", "es", touch=False), "1k"),
             ("84-ca-touch-tiles-entry", catalan, "2col·lecció anys"),
             ("85-pl-touch-entry", polish, "1żółw"),
         ]

@@ -23,7 +23,7 @@ import click
 
 from kiosk import __version__
 from kiosk.console import EXIT_ERROR, fail
-from kiosk.core.alphabet import ALPHABETS
+from kiosk.core.alphabet import alphabets
 from kiosk.core.config import recognise as recognise_pack_of
 from kiosk.core.edition import EditionTable, PackRecognition, load_edition_table
 from kiosk.core.errors import KioskError, NotAPackError, PackEditionError, PackError, SourceLinesError
@@ -115,7 +115,7 @@ def main() -> None:
 )
 @click.option(
     "--alphabet",
-    type=click.Choice(list(ALPHABETS)),
+    type=click.Choice(list(alphabets())),
     help="The tiles the lists are spelt in (default english: A-Z; spanish reads CH, LL, RR and Ñ, "
     "and a FISE .dwg's digits 1-4); overrides the recipe's alphabet.",
 )
@@ -184,7 +184,7 @@ def build(
         if expect is not None:
             plan = replace(plan, expect=expect)
         if alphabet is not None:
-            plan = replace(plan, alphabet=ALPHABETS[alphabet])
+            plan = replace(plan, alphabet=alphabets()[alphabet])
         table = load_edition_table(known_editions_path(), (*plan.known_editions, *known_editions))
         files = [s.path for s in plan.sources] + (
             [plan.youth_exclusions.path] if plan.youth_exclusions is not None else []

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kiosk.core.alphabet import ALPHABETS, ENGLISH, Alphabet
+from kiosk.core.alphabet import ENGLISH, Alphabet, alphabets
 from kiosk.core.errors import InputError, SourceError
 from kiosk.core.filekind import Role, refusal_for_bytes
 from kiosk.core.normalise import BOARD_MAX_LETTERS, MAX_WORD_LETTERS, MIN_WORD_LETTERS, normalise_listed
@@ -142,9 +142,9 @@ def _source(table: Any, base: Path, where: str) -> SourceSpec:
 
 def alphabet_for(name: str, where: str) -> Alphabet:
     """The alphabet profile called ``name``; SourceError naming ``where`` and the profiles there are."""
-    found = ALPHABETS.get(name.strip().lower())
+    found = alphabets().get(name.strip().lower())
     if found is None:
-        raise SourceError(f"{where}: there is no alphabet {name!r}; use one of {', '.join(ALPHABETS)}")
+        raise SourceError(f"{where}: there is no alphabet {name!r}; use one of {', '.join(alphabets())}")
     return found
 
 

@@ -12,7 +12,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
 
-from kiosk.core.alphabet import ALPHABETS
+from kiosk.core.alphabet import alphabets
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
 from lexicon_build.builder import build_pack
 from lexicon_build.recipe import Recipe, SourceSpec
@@ -68,7 +68,7 @@ def make_pack(tmp_path: Path) -> PackFactory:
             max_length=max_length,
             sources=(SourceSpec(path=source),),
             youth_exclusions=youth_spec,
-            alphabet=ALPHABETS[alphabet],
+            alphabet=alphabets()[alphabet],
         )
         out = tmp_path / f"pack-{n}.kxpack"
         out.write_bytes(build_pack(recipe).data)

@@ -26,6 +26,7 @@ asks the pack which readings exist. Length limits count tiles, never letters.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,11 +35,12 @@ from types import MappingProxyType
 from kiosk.core.language import marked
 
 __all__ = [
-    "ALPHABETS",
     "DEFAULT_ALPHABET",
     "ENGLISH",
+    "FISE_GRAPH_DIGITS",
     "Alphabet",
     "alphabet_named",
+    "alphabets",
     "tiles_of",
 ]
 
@@ -80,7 +82,7 @@ class Alphabet:
     _simple: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        # Derived tables, computed once per profile (profiles are made once, in ``ALPHABETS``).
+        # Derived tables, computed once per profile (profiles are made once, in ``alphabets()``).
         typed_chars: dict[str, str] = {}
         for tile in self.tiles:
             if len(tile) == 1:
@@ -454,6 +456,8 @@ def _accents(table: str) -> dict[str, str]:
 
 
 _AZ = tuple(ASCII_LETTERS)
+# Zyzzyva's FISE graphs write the Spanish tiles CH, LL, RR and Ñ as the digits 1-4
+FISE_GRAPH_DIGITS: Mapping[str, str] = MappingProxyType({"1": "CH", "2": "LL", "3": "RR", "4": "Ñ"})
 
 ENGLISH = Alphabet(name="english", title=marked("English (A-Z)"), tiles=_AZ)
 DEFAULT_ALPHABET = ENGLISH.name
@@ -479,7 +483,7 @@ def _profiles() -> tuple[Alphabet, ...]:
             title=marked("Spanish (FISE: CH, LL, RR and Ñ)"),
             tiles=spanish_tiles,
             folds=_accents("Á:A É:E Í:I Ó:O ÚÜ:U"),
-            graph_digits={"1": "CH", "2": "LL", "3": "RR", "4": "Ñ"},
+            graph_digits=FISE_GRAPH_DIGITS,
         ),
         Alphabet(
             name="catalan",
@@ -509,9 +513,13 @@ def _profiles() -> tuple[Alphabet, ...]:
     )
 
 
-ALPHABETS: Mapping[str, Alphabet] = MappingProxyType({a.name: a for a in _profiles()})
+@functools.cache
+def alphabets() -> Mapping[str, Alphabet]:
+    """Every profile by name, made the first time a pack or a command asks (not at import: an
+    English station never builds the others' tables)."""
+    return MappingProxyType({a.name: a for a in _profiles()})
 
 
 def alphabet_named(name: str) -> Alphabet | None:
     """The profile called ``name`` (``"spanish"``), or None if there is no such profile."""
-    return ALPHABETS.get(name)
+    return alphabets().get(name)

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from kiosk.core.alphabet import ALPHABETS
+from kiosk.core.alphabet import FISE_GRAPH_DIGITS
 from kiosk.core.errors import OutputError
 
 __all__ = [
@@ -52,7 +52,7 @@ WORD_LIST_SHARE = 0.6  # lines starting with a word, among the first SAMPLE_LINE
 
 # Zyzzyva's Spanish (FISE) graphs spell the tiles CH, LL, RR and Ñ with digits: the Spanish
 # profile's own table (``kiosk.core.alphabet``); lexicon-build reads them with --alphabet spanish.
-GRAPH_TILE_DIGITS = dict(ALPHABETS["spanish"].graph_digits)
+GRAPH_TILE_DIGITS = dict(FISE_GRAPH_DIGITS)
 _GRAPH_HEADER = struct.Struct("<i")
 _ASCII_LETTER_BYTES = frozenset(range(ord("A"), ord("Z") + 1)) | frozenset(range(ord("a"), ord("z") + 1))
 _TILE_DIGIT_BYTES = frozenset(ord(digit) for digit in GRAPH_TILE_DIGITS)

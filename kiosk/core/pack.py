@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk import __version__
-from kiosk.core.alphabet import ALPHABETS, ENGLISH, Alphabet
+from kiosk.core.alphabet import ENGLISH, Alphabet, alphabet_named, alphabets
 from kiosk.core.edition import CARRIED_SOURCE, KnownEdition, WordSetFacts, edition_from_fields
 from kiosk.core.errors import EditionTableError, NotAPackError, PackCorruptError, PackVersionError
 from kiosk.core.normalise import MAX_WORD_LETTERS, MIN_WORD_LETTERS, NORMALISER_VERSION
@@ -439,9 +439,9 @@ def _alphabet(pack: _Manifest) -> Alphabet:
     if "alphabet" not in pack.value:
         return ENGLISH
     name = pack.string("alphabet", 40, empty=False)
-    found = ALPHABETS.get(name)
+    found = alphabet_named(name)
     if found is None:
-        known = ", ".join(ALPHABETS)
+        known = ", ".join(alphabets())
         raise UnknownAlphabetError(
             f"pack.alphabet is {_shown(name)}, not one of the alphabets this station knows ({known})"
         )

@@ -49,7 +49,7 @@ from typing import BinaryIO
 
 import marisa_trie
 
-from kiosk.core.alphabet import ALPHABETS, ENGLISH, Alphabet
+from kiosk.core.alphabet import ENGLISH, Alphabet, alphabet_named
 from kiosk.core.edition import WordSetFacts
 from kiosk.core.errors import PackCorruptError, PackError
 from kiosk.core.normalise import normalise_words
@@ -288,7 +288,7 @@ def child_main(stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) ->
     _limit_memory()
     try:
         magic, most, words_size, youth_size, name = _FRAME.unpack(_read_exactly(source, _FRAME.size))
-        alphabet = ALPHABETS.get(name.rstrip(b"\0").decode("ascii", "replace"))
+        alphabet = alphabet_named(name.rstrip(b"\0").decode("ascii", "replace"))
         if (
             magic != _FRAME_MAGIC
             or most > MAX_PACK_WORDS
