@@ -1,6 +1,8 @@
 """Render every station screen to PNG at 1920x1080 and 1024x600 (into docs/screenshots/).
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/screens.py [OUT_DIR]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/screens.py [OUT_DIR] [--alphabets]
+
+(``--alphabets``: only the shots of packs in other alphabets, 80-89.)
 
 Drives the real window through the real controller with key events, on the embedded pack; the
 judge screens run over real storage in a temporary data directory (PIN 4826).
@@ -27,6 +29,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
 from kiosk.core.adjudication import adjudicate
+from kiosk.core.alphabet import alphabets
 from kiosk.core.config import Division, LoadedDivision, StationConfig, Verifier, load_config, load_divisions
 from kiosk.core.edition import KnownEdition, load_edition_table
 from kiosk.core.errors import StorageError
@@ -209,6 +212,7 @@ def main(out: Path) -> None:
             window.controller.idle_countdown.stop()
             window.deleteLater()
             print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+    alphabet_shots(app, out)
     judge_shots(app, out, double)
     edition_shots(app, out)
     waiting_shots(app, out, single)
@@ -278,6 +282,65 @@ def edition_shots(app: QCoreApplication, out: Path) -> None:
                     station(config, loaded, (width, height), MemoryLog()),
                     out / f"{name}-{width}x{height}.png",
                 )
+
+
+# Our own words in each alphabet (no published list): enough to show the tiles and a verdict.
+ALPHABET_LISTS = {
+    "spanish": ["CHALLAPATEÑA", "CALLE", "PERRO", "COCHE", "NIÑO", "LLAMA"],
+    "catalan": ["COL·LECCIÓ", "CALL", "ANYS", "QUE", "FAÇANA"],
+    "polish": ["ŻÓŁW", "ŹDŹBŁO", "GĘŚ"],
+}
+
+
+def alphabet_shots(app: QCoreApplication, out: Path) -> None:
+    """Stations judging with packs in other alphabets (issue 13): the touch keyboard of the pack's
+    tiles, the entry showing tiles, the verdict."""
+    with tempfile.TemporaryDirectory() as folder:
+        packs: dict[str, Path] = {}
+        for name, words in ALPHABET_LISTS.items():
+            source = Path(folder) / f"{name}.txt"
+            source.write_text("".join(f"{word}\n" for word in words), encoding="utf-8")
+            recipe = Recipe(name=f"{name.title()} club list", sources=(SourceSpec(path=source),))
+            recipe = replace(recipe, alphabet=alphabets()[name])
+            packs[name] = Path(folder) / f"{name}.kxpack"
+            packs[name].write_bytes(build_pack(recipe).data)
+
+        def config(alphabet: str, language: str, *, touch: bool = True) -> StationConfig:
+            return StationConfig(
+                divisions=(Division("Open", packs[alphabet]),),
+                station_name="Station 1",
+                language=language,
+                touch=touch,
+                rules=RuleProfile(ProfileKind.DOUBLE),
+            )
+
+        spanish, catalan, polish = config("spanish", "es"), config("catalan", "es"), config("polish", "en")
+        shots: list[tuple[str, StationConfig, str]] = [
+            ("80-es-touch-tiles-entry", spanish, "2challapateña calle"),
+            ("81-es-touch-tiles-confirm", spanish, "2challapateña calle "),
+            ("82-es-verdict-tiles", spanish, "2challapateña calle\t"),
+            ("83-es-entry-refused-k", config("spanish", "es", touch=False), "1k"),
+            ("84-ca-touch-tiles-entry", catalan, "2col·lecció anys"),
+            ("85-pl-touch-entry", polish, "1żółw"),
+        ]
+        loaded: dict[str, tuple[LoadedDivision, ...]] = {}
+        for name, station_config, keys in shots:
+            divisions = loaded.setdefault(name[:6], load_divisions(station_config))
+            for width, height in SIZES:
+                window = station(station_config, divisions, (width, height), MemoryLog())
+                drive(window, keys)
+                app.processEvents()
+                path = out / f"{name}-{width}x{height}.png"
+                window.grab().save(str(path))
+                for timer in (
+                    window.controller.lockout_timer,
+                    window.controller.verdict_timer,
+                    window.controller.idle_timer,
+                    window.controller.idle_countdown,
+                ):
+                    timer.stop()
+                window.deleteLater()
+                print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
 
 
 def save_shot(app: QCoreApplication, window: QWidget, path: Path) -> None:
@@ -507,4 +570,11 @@ def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshots")
+    arguments = [a for a in sys.argv[1:] if a != "--alphabets"]
+    folder = Path(arguments[0]) if arguments else ROOT / "docs" / "screenshots"
+    if "--alphabets" in sys.argv[1:]:
+        application = QApplication.instance() or QApplication(sys.argv)
+        folder.mkdir(parents=True, exist_ok=True)
+        alphabet_shots(application, folder)
+    else:
+        main(folder)

@@ -25,6 +25,7 @@ import click
 from kiosk import __version__
 from kiosk.console import fail
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, adjudicate
+from kiosk.core.alphabet import tiles_of
 from kiosk.core.batch import batch_rulings
 from kiosk.core.config import load_divisions, load_languages
 from kiosk.core.errors import KioskError
@@ -308,8 +309,14 @@ def check(
         fail(str(exc))
     click.echo(ruling.verdict.value)
     if judge:
+        alphabet = lexicon.info.alphabet
         for result in ruling.results:
-            click.echo(f"  {result.word:<15}  {result.status.value}")
+            tiles = ""
+            if not alphabet.simple:  # the tiles the pack holds the word as (or would, read the first way)
+                found = next(lexicon.spellings(result.word), None)
+                shown = tiles_of(found) if found is not None else alphabet.shown_tiles(result.word)
+                tiles = f"  ({'·'.join(shown)})"
+            click.echo(f"  {result.word:<15}  {result.status.value}{tiles}")
         youth_note = "youth rules" if youth else "no youth rules"
         click.echo(f"  pack: {ruling.pack_name} {ruling.pack_edition} ({youth_note})")
     sys.exit(EXIT_ACCEPTABLE if ruling.acceptable else EXIT_UNACCEPTABLE)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kiosk import __version__
+from kiosk.core.alphabet import ENGLISH, Alphabet
 from kiosk.core.edition import (
     BUILT_IN_SOURCE,
     CARRIED_SOURCE,
@@ -48,6 +49,7 @@ class BuildReport:
 
     lists: list[WordList] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    alphabet: Alphabet = ENGLISH  # the recipe's: every list is read in it
 
     @property
     def rejected(self) -> list[Rejection]:
@@ -70,7 +72,11 @@ def _read(
     spec: SourceSpec, max_length: int, report: BuildReport, progress: Callable[[int], None] | None
 ) -> WordList:
     word_list = read_word_list(
-        spec.path, list_format=spec.list_format, max_length=max_length, progress=progress
+        spec.path,
+        list_format=spec.list_format,
+        max_length=max_length,
+        progress=progress,
+        alphabet=report.alphabet,
     )
     report.lists.append(word_list)
     return word_list
@@ -97,8 +103,8 @@ def _union(lists: list[list[str]]) -> list[str]:
     return list(dict.fromkeys(itertools.chain.from_iterable(lists)))
 
 
-def _facts(words: list[str]) -> WordSetFacts:
-    return WordSetFacts.of(sorted_words_hash(words), len(words), Counter(map(len, words)))
+def _facts(words: list[str], alphabet: Alphabet) -> WordSetFacts:
+    return WordSetFacts.of(sorted_words_hash(words), len(words), Counter(map(alphabet.counter, words)))
 
 
 def build_pack(
@@ -116,7 +122,9 @@ def build_pack(
     recipe, a set that is not that edition raises PackEditionError, saying how it differs.
     """
     table = editions if editions is not None else EditionTable()
-    report = BuildReport()
+    alphabet = recipe.alphabet
+    tiles = alphabet.counter  # lengths count tiles (letters, for English)
+    report = BuildReport(alphabet=alphabet)
     kept_lists: list[list[str]] = []
     sources: list[SourceInfo] = []
     for spec in recipe.sources:
@@ -125,12 +133,13 @@ def build_pack(
         if spec.min_length is not None or spec.max_length is not None:
             low = spec.min_length or 0
             high = spec.max_length or recipe.max_length
-            kept = [w for w in kept if low <= len(w) <= high]
+            kept = [w for w in kept if low <= tiles(w) <= high]
         kept_lists.append(kept)
         sources.append(_source_info(spec, word_list, "source", len(kept)))
         if word_list.too_long:
             report.warnings.append(
-                f"{spec.path}: {word_list.too_long} words longer than {recipe.max_length} letters "
+                f"{spec.path}: {word_list.too_long} words longer than {recipe.max_length} "
+                f"{'letters' if alphabet.simple else 'tiles'} "
                 "left out (too long for the pack's maximum)"
             )
     youth_words: set[str] = set()
@@ -163,7 +172,7 @@ def build_pack(
                 f"removals not in any source (nothing to remove): {', '.join(missing_removals)}"
             )
         words += [
-            w for w in dict.fromkeys(recipe.additions) if len(w) <= recipe.max_length and w not in present
+            w for w in dict.fromkeys(recipe.additions) if tiles(w) <= recipe.max_length and w not in present
         ]
         removed = set(recipe.removals)
         words = [w for w in words if w not in removed]
@@ -182,12 +191,12 @@ def build_pack(
         )
     youth_words.intersection_update(words)
     ordered = sorted(words)
-    full = _facts(ordered)
+    full = _facts(ordered, alphabet)
     school = None
     sections = {WORDS_SECTION: make_trie(ordered)}
     if recipe.youth_exclusions is not None:
         sections[YOUTH_SECTION] = make_trie(sorted(youth_words))
-        school = _facts([w for w in ordered if w not in youth_words])
+        school = _facts([w for w in ordered if w not in youth_words], alphabet)
     sets = [full] if school is None else [full, school]
     if recipe.expect is not None:
         wanted = Expectation.parse(recipe.expect, table, where="lexicon-build build")
@@ -208,7 +217,7 @@ def build_pack(
         description=recipe.description,
         max_length=recipe.max_length,
         word_count=len(ordered),
-        counts_by_length=dict(sorted(Counter(map(len, ordered)).items())),
+        counts_by_length=dict(sorted(Counter(map(tiles, ordered)).items())),
         youth_exclusion_count=len(youth_words),
         set_hash=sorted_words_hash(ordered),
         youth_set_hash=None if recipe.youth_exclusions is None else sorted_words_hash(sorted(youth_words)),
@@ -217,13 +226,16 @@ def build_pack(
         known_editions=carried,
         sources=tuple(sources),
         builder_version=__version__,
+        alphabet=alphabet,
     )
     data = encode_pack(info, sections)
     # Read back as a station reads it (the walk in this process: these tries were made here).
     contents = parse_pack(data)
     lexicon = MarisaLexicon.from_contents(contents, check_pack_signature(contents), walk_here(contents))
     if lexicon.info != info or any(
-        w not in lexicon for w in recipe.additions if len(w) <= recipe.max_length and w not in recipe.removals
+        w not in lexicon
+        for w in recipe.additions
+        if tiles(w) <= recipe.max_length and w not in recipe.removals
     ):
         raise SourceError("internal error: the pack did not read back as written; please report it")
     recognition = recognise_pack(table, full, school, title=info.title)

@@ -23,6 +23,7 @@ import click
 
 from kiosk import __version__
 from kiosk.console import EXIT_ERROR, fail
+from kiosk.core.alphabet import alphabets
 from kiosk.core.config import recognise as recognise_pack_of
 from kiosk.core.edition import EditionTable, PackRecognition, load_edition_table
 from kiosk.core.errors import KioskError, NotAPackError, PackEditionError, PackError, SourceLinesError
@@ -113,6 +114,12 @@ def main() -> None:
     help="Format of the --source files: one word per line (plain), or word then definition (zyzzyva); "
     "auto reads *.dwg files as Zyzzyva word graphs (dwg).",
 )
+@click.option(
+    "--alphabet",
+    type=click.Choice(list(alphabets())),
+    help="The tiles the lists are spelt in (default english: A-Z; spanish reads CH, LL, RR and Ñ, "
+    "and a FISE .dwg's digits 1-4); overrides the recipe's alphabet.",
+)
 @click.option("--skip-invalid", is_flag=True, help="Leave out lines that are not words instead of failing.")
 @click.option(
     "--expect",
@@ -132,6 +139,7 @@ def build(
     youth_exclusions: Path | None,
     max_length: int,
     list_format: str,
+    alphabet: str | None,
     skip_invalid: bool,
     force: bool,
     expect: str | None,
@@ -155,6 +163,7 @@ def build(
       lexicon-build build --name School --source nwl.txt --youth-exclusions youth.txt -o school.kxpack
       lexicon-build build school-2014.toml -o school-2014.kxpack
       lexicon-build build --name Club --source words.txt --known-editions club.tsv --expect CLUB24 -o c.kxpack
+      lexicon-build build --alphabet spanish --name FISE --source FISE2.dwg -o es.kxpack
     """
     try:
         if recipe is not None:
@@ -175,6 +184,8 @@ def build(
             )
         if expect is not None:
             plan = replace(plan, expect=expect)
+        if alphabet is not None:
+            plan = replace(plan, alphabet=alphabets()[alphabet])
         table = load_edition_table(known_editions_path(), (*plan.known_editions, *known_editions))
         files = [s.path for s in plan.sources] + (
             [plan.youth_exclusions.path] if plan.youth_exclusions is not None else []
@@ -232,7 +243,9 @@ def _describe(info: PackInfo, recognition: PackRecognition) -> list[str]:
         f"name:        {info.name}",
         f"edition:     {info.edition or '(none given)'}",
         f"description: {info.description or '(none given)'}",
-        f"words:       {info.word_count:,} (2 to {info.max_length} letters)",
+        f"words:       {info.word_count:,} (2 to {info.max_length} "
+        f"{'letters' if info.alphabet.simple else 'tiles'})",
+        f"alphabet:    {info.alphabet.name}: {info.alphabet.letters_shown}",
         f"youth list:  {counted(info.youth_exclusion_count, 'exclusion', 'exclusions')}"
         if info.youth_set_hash is not None
         else "youth list:  none",

@@ -7,7 +7,7 @@ The format (Graham Toal's DAWG, as Zyzzyva writes it), little-endian::
 
 A node is a run of consecutive edges ending with the edge whose "last edge" bit is set. Edge bits:
 
-    31-24  the letter (ASCII)
+    31-24  the letter (ASCII); in a FISE graph the digits 1-4 stand for the tiles CH, LL, RR and Ñ
     23     end of word: the path to here, this letter included, is a word
     22     last edge of its node
     21     unused
@@ -80,7 +80,7 @@ def _edges(data: bytes, where: str) -> array[int]:
     return edges
 
 
-def _node(edges: array[int], start: int, where: str) -> list[Edge]:
+def _node(edges: array[int], start: int, where: str, letters: frozenset[int] = _LETTERS) -> list[Edge]:
     """The edges of the node whose first edge is ``start`` (numbered from 1)."""
     node: list[Edge] = []
     index = start
@@ -92,10 +92,12 @@ def _node(edges: array[int], start: int, where: str) -> list[Edge]:
             )
         value = edges[index - 1]
         letter = value >> LETTER_SHIFT
-        if letter not in _LETTERS:
+        if letter not in letters:
+            digits = "".join(sorted(chr(c) for c in letters - _LETTERS))
+            belongs = f"a letter A-Z or a tile digit {digits}" if digits else "a letter A-Z"
             raise SourceError(
                 f"{where} is damaged or not a Zyzzyva word graph: edge {index} holds byte "
-                f"0x{letter:02X} where a letter A-Z belongs; {_AGAIN}"
+                f"0x{letter:02X} where {belongs} belongs; {_AGAIN}"
             )
         child = value & CHILD_MASK
         if child > len(edges):
@@ -109,13 +111,15 @@ def _node(edges: array[int], start: int, where: str) -> list[Edge]:
         index += 1
 
 
-def _count_words(edges: array[int], where: str) -> tuple[dict[int, list[Edge]], dict[int, int]]:
+def _count_words(
+    edges: array[int], where: str, letters: frozenset[int]
+) -> tuple[dict[int, list[Edge]], dict[int, int]]:
     """Parse every node reachable from the root and count the words under each; refuse cycles."""
     nodes: dict[int, list[Edge]] = {}
     counts: dict[int, int] = {}
     on_path: set[int] = set()
     stack: list[tuple[int, int]] = [(ROOT_EDGE, 0)]  # node, how many of its edges are done
-    nodes[ROOT_EDGE] = _node(edges, ROOT_EDGE, where)
+    nodes[ROOT_EDGE] = _node(edges, ROOT_EDGE, where, letters)
     on_path.add(ROOT_EDGE)
     while stack:
         start, done = stack[-1]
@@ -130,7 +134,7 @@ def _count_words(edges: array[int], where: str) -> tuple[dict[int, list[Edge]], 
                     f"{where} is damaged: its graph has a cycle (edge {start + done} leads back to the "
                     f"node at edge {child}), so it would spell endless words; {_AGAIN}"
                 )
-            nodes[child] = _node(edges, child, where)
+            nodes[child] = _node(edges, child, where, letters)
             on_path.add(child)
             stack.append((child, 0))
             continue
@@ -146,15 +150,17 @@ def _count_words(edges: array[int], where: str) -> tuple[dict[int, list[Edge]], 
     return nodes, counts
 
 
-def decode_dwg(data: bytes, where: str, *, max_length: int) -> DwgWords:
+def decode_dwg(data: bytes, where: str, *, max_length: int, digits: frozenset[str] = frozenset()) -> DwgWords:
     """Spell every word of a ``.dwg`` graph; raise SourceError naming ``where`` if it is unusable.
 
-    Words longer than ``max_length`` are counted in ``too_long``, not spelt.
+    ``digits``: the digits that stand for tiles in this alphabet's graphs (spelt as they are;
+    the reader turns them into tiles). Words longer than ``max_length`` symbols (tiles) are
+    counted in ``too_long``, not spelt.
     """
     edges = _edges(data, where)
     if not edges:
         return DwgWords(words=[], too_long=0, edges=0)
-    nodes, counts = _count_words(edges, where)
+    nodes, counts = _count_words(edges, where, _LETTERS | frozenset(map(ord, digits)))
     words: list[str] = []
     too_long = 0
     pending: list[tuple[str, bool, int]] = [

@@ -13,6 +13,11 @@ A Zyzzyva word graph (``lexicon_build.dwg``) is read as one, whatever its name; 
 file (a pack, a recipe, a Word document...) is refused by ``kiosk.core.filekind``, which says what
 it is and what to do with it.
 Every word goes through the one normaliser; a line it refuses is reported as ``FILE:LINE: reason``.
+
+A list is read in the pack's alphabet (``kiosk.core.alphabet``): plain lists write multi-letter
+tiles as their letters (``CHALLAPATEÑA``: CH·A·LL·A·P·A·T·E·Ñ·A), or as packs store them, in
+brackets; a Zyzzyva graph spells them with its digits (FISE: 1-4 for CH, LL, RR, Ñ). Lengths
+count tiles. An English list is read as it always was, on the fast road.
 """
 
 from __future__ import annotations
@@ -26,15 +31,16 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kiosk.core.alphabet import ENGLISH, Alphabet
 from kiosk.core.errors import InputError, SourceError
 from kiosk.core.filekind import Kind, Role, recognise_bytes, refusal_for_bytes
-from kiosk.core.normalise import BOARD_MAX_LETTERS, normalise_word, normalise_words
+from kiosk.core.normalise import ANY_LENGTH, BOARD_MAX_LETTERS, normalise_listed, normalise_words
 from lexicon_build.dwg import decode_dwg
 
 __all__ = ["ListFormat", "Rejection", "WordList", "read_word_list"]
 
 PROGRESS_EVERY_LINES = 20000
-UNLIMITED_LETTERS = 10**6  # the pack's own maximum is applied after reading, as 'too long'
+UNLIMITED_LETTERS = ANY_LENGTH  # the pack's own maximum is applied after reading, as 'too long'
 
 
 class ListFormat(enum.Enum):
@@ -155,15 +161,17 @@ def read_word_list(
     list_format: ListFormat = ListFormat.AUTO,
     max_length: int = BOARD_MAX_LETTERS,
     progress: Callable[[int], None] | None = None,
+    alphabet: Alphabet = ENGLISH,
 ) -> WordList:
-    """Read one word list. Words longer than ``max_length`` are counted as too long, not refused.
+    """Read one word list in ``alphabet``. Words longer than ``max_length`` tiles are counted as
+    too long, not refused.
 
     Raises SourceError if the file cannot be read at all; line-level problems are collected in
     ``WordList.rejected`` so that one report names every bad line.
 
     A list whose every word line holds one plain A-Z word (nearly every real list) is read in a
     few passes over the whole text and normalised at once (``normalise_words``); any other is read
-    line by line, each word through ``normalise_word``, so that every bad line is named. Both give
+    line by line, each word through ``normalise_listed``, so that every bad line is named. Both give
     the same result (``tests/test_reader.py`` checks it against the line-by-line rules).
     """
     try:
@@ -172,15 +180,17 @@ def read_word_list(
         raise SourceError(f"{path}: no such file") from exc
     except OSError as exc:
         raise SourceError(f"{path}: cannot be read ({exc.strerror})") from exc
-    if _is_graph(path, data, list_format):
-        return _read_dwg(path, data, max_length, progress)
+    if _is_graph(path, data, list_format, alphabet):
+        return _read_dwg(path, data, max_length, progress, alphabet)
     text = _decode(path, data)
     fmt = _detect(text) if list_format is ListFormat.AUTO else list_format
     result = WordList(path=path, sha256=hashlib.sha256(data).hexdigest(), format=fmt)
     tokens = _tokens_at_once(text, fmt)
-    words = None if tokens is None else normalise_words(tokens, max_length=UNLIMITED_LETTERS)
+    words = (
+        None if tokens is None else normalise_words(tokens, max_length=UNLIMITED_LETTERS, alphabet=alphabet)
+    )
     if words is None:
-        _read_line_by_line(result, text, len(data), max_length, progress)
+        _read_line_by_line(result, text, len(data), max_length, progress, alphabet)
         return result
     kept = words
     if words and max(map(len, words)) > max_length:
@@ -197,7 +207,12 @@ def read_word_list(
 
 
 def _read_line_by_line(
-    result: WordList, text: str, size: int, max_length: int, progress: Callable[[int], None] | None
+    result: WordList,
+    text: str,
+    size: int,
+    max_length: int,
+    progress: Callable[[int], None] | None,
+    alphabet: Alphabet = ENGLISH,
 ) -> None:
     seen: set[str] = set()
     name = str(result.path)
@@ -205,6 +220,7 @@ def _read_line_by_line(
     bytes_per_line = size / max(1, text.count("\n") + 1)
     words, rejected = result.words, result.rejected
     plain = result.format is ListFormat.PLAIN
+    tile_count = alphabet.counter
     number = 0
     for number, raw in enumerate(text.splitlines(), start=1):
         if progress is not None and number % PROGRESS_EVERY_LINES == 0:
@@ -219,11 +235,11 @@ def _read_line_by_line(
             rejected.append(Rejection(name, number, f"more than one word on the line: {line[:60]!r}"))
             continue
         try:
-            word = normalise_word(token, max_length=UNLIMITED_LETTERS)
+            word = normalise_listed(token, alphabet=alphabet)
         except InputError as exc:
             rejected.append(Rejection(name, number, str(exc)))
             continue
-        if len(word) > max_length:
+        if tile_count(word) > max_length:
             result.too_long += 1
         elif word in seen:
             result.duplicates += 1
@@ -235,12 +251,18 @@ def _read_line_by_line(
         progress(size - reported)
 
 
-def _is_graph(path: Path, data: bytes, list_format: ListFormat) -> bool:
+def _is_graph(path: Path, data: bytes, list_format: ListFormat, alphabet: Alphabet) -> bool:
     """Whether to read ``data`` as a Zyzzyva graph (True) or as text (False), by what it is.
 
     Raise SourceError, saying what the file is and what to do, for anything that is neither.
     """
     found = recognise_bytes(data, path.name)
+    if (
+        found.kind is Kind.SPANISH_WORD_GRAPH
+        and alphabet.graph_digits
+        and list_format is not ListFormat.PLAIN
+    ):
+        return True
     if found.kind is Kind.WORD_GRAPH and list_format in (ListFormat.PLAIN, ListFormat.ZYZZYVA):
         raise SourceError(
             f"{path} is a Zyzzyva word graph, not a {list_format.value} text list; read it with "
@@ -261,12 +283,17 @@ def _is_graph(path: Path, data: bytes, list_format: ListFormat) -> bool:
     return False
 
 
-def _read_dwg(path: Path, data: bytes, max_length: int, progress: Callable[[int], None] | None) -> WordList:
+def _read_dwg(
+    path: Path, data: bytes, max_length: int, progress: Callable[[int], None] | None, alphabet: Alphabet
+) -> WordList:
     """A Zyzzyva word graph: its words go through the one normaliser like any list's.
 
-    A rejection's number is the word's position in the graph's order (there are no lines).
+    Each letter of the graph is one tile and each of the alphabet's digits the tile it stands for
+    (a FISE graph's ``1`` is CH, where ``C`` then ``H`` are two tiles). A rejection's number is the
+    word's position in the graph's order (there are no lines).
     """
-    graph = decode_dwg(data, str(path), max_length=max_length)
+    graph = decode_dwg(data, str(path), max_length=max_length, digits=frozenset(alphabet.graph_digits))
+    digits = alphabet.graph_digits
     result = WordList(
         path=path,
         sha256=hashlib.sha256(data).hexdigest(),
@@ -277,7 +304,10 @@ def _read_dwg(path: Path, data: bytes, max_length: int, progress: Callable[[int]
     seen: set[str] = set()
     for number, raw in enumerate(graph.words, start=1):
         try:
-            word = normalise_word(raw, max_length=UNLIMITED_LETTERS)
+            if alphabet is ENGLISH:
+                word = normalise_listed(raw)
+            else:  # as tiles, each in brackets: a letter of the graph is never half of a CH
+                word = normalise_listed("".join(f"[{digits.get(c, c)}]" for c in raw), alphabet=alphabet)
         except InputError as exc:
             result.rejected.append(Rejection(str(path), number, f"word {number} of the graph: {exc}"))
             continue

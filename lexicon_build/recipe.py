@@ -9,6 +9,7 @@ Example (the 2014 school championship: OSPD4, plus words of 9+ letters from MW11
     additions = ["QAJAQ"]             # optional words added after the sources
     removals = []                     # optional words taken out after the sources
     known_editions = ["editions.tsv"] # optional: tables of editions to recognise, beside the built-in one
+    alphabet = "english"              # optional: the tiles the words are spelt in (spanish, catalan...)
 
     [[sources]]
     path = "ospd4.txt"                # relative to the recipe file
@@ -23,6 +24,10 @@ Example (the 2014 school championship: OSPD4, plus words of 9+ letters from MW11
 A recipe whose sources must be a published edition as it is says so: ``expect = "CSW21"`` (a known
 edition's name, or ``"sha256:"`` and the digest of the set); the build then fails, saying how the
 set differs by length, unless the set (or, with a youth list, the set with it applied) is that one.
+
+``alphabet`` names the profile the lists are read in (``kiosk.core.alphabet``: english, the
+default, french, spanish, catalan, italian, polish, german); lengths then count its tiles, and
+additions and removals are spelt as its lists spell words.
 """
 
 from __future__ import annotations
@@ -33,13 +38,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kiosk.core.alphabet import ENGLISH, Alphabet, alphabets
 from kiosk.core.errors import InputError, SourceError
 from kiosk.core.filekind import Role, refusal_for_bytes
-from kiosk.core.normalise import BOARD_MAX_LETTERS, MAX_WORD_LETTERS, MIN_WORD_LETTERS, normalise_word
+from kiosk.core.normalise import BOARD_MAX_LETTERS, MAX_WORD_LETTERS, MIN_WORD_LETTERS, normalise_listed
 from kiosk.core.pack import MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, text_problem
 from lexicon_build.reader import ListFormat
 
-__all__ = ["Recipe", "SourceSpec", "load_recipe"]
+__all__ = ["Recipe", "SourceSpec", "alphabet_for", "load_recipe"]
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,7 @@ class Recipe:
     removals: tuple[str, ...] = field(default=())
     expect: str | None = None
     known_editions: tuple[Path, ...] = field(default=())
+    alphabet: Alphabet = ENGLISH
 
     def __post_init__(self) -> None:
         if not self.name.strip():
@@ -93,6 +100,7 @@ _TOP_KEYS = {
     "youth_exclusions",
     "expect",
     "known_editions",
+    "alphabet",
 }
 _SOURCE_KEYS = {"path", "format", "min_length", "max_length"}
 
@@ -132,15 +140,24 @@ def _source(table: Any, base: Path, where: str) -> SourceSpec:
     )
 
 
-def _words(values: Any, where: str) -> tuple[str, ...]:
+def alphabet_for(name: str, where: str) -> Alphabet:
+    """The alphabet profile called ``name``; SourceError naming ``where`` and the profiles there are."""
+    found = alphabets().get(name.strip().lower())
+    if found is None:
+        raise SourceError(f"{where}: there is no alphabet {name!r}; use one of {', '.join(alphabets())}")
+    return found
+
+
+def _words(values: Any, where: str, alphabet: Alphabet) -> tuple[str, ...]:
     words = []
     for index, value in enumerate(_expect(values, list, where)):
         try:
-            words.append(
-                normalise_word(_expect(value, str, f"{where}[{index}]"), max_length=MAX_WORD_LETTERS)
-            )
+            word = normalise_listed(_expect(value, str, f"{where}[{index}]"), alphabet=alphabet)
         except InputError as exc:
             raise SourceError(f"{where}[{index}]: {exc}") from exc
+        if alphabet.tile_count(word) > MAX_WORD_LETTERS:
+            raise SourceError(f"{where}[{index}]: longer than any pack's words ({MAX_WORD_LETTERS} tiles)")
+        words.append(word)
     return tuple(words)
 
 
@@ -154,6 +171,9 @@ def recipe_from_mapping(data: Mapping[str, Any], base: Path, where: str) -> Reci
     youth = data.get("youth_exclusions")
     expect = data.get("expect")
     tables = _expect(data.get("known_editions", []), list, f"{where}: known_editions")
+    alphabet = alphabet_for(
+        _expect(data.get("alphabet", "english"), str, f"{where}: alphabet"), f"{where}: alphabet"
+    )
     return Recipe(
         name=_expect(data.get("name", ""), str, f"{where}: name"),
         edition=_expect(data.get("edition", ""), str, f"{where}: edition"),
@@ -161,12 +181,13 @@ def recipe_from_mapping(data: Mapping[str, Any], base: Path, where: str) -> Reci
         max_length=_expect(data.get("max_length", BOARD_MAX_LETTERS), int, f"{where}: max_length"),
         sources=tuple(_source(s, base, f"{where}: sources[{i}]") for i, s in enumerate(sources)),
         youth_exclusions=None if youth is None else _source(youth, base, f"{where}: youth_exclusions"),
-        additions=_words(data.get("additions", []), f"{where}: additions"),
-        removals=_words(data.get("removals", []), f"{where}: removals"),
+        additions=_words(data.get("additions", []), f"{where}: additions", alphabet),
+        removals=_words(data.get("removals", []), f"{where}: removals", alphabet),
         expect=None if expect is None else _expect(expect, str, f"{where}: expect"),
         known_editions=tuple(
             base / _expect(table, str, f"{where}: known_editions[{i}]") for i, table in enumerate(tables)
         ),
+        alphabet=alphabet,
     )
 
 

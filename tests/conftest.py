@@ -12,6 +12,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
 
+from kiosk.core.alphabet import alphabets
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
 from lexicon_build.builder import build_pack
 from lexicon_build.recipe import Recipe, SourceSpec
@@ -43,7 +44,8 @@ def _data_dir_of_the_run(monkeypatch: pytest.MonkeyPatch, walk_data_dir: Path) -
 
 @pytest.fixture
 def make_pack(tmp_path: Path) -> PackFactory:
-    """Build a real pack file from word lists: ``make_pack(["CAT", "DOG"], youth=["DOG"])``."""
+    """Build a real pack file from word lists: ``make_pack(["CAT", "DOG"], youth=["DOG"])``, or in
+    another alphabet: ``make_pack(["CHALLAPATEÑA"], alphabet="spanish")``."""
     counter = iter(range(1_000_000))
 
     def factory(
@@ -53,6 +55,7 @@ def make_pack(tmp_path: Path) -> PackFactory:
         name: str = "Test list",
         edition: str = "test",
         max_length: int = 15,
+        alphabet: str = "english",
     ) -> Path:
         n = next(counter)
         source = write_list(tmp_path / f"words-{n}.txt", words)
@@ -65,6 +68,7 @@ def make_pack(tmp_path: Path) -> PackFactory:
             max_length=max_length,
             sources=(SourceSpec(path=source),),
             youth_exclusions=youth_spec,
+            alphabet=alphabets()[alphabet],
         )
         out = tmp_path / f"pack-{n}.kxpack"
         out.write_bytes(build_pack(recipe).data)

@@ -139,7 +139,7 @@ def test_zyzzyva_graphs_are_known_by_content_and_their_alphabet(tmp_path: Path) 
     message = refusal_for(tmp_path / "FISE2.dwg", spanish, Role.WORD_LIST)
     for tile in filekind.GRAPH_TILE_DIGITS.values():
         assert tile in message
-    assert "reads only graphs of the letters A-Z" in message
+    assert "--alphabet spanish" in message  # what reads it (issue 13)
 
 
 def refusal_for(path: Path, data: bytes, role: Role) -> str:

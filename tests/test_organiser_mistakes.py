@@ -104,8 +104,8 @@ def test_an_existing_pack_is_replaced_only_with_force_and_nothing_else_ever(
          "build --name NAME --source {list} -o list.kxpack"),
         (["--source", "{spanish}"], "{spanish} is a Spanish (FISE-style) Zyzzyva word graph; its digits "
          "1, 2, "
-         "3 and 4 stand for the tiles CH, LL, RR and Ñ, and this version of lexicon-build reads only graphs "
-         "of the letters A-Z"),
+         "3 and 4 stand for the tiles CH, LL, RR and Ñ: build a Spanish pack from it with --alphabet "
+         "spanish"),
         (["--source", "{reversed}"], "{reversed} is Zyzzyva's reversed word graph (its words are spelt "
          "backwards, for hooks); to build a pack, give the graph beside it instead ({forward})"),
     ],

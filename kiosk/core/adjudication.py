@@ -104,5 +104,8 @@ def adjudicate(
     max_words: int = MAX_WORDS_PER_CHALLENGE,
 ) -> Ruling:
     """Normalise a whole challenge, then rule on it; raise InputError before any lookup."""
-    normalised = normalise_play(words, max_length=lexicon.info.max_length, max_words=max_words)
+    info = lexicon.info
+    normalised = normalise_play(
+        words, max_length=info.max_length, max_words=max_words, alphabet=info.alphabet
+    )
     return judge_words(normalised, lexicon, youth=youth)

@@ -11,6 +11,9 @@ included), by one of three roads, the first that applies:
   looked up;
 * anything else (a character that is not a letter, a word too short or too long, too many words,
   nothing at all): ``adjudicate`` itself, for its error message.
+
+The first two apply to packs whose alphabet takes A-Z words as they are (English, French, Italian,
+German); in any other (Spanish CH, Polish without Q) every line goes the third road.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ class _Ruler:
         self.words_line = re.compile(
             rf"{_SEPARATOR_CLASS}*{word}(?:{_SEPARATOR_CLASS}+{word}){{0,{max_words - 1}}}{_SEPARATOR_CLASS}*"
         )
+        self.plain_roads = lexicon.info.alphabet.takes_ascii_as_typed
         self.lexicon = lexicon
         self.youth = youth
         self.max_words = max_words
@@ -56,13 +60,15 @@ class _Ruler:
     def run(self, lines: Sequence[str]) -> list[str]:
         text = "\n".join(lines)
         # (a line holding a line break of its own would read as two)
+        if not self.plain_roads:
+            return [self.line(line) for line in lines]
         if text.count("\n") == len(lines) - 1 and self.one_word_lines.fullmatch(text) is not None:
             words = text.upper().split("\n")
             return [_ACCEPTABLE if ok else _UNACCEPTABLE for ok in map(self.acceptable, words)]
         return [self.line(line) for line in lines]
 
     def line(self, line: str) -> str:
-        if self.words_line.fullmatch(line) is not None:
+        if self.plain_roads and self.words_line.fullmatch(line) is not None:
             ok = all(map(self.acceptable, _LETTERS.findall(line.upper())))
             return _ACCEPTABLE if ok else _UNACCEPTABLE
         try:

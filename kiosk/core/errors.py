@@ -1,12 +1,15 @@
 """The one family of errors the core and the storage layer raise.
 
 Core and storage raise; only the CLI and the UI decide what to show. Every message says what
-happened, to which file or word, and what to do about it::
+happened, to which file or word, and what to do about it. An ``InputError`` also carries its facts
+(the character, its position, the word, the alphabet) as attributes, so that a screen can say it
+in the players' language; its English message is for the command line::
 
     KioskError
     ├── InputError            a player's entry cannot be judged (decided before any lookup)
-    │   ├── InvalidCharacterError   a character that is not a letter A-Z
-    │   ├── WordLengthError         too short, or longer than the pack allows
+    │   ├── InvalidCharacterError   a character that is not a letter of the pack's alphabet
+    │   ├── TileError               letters that make no tile there (Catalan Q without U)
+    │   ├── WordLengthError         too short, or longer than the pack allows (in tiles)
     │   └── WordCountError          no words, or more than the station allows
     ├── PackError             a lexicon pack cannot be used; the station keeps its last good one
     │   ├── PackCorruptError        damaged, truncated or appended to
@@ -42,6 +45,7 @@ __all__ = [
     "SourceError",
     "SourceLinesError",
     "StorageError",
+    "TileError",
     "WordCountError",
     "WordLengthError",
 ]
@@ -52,15 +56,56 @@ class KioskError(Exception):
 
 
 class InputError(KioskError):
-    """A challenge entry that cannot be judged; the whole entry is refused before any lookup."""
+    """A challenge entry that cannot be judged; the whole entry is refused before any lookup.
+
+    ``word`` is the word as typed (empty when the problem is the whole entry) and ``alphabet``
+    the name of the pack's alphabet profile (``kiosk.core.alphabet``).
+    """
+
+    def __init__(self, message: str, /, *, word: str = "", alphabet: str = "english") -> None:
+        super().__init__(message)
+        self.word = word
+        self.alphabet = alphabet
 
 
 class InvalidCharacterError(InputError):
-    """A character that is not one of the letters A-Z."""
+    """A character that is not a letter of the pack's alphabet (nor a fold of one): ``character``
+    at ``position`` (from 1) of ``word``."""
+
+    def __init__(
+        self,
+        message: str,
+        /,
+        *,
+        character: str = "",
+        position: int = 0,
+        word: str = "",
+        alphabet: str = "english",
+    ) -> None:
+        super().__init__(message, word=word, alphabet=alphabet)
+        self.character = character
+        self.position = position
+
+
+class TileError(InputError):
+    """Letters that are no tile of the alphabet where they stand (Catalan Q without U, Y without N):
+    the letters from ``position`` (from 1) of ``word`` cannot be read as tiles."""
+
+    def __init__(self, message: str, /, *, position: int, word: str, alphabet: str) -> None:
+        super().__init__(message, word=word, alphabet=alphabet)
+        self.position = position
 
 
 class WordLengthError(InputError):
-    """A word shorter than two letters or longer than the pack allows."""
+    """A word shorter than two tiles or longer than the pack allows: ``tiles`` it has (the fewest
+    it can be read as when too long, the most when too short) against ``limit``."""
+
+    def __init__(
+        self, message: str, /, *, word: str = "", tiles: int = 0, limit: int = 0, alphabet: str = "english"
+    ) -> None:
+        super().__init__(message, word=word, alphabet=alphabet)
+        self.tiles = tiles
+        self.limit = limit
 
 
 class WordCountError(InputError):

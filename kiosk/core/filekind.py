@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from kiosk.core.alphabet import FISE_GRAPH_DIGITS
 from kiosk.core.errors import OutputError
 
 __all__ = [
@@ -49,10 +50,9 @@ MAX_TOML_BYTES = 1024 * 1024  # recipes, configs and keys are a few hundred byte
 SAMPLE_LINES = 200
 WORD_LIST_SHARE = 0.6  # lines starting with a word, among the first SAMPLE_LINES meaningful ones
 
-# Zyzzyva's Spanish (FISE) graphs spell the tiles CH, LL, RR and Ñ with digits. This build reads
-# graphs of A-Z only; when other alphabets are read (issue 13), this table and
-# ``lexicon_build.dwg`` change together and the message below follows.
-GRAPH_TILE_DIGITS = {"1": "CH", "2": "LL", "3": "RR", "4": "Ñ"}
+# Zyzzyva's Spanish (FISE) graphs spell the tiles CH, LL, RR and Ñ with digits: the Spanish
+# profile's own table (``kiosk.core.alphabet``); lexicon-build reads them with --alphabet spanish.
+GRAPH_TILE_DIGITS = dict(FISE_GRAPH_DIGITS)
 _GRAPH_HEADER = struct.Struct("<i")
 _ASCII_LETTER_BYTES = frozenset(range(ord("A"), ord("Z") + 1)) | frozenset(range(ord("a"), ord("z") + 1))
 _TILE_DIGIT_BYTES = frozenset(ord(digit) for digit in GRAPH_TILE_DIGITS)
@@ -197,8 +197,8 @@ _ADVICE: dict[Kind, str] = {
         + _and(list(GRAPH_TILE_DIGITS))
         + " stand for the tiles "
         + _and(list(GRAPH_TILE_DIGITS.values()))
-        + ", and this version of lexicon-build reads only graphs of the letters A-Z (other alphabets "
-        "are coming), so it cannot make a pack of it yet"
+        + ': build a Spanish pack from it with --alphabet spanish (alphabet = "spanish" in a recipe): '
+        "lexicon-build build --alphabet spanish --name NAME --source {path} -o {stem}.kxpack"
     ),
     Kind.WORD_LIST: "build a pack from it: " + _BUILD,
     Kind.OTHER_ENCODING_TEXT: "save it again as UTF-8 (or plain ASCII) and try again",

@@ -6,12 +6,17 @@ before anything it covers is parsed (``kiosk.core.trust``), the manifest with ev
 (``unseal``), then the verification walk of the tries in a child process (``kiosk.core.walk``).
 Only then does marisa parse a trie in this process: ``MarisaLexicon.from_contents`` takes the
 walk's findings and refuses anything they do not vouch for.
+
+A lexicon is asked about words as the normaliser gives them. In an alphabet whose tiles are single
+letters that is the stored spelling, and a lookup is one trie search, as always. Where letters can
+be read as tiles more than one way (Spanish ``LL``), the pack decides: every reading is tried,
+each abandoned as soon as no word of the pack starts that way (``Alphabet.spellings``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
@@ -39,7 +44,8 @@ __all__ = [
 
 
 class Lexicon(Protocol):
-    """What adjudication needs: membership of normalised (A-Z, upper-case) words."""
+    """What adjudication needs: membership of normalised words (upper case, in the pack's
+    alphabet: ``info.alphabet``)."""
 
     @property
     def info(self) -> PackInfo: ...
@@ -58,6 +64,8 @@ class MarisaLexicon:
     youth: marisa_trie.Trie
     trust: PackTrust
     walked: WalkedTries
+    # whether a normalised word is its own (only) spelling: every tile of the alphabet is one letter
+    plain: bool = field(default=True, compare=False)
 
     @property
     def info(self) -> PackInfo:
@@ -68,10 +76,31 @@ class MarisaLexicon:
         return YOUTH_SECTION in self.contents.sections
 
     def __contains__(self, word: object) -> bool:
-        return word in self.words
+        if self.plain:
+            return word in self.words
+        return isinstance(word, str) and next(self.spellings(word), None) is not None
 
     def is_youth_excluded(self, word: str) -> bool:
-        return word in self.youth
+        """Whether the word is in the pack only as spellings a youth division must not accept."""
+        if self.plain:
+            return word in self.youth
+        found = list(self.spellings(word))
+        return bool(found) and all(spelling in self.youth for spelling in found)
+
+    def spellings(self, word: str) -> Iterator[str]:
+        """The spellings of a normalised word that the pack holds, as it stores them
+        (``CHALLA``: ``[CH]A[LL]A``, and ``[CH]ALLA`` too if the pack had both)."""
+        if self.plain:
+            if word in self.words:
+                yield word
+            return
+        words = self.words
+        yield from self.info.alphabet.spellings(
+            word,
+            lambda prefix: next(words.iterkeys(prefix), None) is not None,
+            words.__contains__,
+            self.info.max_length,
+        )
 
     @classmethod
     def from_contents(cls, contents: PackContents, trust: PackTrust, walked: WalkedTries) -> MarisaLexicon:
@@ -84,7 +113,14 @@ class MarisaLexicon:
         words = marisa_trie.Trie().frombytes(contents.sections[WORDS_SECTION])
         youth_bytes = contents.sections.get(YOUTH_SECTION)
         youth = marisa_trie.Trie() if youth_bytes is None else marisa_trie.Trie().frombytes(youth_bytes)
-        return cls(contents=contents, words=words, youth=youth, trust=trust, walked=walked)
+        return cls(
+            contents=contents,
+            words=words,
+            youth=youth,
+            trust=trust,
+            walked=walked,
+            plain=contents.info.alphabet.simple,
+        )
 
 
 def load_lexicon(

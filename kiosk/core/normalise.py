@@ -10,6 +10,14 @@ made only of the 26 letters A-Z in either case; every other character (accented 
 letters, digits, punctuation, zero-width and control characters) is refused by name. Full-width
 Latin letters (U+FF21-U+FF3A, U+FF41-U+FF5A, typed by East Asian input methods) are folded to A-Z:
 they are the same letters in a wider glyph and cannot be mistaken for anything else.
+
+That is the English profile, every pack's alphabet unless its manifest names another. Every
+function here takes the pack's ``Alphabet`` (``kiosk.core.alphabet``) as data: its letters, what
+typed accents fold to, its multi-letter tiles. Whatever the profile, a character it does not list
+is refused by name (a Cyrillic ``\u0410`` in a Spanish word as in an English one), and lengths count
+tiles. Two readings of a word exist here: ``normalise_word`` reads what a player *types* (a
+pattern the pack's spellings decide, ``kiosk.core.alphabet``), ``normalise_listed`` what a *list*
+writes (each word's tiles exactly, as a pack stores them). For English both are the word in A-Z.
 """
 
 from __future__ import annotations
@@ -18,15 +26,19 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 
-from kiosk.core.errors import InvalidCharacterError, WordCountError, WordLengthError
+from kiosk.core.alphabet import ENGLISH, Alphabet
+from kiosk.core.errors import InvalidCharacterError, TileError, WordCountError, WordLengthError
+from kiosk.core.language import marked
 
 __all__ = [
+    "ANY_LENGTH",
     "BOARD_MAX_LETTERS",
     "MAX_WORD_LETTERS",
     "MIN_WORD_LETTERS",
     "NORMALISER_VERSION",
     "SEPARATORS",
     "describe_character",
+    "normalise_listed",
     "normalise_play",
     "normalise_word",
     "normalise_words",
@@ -38,6 +50,7 @@ MIN_WORD_LETTERS = 2
 BOARD_MAX_LETTERS = 15
 MAX_WORD_LETTERS = 64  # the longest a pack may allow (a recipe's max_length), board or not
 SEPARATORS = " ,\t\r\n"
+ANY_LENGTH = 10**6  # a list's words are read whatever their length; the pack's maximum comes after
 
 _FULLWIDTH_FOLD = {
     **{code: code - 0xFF21 + ord("A") for code in range(0xFF21, 0xFF3B)},
@@ -46,6 +59,16 @@ _FULLWIDTH_FOLD = {
 _ASCII_WORD = re.compile(r"[A-Za-z]+")
 _SEPARATOR_RUN = re.compile(r"[ ,\t\r\n]+")
 _ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+# The messages of other alphabets than English (English keeps its own, as before), marked for the
+# catalogue; their facts are the errors' attributes too.
+NOT_A_LETTER_OF = marked(
+    "{character} at position {position} of {word} is not a letter of the {alphabet} alphabet ({letters})"
+)
+NO_TILE_AT = marked(
+    "{word}: the letters from position {position} make no tile of the {alphabet} alphabet ({letters})"
+)
+TOO_FEW_TILES = marked("{word} has {count} tile; a word has at least {minimum} tiles")
+TOO_MANY_TILES = marked("{word} has {count} tiles; this lexicon holds words of at most {maximum} tiles")
 
 
 def describe_character(char: str) -> str:
@@ -61,33 +84,155 @@ def _is_foldable(char: str) -> bool:
     return char in _ASCII_LETTERS or ord(char) in _FULLWIDTH_FOLD
 
 
-def normalise_word(raw: str, *, max_length: int = BOARD_MAX_LETTERS) -> str:
-    """Return ``raw`` as upper-case A-Z, or raise an InputError that names the problem.
+def normalise_word(raw: str, *, max_length: int = BOARD_MAX_LETTERS, alphabet: Alphabet = ENGLISH) -> str:
+    """Return ``raw`` as the pack's alphabet reads it, or raise an InputError that names the problem.
 
-    ``max_length`` comes from the pack (15, the board, unless the organiser chose otherwise).
+    ``max_length`` comes from the pack (15, the board, unless the organiser chose otherwise), in
+    tiles. For English the word is upper-case A-Z; for an alphabet with multi-letter tiles it is a
+    pattern (``kiosk.core.alphabet``): loose letters the pack's spellings decide, and in brackets
+    the tiles typed unmistakably.
     """
+    if alphabet is not ENGLISH:
+        return _typed_pattern(raw, max_length, alphabet)
     if _ASCII_WORD.fullmatch(raw) is None:
         for position, char in enumerate(raw, start=1):
             if not _is_foldable(char):
                 raise InvalidCharacterError(
-                    f"{describe_character(char)} at position {position} of {raw!r} is not a letter A-Z"
+                    f"{describe_character(char)} at position {position} of {raw!r} is not a letter A-Z",
+                    character=char,
+                    position=position,
+                    word=raw,
                 )
         if not raw:
-            raise WordLengthError("an empty word cannot be judged")
+            raise WordLengthError("an empty word cannot be judged", word=raw)
         raw = raw.translate(_FULLWIDTH_FOLD)
     word = raw.upper()
     if len(word) < MIN_WORD_LETTERS:
         raise WordLengthError(
-            f"{word!r} has {len(word)} letter; a word has at least {MIN_WORD_LETTERS} letters"
+            f"{word!r} has {len(word)} letter; a word has at least {MIN_WORD_LETTERS} letters",
+            word=raw,
+            tiles=len(word),
+            limit=MIN_WORD_LETTERS,
         )
     if len(word) > max_length:
         raise WordLengthError(
-            f"{word!r} has {len(word)} letters; this lexicon holds words of at most {max_length} letters"
+            f"{word!r} has {len(word)} letters; this lexicon holds words of at most {max_length} letters",
+            word=raw,
+            tiles=len(word),
+            limit=max_length,
         )
     return word
 
 
-def normalise_words(raw: str | Sequence[str], *, max_length: int = BOARD_MAX_LETTERS) -> list[str] | None:
+def _folded(raw: str, alphabet: Alphabet, keep: str = "") -> tuple[str, list[int]]:
+    """``raw`` with each character as the alphabet folds it, and the position (from 1) in ``raw``
+    each character of the result came from; InvalidCharacterError for any it does not list.
+
+    A combining accent after a letter (``E`` + U+0301, as some keyboards send ``É``) is taken with
+    its letter when the two make one character the alphabet lists; otherwise it is refused.
+    ``keep``: characters passed through as they are (a list's brackets).
+    """
+    letters: list[str] = []
+    positions: list[int] = []
+    index = 0
+    while index < len(raw):
+        char = raw[index]
+        width = 1
+        if index + 1 < len(raw) and unicodedata.combining(raw[index + 1]):
+            composed = unicodedata.normalize("NFC", raw[index : index + 2])
+            if len(composed) == 1 and alphabet.typed_char(composed) is not None:
+                char, width = composed, 2
+        folded = char if char in keep else alphabet.typed_char(char)
+        if folded is None:
+            raise InvalidCharacterError(
+                NOT_A_LETTER_OF.format(
+                    character=describe_character(char),
+                    position=index + 1,
+                    word=repr(raw),
+                    alphabet=alphabet.title,
+                    letters=alphabet.letters_shown,
+                ),
+                character=char,
+                position=index + 1,
+                word=raw,
+                alphabet=alphabet.name,
+            )
+        letters.append(folded)
+        positions.extend([index + 1] * len(folded))
+        index += width
+    return "".join(letters), positions
+
+
+def _counted(word: str, tiles: tuple[int, int], max_length: int, alphabet: Alphabet) -> None:
+    fewest, most = tiles
+    if most < MIN_WORD_LETTERS:
+        raise WordLengthError(
+            TOO_FEW_TILES.format(word=repr(word), count=most, minimum=MIN_WORD_LETTERS),
+            word=word,
+            tiles=most,
+            limit=MIN_WORD_LETTERS,
+            alphabet=alphabet.name,
+        )
+    if fewest > max_length:
+        raise WordLengthError(
+            TOO_MANY_TILES.format(word=repr(word), count=fewest, maximum=max_length),
+            word=word,
+            tiles=fewest,
+            limit=max_length,
+            alphabet=alphabet.name,
+        )
+
+
+def _no_tile(raw: str, position: int, alphabet: Alphabet) -> TileError:
+    return TileError(
+        NO_TILE_AT.format(
+            word=repr(raw), position=position, alphabet=alphabet.title, letters=alphabet.letters_shown
+        ),
+        position=position,
+        word=raw,
+        alphabet=alphabet.name,
+    )
+
+
+def _typed_pattern(raw: str, max_length: int, alphabet: Alphabet) -> str:
+    if not raw:
+        raise WordLengthError("an empty word cannot be judged", word=raw, alphabet=alphabet.name)
+    letters, positions = _folded(raw, alphabet)
+    pattern, units_at = alphabet.pattern_of(letters)
+    tiles = alphabet.tile_range(pattern)
+    if isinstance(tiles, int):
+        raise _no_tile(raw, positions[units_at[tiles]] if tiles < len(units_at) else len(raw), alphabet)
+    _counted(raw, tiles, max_length, alphabet)
+    return pattern
+
+
+def normalise_listed(raw: str, *, alphabet: Alphabet = ENGLISH) -> str:
+    """A word as a list writes it, as the pack stores it (``kiosk.core.alphabet``); InputError if
+    it is not one. Any length: the builder applies the pack's maximum, counting tiles.
+
+    For English, ``normalise_word``'s A-Z. Otherwise each multi-letter tile is read where the list
+    writes its letters (``CH`` in Spanish, ``L·L`` in Catalan, where ``LL`` is two Ls); a word may
+    instead give its tiles as packs store them, multi-letter tiles in brackets (``[CH]A[LL]A``),
+    to spell what letters alone cannot (two Ls side by side in a Spanish word).
+    """
+    if alphabet is ENGLISH:
+        return normalise_word(raw, max_length=ANY_LENGTH)
+    at_once = alphabet.listed_at_once(raw)
+    if at_once is not None:
+        return at_once
+    if not raw:
+        raise WordLengthError("an empty word cannot be judged", word=raw, alphabet=alphabet.name)
+    letters, positions = _folded(raw, alphabet, keep="[]")
+    tiles = alphabet.listed_tiles(letters)
+    if isinstance(tiles, int):
+        raise _no_tile(raw, positions[tiles] if tiles < len(positions) else len(raw), alphabet)
+    _counted(raw, (len(tiles), len(tiles)), ANY_LENGTH, alphabet)
+    return alphabet.stored(tiles)
+
+
+def normalise_words(
+    raw: str | Sequence[str], *, max_length: int = BOARD_MAX_LETTERS, alphabet: Alphabet = ENGLISH
+) -> list[str] | None:
     """``normalise_word`` of many words at once, or None if any of them needs it one at a time.
 
     ``raw`` is the words, or a text of words separated by white space. For whole word lists (the
@@ -96,8 +241,10 @@ def normalise_words(raw: str | Sequence[str], *, max_length: int = BOARD_MAX_LET
     ``normalise_word`` would return each one upper-cased, and that is done here in a few passes
     over the whole list instead of a call per word. Anything else (a full-width letter to fold, a
     character or a length it refuses) gives None: the caller then normalises word by word, so that
-    every refusal is named with its own message.
+    every refusal is named with its own message. Only for English: any other alphabet gives None.
     """
+    if alphabet is not ENGLISH:
+        return None
     if isinstance(raw, str):
         if not raw.isascii():
             return None
@@ -129,6 +276,7 @@ def normalise_play(
     *,
     max_length: int = BOARD_MAX_LETTERS,
     max_words: int,
+    alphabet: Alphabet = ENGLISH,
 ) -> tuple[str, ...]:
     """Normalise a whole challenge, deciding every input error before any lookup is made.
 
@@ -143,4 +291,4 @@ def normalise_play(
         raise WordCountError(
             f"{len(pieces)} words were entered; one challenge holds at most {max_words} words"
         )
-    return tuple(normalise_word(piece, max_length=max_length) for piece in pieces)
+    return tuple(normalise_word(piece, max_length=max_length, alphabet=alphabet) for piece in pieces)

@@ -57,6 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk import __version__
+from kiosk.core.alphabet import ENGLISH, Alphabet, alphabet_named, alphabets
 from kiosk.core.edition import CARRIED_SOURCE, KnownEdition, WordSetFacts, edition_from_fields
 from kiosk.core.errors import EditionTableError, NotAPackError, PackCorruptError, PackVersionError
 from kiosk.core.normalise import MAX_WORD_LETTERS, MIN_WORD_LETTERS, NORMALISER_VERSION
@@ -191,7 +192,10 @@ class PackInfo:
     ``set_hash`` is the digest of the pack's words (``kiosk.core.edition``); with a youth list,
     ``youth_set_hash`` is the digest of the exclusions and ``school_set_hash`` (with
     ``school_counts_by_length``) the digest of the words a division with youth rules accepts: the
-    set minus the exclusions (NWL2023 with its exclusions is NSWL2023). ``known_editions`` are
+    set minus the exclusions (NWL2023 with its exclusions is NSWL2023). ``alphabet`` is the profile
+    its words are spelt in (``kiosk.core.alphabet``); lengths count its tiles. The manifest names
+    it only when it is not English, so a pack of A-Z words is the same bytes it always was, and
+    a pack from before alphabets (no field) is English. ``known_editions`` are
     lines the builder was given for these sets; a station believes them only from a pack signed by
     a key it trusts.
     """
@@ -212,6 +216,7 @@ class PackInfo:
     known_editions: tuple[KnownEdition, ...] = ()
     format_version: int = FORMAT_VERSION
     normaliser_version: int = NORMALISER_VERSION
+    alphabet: Alphabet = ENGLISH
 
     @property
     def title(self) -> str:
@@ -236,7 +241,8 @@ class PackInfo:
         def counts(mapping: Mapping[int, int]) -> dict[str, int]:
             return {str(k): v for k, v in sorted(mapping.items())}
 
-        return {
+        alphabet = {} if self.alphabet is ENGLISH else {"alphabet": self.alphabet.name}
+        return alphabet | {
             "name": self.name,
             "edition": self.edition,
             "description": self.description,
@@ -377,10 +383,15 @@ _PACK_FIELDS = frozenset(
         "normaliser_version",
     }
 )
+_OPTIONAL_PACK_FIELDS = frozenset({"alphabet"})  # absent: English (packs from before alphabets)
 _SOURCE_FIELDS = frozenset({"file", "sha256", "role", "min_length", "max_length", "words"})
 _EDITION_FIELDS = frozenset({"name", "words", "sha256", "counts_by_length"})
 _SECTION_FIELDS = frozenset({"name", "offset", "length", "encoding", "size"})
-MANIFEST_FIELDS = {"pack": _PACK_FIELDS, "sources[]": _SOURCE_FIELDS, "sections[]": _SECTION_FIELDS}
+MANIFEST_FIELDS = {
+    "pack": _PACK_FIELDS | _OPTIONAL_PACK_FIELDS,
+    "sources[]": _SOURCE_FIELDS,
+    "sections[]": _SECTION_FIELDS,
+}
 _SET_HASH_WHAT = "'sha256:' and 64 hex digits"
 
 
@@ -420,8 +431,26 @@ def _edition_line(value: object, where: str, sets: Sequence[WordSetFacts], max_l
     return line
 
 
+class UnknownAlphabetError(ValueError):
+    """A manifest naming an alphabet this build has no profile for (a newer builder's)."""
+
+
+def _alphabet(pack: _Manifest) -> Alphabet:
+    if "alphabet" not in pack.value:
+        return ENGLISH
+    name = pack.string("alphabet", 40, empty=False)
+    found = alphabet_named(name)
+    if found is None:
+        known = ", ".join(alphabets())
+        raise UnknownAlphabetError(
+            f"pack.alphabet is {_shown(name)}, not one of the alphabets this station knows ({known})"
+        )
+    return found
+
+
 def _pack_info(data: object) -> PackInfo:
-    pack = _Manifest(data, "pack", _PACK_FIELDS)
+    pack = _Manifest(data, "pack", _PACK_FIELDS, _OPTIONAL_PACK_FIELDS)
+    alphabet = _alphabet(pack)
     max_length = pack.integer("max_length", MIN_WORD_LETTERS, MAX_WORD_LETTERS)
     word_count = pack.integer("word_count", 1, MAX_PACK_WORDS)
     youth_count = pack.integer("youth_exclusion_count", 0, word_count)
@@ -473,6 +502,7 @@ def _pack_info(data: object) -> PackInfo:
         builder_version=pack.string("builder_version", MAX_VERSION_CHARS),
         format_version=pack.integer("format_version", 1, MAX_PLAUSIBLE_FORMAT_VERSION),
         normaliser_version=pack.integer("normaliser_version", 1, MAX_PLAUSIBLE_FORMAT_VERSION),
+        alphabet=alphabet,
     )
 
 
@@ -764,6 +794,11 @@ def unseal(sealed: SealedPack) -> PackContents:
         layout = _sections(
             manifest.value["sections"], manifest_end, sealed.content_length, info.youth_set_hash is not None
         )
+    except UnknownAlphabetError as exc:
+        raise PackVersionError(
+            f"{where} is spelt in an alphabet this station does not know ({exc}); update the station "
+            f"software, or rebuild the pack with {_this_builder()} naming one of those alphabets"
+        ) from exc
     except (ValueError, RecursionError) as exc:
         raise PackCorruptError(
             f"{where} has a checksum that matches but a manifest that cannot be read ({exc}); {faulty}"

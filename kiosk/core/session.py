@@ -24,6 +24,10 @@ than the pack allows stays as typed, marked, and holds the challenge back until 
 the station never judges a word other than the one typed. Tab before the last word ends the word
 being typed, as in Zyzzyva.
 
+Each division's pack has its alphabet (``kiosk.core.alphabet``): the entry takes that alphabet's
+letters (folded as the normaliser folds them: ``ñ`` is ``Ñ``, a French ``é`` an ``E``), counts its
+tiles (Spanish ``CHALLA`` is four) and Backspace takes off the last tile shown.
+
 Idle clearing is announced: ``IdleWarned`` (from the controller's countdown) puts the seconds left
 on screen, and any key (``Nudged`` for a key the flow has no use for) keeps the entry.
 """
@@ -35,6 +39,7 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, Ruling
+from kiosk.core.alphabet import ENGLISH, Alphabet
 from kiosk.core.errors import InputError
 from kiosk.core.language import Catalogue, english
 from kiosk.core.normalise import MIN_WORD_LETTERS, SEPARATORS, describe_character, normalise_word
@@ -237,6 +242,15 @@ class SessionState:
     table: int | None = None
     station_words: Catalogue = field(default_factory=english)  # before a division is chosen
     division_words: tuple[Catalogue, ...] = ()  # per division; () : the station's everywhere
+    alphabets: tuple[Alphabet, ...] = ()  # per division: its pack's; () : English everywhere
+
+    @property
+    def alphabet(self) -> Alphabet:
+        """The alphabet words are typed in: the chosen division's pack's (before a choice, English,
+        though no word is typed before a division is chosen)."""
+        if self.division is not None and self.division < len(self.alphabets):
+            return self.alphabets[self.division]
+        return ENGLISH
 
     @property
     def language(self) -> Catalogue:
@@ -281,10 +295,12 @@ def start(
     ask_table: bool = False,
     station_words: Catalogue | None = None,
     division_words: tuple[Catalogue, ...] = (),
+    alphabets: tuple[Alphabet, ...] = (),
 ) -> SessionState:
     """The ready screen of a station with these divisions, serving ``served`` (default: all);
     ``ask_table``: each challenge asks for its table number. ``station_words``: the station's
-    language (default English); ``division_words``: each division's, where they differ."""
+    language (default English); ``division_words``: each division's, where they differ;
+    ``alphabets``: each division's pack's alphabet (default English)."""
     if not max_lengths:
         raise ValueError("a station needs at least one division")
     chosen = tuple(range(len(max_lengths))) if served is None else served
@@ -297,6 +313,7 @@ def start(
         ask_table=ask_table,
         station_words=english() if station_words is None else station_words,
         division_words=division_words,
+        alphabets=alphabets,
     )
 
 
@@ -316,15 +333,35 @@ def _ready(state: SessionState) -> SessionState:
         ask_table=state.ask_table,
         station_words=state.station_words,
         division_words=state.division_words,
+        alphabets=state.alphabets,
     )
+
+
+def tiles(state: SessionState, word: str) -> tuple[int, int] | None:
+    """The fewest and the most tiles ``word`` (as typed, folded) reads as in the division's
+    alphabet; None if its letters make no tiles (yet: Catalan ``Q`` before its ``U``)."""
+    alphabet = state.alphabet
+    if alphabet.simple:
+        return len(word), len(word)
+    found = alphabet.tile_range(alphabet.pattern_of(word)[0])
+    return None if isinstance(found, int) else found
 
 
 def _entry_screen(state: SessionState, words: tuple[str, ...], current: str) -> Screen:
     entered = (*words, current) if current else words
-    complete = len(entered) == state.expected and all(
-        MIN_WORD_LETTERS <= len(w) <= state.max_length for w in entered
-    )
+    complete = len(entered) == state.expected and all(_fits(state, w) for w in entered)
     return Screen.CONFIRM if complete else Screen.ENTRY
+
+
+def _fits(state: SessionState, word: str) -> bool:
+    counted = tiles(state, word)
+    return counted is not None and counted[1] >= MIN_WORD_LETTERS and counted[0] <= state.max_length
+
+
+def _too_many(state: SessionState, word: str) -> bool:
+    """More tiles than the pack's longest word, however the letters are read."""
+    counted = tiles(state, word)
+    return counted is not None and counted[0] > state.max_length
 
 
 def _all_typed(state: SessionState) -> str:
@@ -332,8 +369,27 @@ def _all_typed(state: SessionState) -> str:
 
 
 def _length_problem(state: SessionState, word: str) -> str:
-    """What is wrong with the length of ``word`` (typed, A-Z), in the screen's language; "" if nothing."""
+    """What is wrong with the length of ``word`` (typed, folded), in the screen's language; "" if
+    nothing. In an alphabet of multi-letter tiles, lengths are tiles, and letters that make no
+    tile are a problem too."""
     t = state.language
+    if not state.alphabet.simple:
+        counted = tiles(state, word)
+        if counted is None:
+            tiles_shown = " ".join(state.alphabet.tiles)
+            return t.text("{word} cannot be read as tiles ({tiles})", word=repr(word), tiles=tiles_shown)
+        fewest, greatest = counted
+        if greatest < MIN_WORD_LETTERS:
+            has = t.plural("{word} has {count} tile", "{word} has {count} tiles", greatest, word=repr(word))
+            least = t.text("a word has at least {minimum} tiles", minimum=MIN_WORD_LETTERS)
+            return f"{has}; {least}"
+        if fewest > state.max_length:
+            has = t.plural("{word} has {count} tile", "{word} has {count} tiles", fewest, word=repr(word))
+            most_text = t.text(
+                "this lexicon holds words of at most {maximum} tiles", maximum=state.max_length
+            )
+            return f"{has}; {most_text}"
+        return ""
     if len(word) < MIN_WORD_LETTERS:
         has = t.plural("{word} has {count} letter", "{word} has {count} letters", len(word), word=repr(word))
         least = t.text("a word has at least {minimum} letters", minimum=MIN_WORD_LETTERS)
@@ -368,19 +424,33 @@ def _type_char(state: SessionState, char: str) -> SessionState:
             "{all_typed}: press TAB to judge, or Esc to start again", all_typed=_all_typed(state)
         )
         return replace(state, notice=notice)
-    try:
-        letter = normalise_word(char * MIN_WORD_LETTERS)[0]
-    except InputError:
-        notice = state.language.text(
-            "Not typed: {character} is not one of the letters A to Z",
-            character=_name_for_players(char, state.language),
+    alphabet = state.alphabet
+    if alphabet is ENGLISH:
+        try:
+            letter: str | None = normalise_word(char * MIN_WORD_LETTERS)[0]
+        except InputError:
+            letter = None
+    else:
+        letter = alphabet.typed_char(char)
+    if letter is None:
+        name = _name_for_players(char, state.language)
+        notice = (
+            state.language.text("Not typed: {character} is not one of the letters A to Z", character=name)
+            if alphabet is ENGLISH
+            else state.language.text(
+                "Not typed: {character} is not a letter of this lexicon ({tiles})",
+                character=name,
+                tiles=" ".join(alphabet.tiles),
+            )
         )
         return replace(state, notice=notice)
     if len(current) >= MAX_TYPED_LENGTH_FACTOR * state.max_length:
-        problem = _length_problem(state, current)
+        problem = _length_problem(state, current) or state.language.text(
+            "this lexicon holds words of at most {maximum} tiles", maximum=state.max_length
+        )
         return replace(state, notice=state.language.text("Not typed: {problem}", problem=problem))
     state = replace(state, current=current + letter, notice="")
-    if len(state.current) > state.max_length:  # kept as typed, marked, and held back from judging
+    if _too_many(state, state.current):  # kept as typed, marked, and held back from judging
         return replace(state, notice=_too_long(state))
     return state
 
@@ -481,8 +551,9 @@ def _on_entry(state: SessionState, event: Event) -> Step:
         for char in event.text:
             state = _type_char(state, char)
     elif isinstance(event, Backspace):
-        if state.current:
-            state = replace(state, current=state.current[:-1], notice="")
+        if state.current:  # the last tile shown (a letter, or Spanish CH as it reads now)
+            cut = state.alphabet.last_tile_start(state.current)
+            state = replace(state, current=state.current[:cut], notice="")
         elif state.words:
             state = replace(state, words=state.words[:-1], current=state.words[-1], notice="")
         else:
@@ -495,7 +566,7 @@ def _on_entry(state: SessionState, event: Event) -> Step:
         if _entry_screen(state, state.words, state.current) is Screen.CONFIRM:
             judged = replace(state, screen=Screen.JUDGING, words=state.entered, current="", notice="")
             return Step(judged, (Effect.JUDGE_PLAY,))
-        if len(state.current) > state.max_length:
+        if _too_many(state, state.current):
             return Step(replace(state, notice=_too_long(state)))
         if state.current and len(state.entered) < state.expected:
             state = _type_char(state, " ")  # Tab ends the word being typed, as in Zyzzyva

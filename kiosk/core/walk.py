@@ -49,6 +49,7 @@ from typing import BinaryIO
 
 import marisa_trie
 
+from kiosk.core.alphabet import ENGLISH, Alphabet, alphabet_named
 from kiosk.core.edition import WordSetFacts
 from kiosk.core.errors import PackCorruptError, PackError
 from kiosk.core.normalise import normalise_words
@@ -80,8 +81,8 @@ WALK_VERSION = 1  # bump when the walk checks more: entries of an older walk are
 WALK_ARGUMENT = "--internal-walk-pack-tries"  # the frozen programs' entry into the walk
 WALK_TIMEOUT_S = 120.0  # a Collins-sized pack walks in ~0.5 s; a slow station in a few seconds
 WALK_MEMORY_HEADROOM_BYTES = 1 << 30  # the child's address space beyond what it starts with
-_FRAME = struct.Struct("<8sQQQ")
-_FRAME_MAGIC = b"KXWALK1\n"
+_FRAME = struct.Struct("<8sQQQ16s")  # magic, most words, trie sizes, the alphabet's name
+_FRAME_MAGIC = b"KXWALK2\n"
 _NO_YOUTH = (1 << 64) - 1
 MAX_ENTRY_BYTES = 4096
 MAX_CHILD_OUTPUT_BYTES = 1 << 16
@@ -172,7 +173,15 @@ class WalkRefusedError(Exception):
     """Raised inside the walk: what is wrong with a trie, in words for the organiser."""
 
 
-def _words_of(trie_bytes: bytes, most: int, what: str) -> list[str]:
+def _spelt_in(words: list[str], alphabet: Alphabet) -> bool:
+    """Whether every word is a spelling the builder stores: for English, a word the normaliser
+    gives; otherwise the alphabet's tiles, written as packs store them, at least two of them."""
+    if alphabet is ENGLISH:
+        return normalise_words(words, max_length=1 << 16) == words
+    return all(map(alphabet.is_stored, words))
+
+
+def _words_of(trie_bytes: bytes, most: int, what: str, alphabet: Alphabet) -> list[str]:
     """Every word a trie holds, sorted by byte value; WalkRefusedError if it is not a sane trie of words."""
     try:
         trie = marisa_trie.Trie().frombytes(trie_bytes)
@@ -192,8 +201,12 @@ def _words_of(trie_bytes: bytes, most: int, what: str) -> list[str]:
         raise WalkRefusedError(f"its {what} trie cannot be read whole ({exc})") from exc
     if len(trie) != len(words):
         raise WalkRefusedError(f"its {what} trie says it holds {len(trie):,} words but gives {len(words):,}")
-    if normalise_words(words, max_length=1 << 16) != words:
-        raise WalkRefusedError(f"its {what} trie holds something that is not a word in capital letters")
+    if not _spelt_in(words, alphabet):
+        raise WalkRefusedError(
+            f"its {what} trie holds something that is not a word of the {alphabet.name} alphabet"
+            if alphabet is not ENGLISH
+            else f"its {what} trie holds something that is not a word in capital letters"
+        )
     words.sort()
     if any(a == b for a, b in itertools.pairwise(words)):
         raise WalkRefusedError(f"its {what} trie holds a word twice")
@@ -205,28 +218,30 @@ def _words_of(trie_bytes: bytes, most: int, what: str) -> list[str]:
     return words
 
 
-def _facts(words: Sequence[str]) -> WordSetFacts:
-    return WordSetFacts.of(sorted_words_hash(words), len(words), Counter(map(len, words)))
+def _facts(words: Sequence[str], alphabet: Alphabet) -> WordSetFacts:
+    """The set's digest, size and counts by length (in tiles)."""
+    return WordSetFacts.of(sorted_words_hash(words), len(words), Counter(map(alphabet.counter, words)))
 
 
-def walk_tries(words: bytes, youth: bytes | None, most: int) -> WalkedTries:
+def walk_tries(words: bytes, youth: bytes | None, most: int, alphabet: Alphabet = ENGLISH) -> WalkedTries:
     """The walk itself, in *this* process: call it only on tries made here, or in the child.
 
-    ``most`` bounds the words read from each trie (the manifest's word count). Raises WalkRefusedError.
+    ``most`` bounds the words read from each trie (the manifest's word count); ``alphabet`` is the
+    one the manifest names. Raises WalkRefusedError.
     """
-    found = _words_of(words, most, "word")
+    found = _words_of(words, most, "word", alphabet)
     if youth is None:
-        return WalkedTries(words=_facts(found))
-    excluded = _words_of(youth, most, "youth exclusion")
+        return WalkedTries(words=_facts(found, alphabet))
+    excluded = _words_of(youth, most, "youth exclusion", alphabet)
     excluded_set = set(excluded)
     if not excluded_set.issubset(found):
         raise WalkRefusedError("its youth exclusion trie holds words its word trie does not")
     school = [word for word in found if word not in excluded_set]
     return WalkedTries(
-        words=_facts(found),
+        words=_facts(found, alphabet),
         youth_hash=sorted_words_hash(excluded),
         youth_count=len(excluded),
-        school=_facts(school),
+        school=_facts(school, alphabet),
     )
 
 
@@ -237,7 +252,11 @@ def _frame(contents: PackContents) -> bytes:
     words = contents.sections[WORDS_SECTION]
     youth = contents.sections.get(YOUTH_SECTION)
     header = _FRAME.pack(
-        _FRAME_MAGIC, contents.info.word_count, len(words), _NO_YOUTH if youth is None else len(youth)
+        _FRAME_MAGIC,
+        contents.info.word_count,
+        len(words),
+        _NO_YOUTH if youth is None else len(youth),
+        contents.info.alphabet.name.encode("ascii"),
     )
     return header + words + (youth or b"")
 
@@ -268,8 +287,14 @@ def child_main(stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) ->
     out = stdout if stdout is not None else sys.stdout.buffer
     _limit_memory()
     try:
-        magic, most, words_size, youth_size = _FRAME.unpack(_read_exactly(source, _FRAME.size))
-        if magic != _FRAME_MAGIC or most > MAX_PACK_WORDS or words_size > MAX_SECTION_BYTES:
+        magic, most, words_size, youth_size, name = _FRAME.unpack(_read_exactly(source, _FRAME.size))
+        alphabet = alphabet_named(name.rstrip(b"\0").decode("ascii", "replace"))
+        if (
+            magic != _FRAME_MAGIC
+            or most > MAX_PACK_WORDS
+            or words_size > MAX_SECTION_BYTES
+            or alphabet is None
+        ):
             raise WalkRefusedError("the walk was given a frame it does not read")
         words = _read_exactly(source, words_size)
         youth = None
@@ -277,7 +302,7 @@ def child_main(stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) ->
             if youth_size > MAX_SECTION_BYTES:
                 raise WalkRefusedError("the walk was given a frame it does not read")
             youth = _read_exactly(source, youth_size)
-        report: dict[str, object] = {"walked": walk_tries(words, youth, most).to_json()}
+        report: dict[str, object] = {"walked": walk_tries(words, youth, most, alphabet).to_json()}
     except WalkRefusedError as exc:
         report = {"refused": str(exc)}
     out.write(json.dumps(report).encode("utf-8"))
@@ -479,7 +504,10 @@ def walk_here(contents: PackContents) -> WalkedTries:
     """The walk in this process, for tries this process has just made (the builder's read-back)."""
     try:
         walked = walk_tries(
-            contents.sections[WORDS_SECTION], contents.sections.get(YOUTH_SECTION), contents.info.word_count
+            contents.sections[WORDS_SECTION],
+            contents.sections.get(YOUTH_SECTION),
+            contents.info.word_count,
+            contents.info.alphabet,
         )
     except WalkRefusedError as exc:
         where = str(contents.path) if contents.path is not None else "the pack"

@@ -106,6 +106,7 @@ class StationController(QObject):
             ask_table=config.ask_table,
             station_words=self.languages.station,
             division_words=self.languages.divisions,
+            alphabets=tuple(d.lexicon.info.alphabet for d in self.divisions),
         )
         timings = config.timings
         self.lockout_timer = self._timer(timings.key_lockout_ms, LockoutEnded())
@@ -176,6 +177,7 @@ class StationController(QObject):
                 ask_table=state.ask_table,
                 station_words=state.station_words,
                 division_words=state.division_words,
+                alphabets=state.alphabets,
             )
         elif state.screen is Screen.FAULT:
             self._state = replace(state, served=served)
@@ -198,7 +200,8 @@ class StationController(QObject):
         self.divisions = pending
         self.packs_verified_at = self._clock()
         max_lengths = tuple(d.lexicon.info.max_length for d in pending)
-        self._state = replace(self._state, max_lengths=max_lengths)
+        alphabets = tuple(d.lexicon.info.alphabet for d in pending)
+        self._state = replace(self._state, max_lengths=max_lengths, alphabets=alphabets)
         self.state_changed.emit(self._state)
         self.packs_swapped.emit(pending)
 

@@ -20,8 +20,10 @@ from PySide6.QtWidgets import (
 )
 
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, Verdict
+from kiosk.core.alphabet import ASCII_LETTERS, ENGLISH, Alphabet
 from kiosk.core.edition import EditionBadge
 from kiosk.core.language import Catalogue, english, marked
+from kiosk.core.normalise import BOARD_MAX_LETTERS
 from kiosk.core.pack import pack_title
 from kiosk.core.plural import counted
 from kiosk.core.rules import Outcome
@@ -54,6 +56,8 @@ __all__ = [
 ]
 
 KEYBOARD_ROWS = ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM")
+KEYS_PER_ROW = 10  # an alphabet's tiles in rows of at most this many keys
+TILE_GAP = "\u202f"  # a narrow no-break space between tiles: CH A LL A (Catalan L·L has a dot of its own)
 # The session names the keyboard's keys; a touch player has these instead (each pair: the words
 # for a keyboard and those for a touch screen, as English message ids; both are translated).
 TOUCH_KEY_NAMES = ((marked("press TAB"), marked("tap JUDGE")), (marked("Esc"), marked("CLEAR")))
@@ -149,7 +153,8 @@ class WordGrid(QWidget):
         self._show_counts = show_counts
         self._word_colour = theme.TEXT
         self._expected = 1
-        self._max_length = 15
+        self._max_length = BOARD_MAX_LETTERS  # until the pack's own is shown
+        self._alphabet = ENGLISH
         self._words = english()
         self.numbers: list[FitLabel] = []
         self.words: list[FitLabel] = []
@@ -178,22 +183,33 @@ class WordGrid(QWidget):
         max_length: int,
         cursor_at: int | None,
         t: Catalogue | None = None,
+        alphabet: Alphabet = ENGLISH,
     ) -> None:
-        """Show ``words``; ``cursor_at`` is the slot being typed into (None: no cursor)."""
+        """Show ``words``; ``cursor_at`` is the slot being typed into (None: no cursor). In an
+        alphabet with multi-letter tiles each word is shown as its tiles (``CH A LL A``) and
+        counted in tiles."""
         self._words = t or english()
         self._expected = max(1, expected)
-        if max_length != self._max_length:
-            self._max_length = max_length
+        self._max_length = max_length
+        self._alphabet = alphabet
         for index in range(MAX_WORDS_PER_CHALLENGE):
             used = index < self._expected
             word = words[index] if index < len(words) else ""
-            shown = word + CURSOR if index == cursor_at else word
+            tiles = alphabet.display_tiles(word)
+            text = word if alphabet.simple else TILE_GAP.join(tiles)
+            shown = text + CURSOR if index == cursor_at else text
             self.numbers[index].setVisible(used)
             self.words[index].setVisible(used)
             self.counts[index].setVisible(used and self._show_counts)
             self.words[index].setText(shown)
-            self.counts[index].setText(counted(len(word), "letter", "letters", self._words) if word else "")
-            too_long = len(word) > max_length  # kept as typed and marked, never cut to fit
+            if not word:
+                count = ""
+            elif alphabet.simple:
+                count = counted(len(word), "letter", "letters", self._words)
+            else:
+                count = counted(len(tiles), "tile", "tiles", self._words)
+            self.counts[index].setText(count)
+            too_long = len(tiles) > max_length  # kept as typed and marked, never cut to fit
             self.words[index].set_colour(theme.NOTICE if too_long else self._word_colour)
             self.counts[index].set_colour(theme.NOTICE if too_long else theme.DIM_TEXT)
         self._place()
@@ -210,8 +226,13 @@ class WordGrid(QWidget):
         top = (height - row_height * rows) // 2
         column_width = width // columns
         # M is as wide as most capitals; a word of many Ws shrinks its own label only.
-        reference_word = "M" * self._max_length + CURSOR
-        reference_count = counted(self._max_length, "letter", "letters", self._words)
+        simple = self._alphabet.simple
+        reference_word = ("" if simple else TILE_GAP).join("M" * self._max_length) + CURSOR
+        reference_count = (
+            counted(self._max_length, "letter", "letters", self._words)
+            if simple
+            else counted(self._max_length, "tile", "tiles", self._words)
+        )
         for index in range(MAX_WORDS_PER_CHALLENGE):
             column, row = (index // rows, index % rows) if columns == 2 else (0, index)
             x = column * column_width
@@ -260,12 +281,26 @@ class KeyPad(QWidget):
             grid.setRowStretch(row_index, 1)
 
 
-class TouchKeyboard(KeyPad):
-    """A-Z in the familiar QWERTY order, with SPACE, BACKSPACE, CLEAR and JUDGE."""
+def tile_rows(alphabet: Alphabet) -> list[str] | list[list[str]]:
+    """The letter keys of an alphabet: A-Z in the familiar QWERTY rows where the tiles are A-Z
+    (English, French, Italian), otherwise its tiles in their own order, in even rows (Spanish
+    A B C CH D ..., Polish A Ą B C Ć ...)."""
+    if set(alphabet.tiles) == set(ASCII_LETTERS):
+        return list(KEYBOARD_ROWS)
+    count = len(alphabet.tiles)
+    rows = -(-count // KEYS_PER_ROW)
+    size = -(-count // rows)
+    return [list(alphabet.tiles[start : start + size]) for start in range(0, count, size)]
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+
+class TouchKeyboard(KeyPad):
+    """The pack's letters (A-Z in QWERTY order, or its tiles: Ñ, Ç, CH...), with SPACE, BACKSPACE,
+    CLEAR and JUDGE. A multi-letter key types its letters (the Catalan L·L key, its tile)."""
+
+    def __init__(self, alphabet: Alphabet = ENGLISH, parent: QWidget | None = None) -> None:
+        self.alphabet = alphabet
         rows: list[list[tuple[str, Event, int]]] = [
-            [(letter, Typed(letter), 2) for letter in row] for row in KEYBOARD_ROWS
+            [(letter, Typed(letter), 2) for letter in row] for row in tile_rows(alphabet)
         ]
         rows.append(
             [
@@ -642,7 +677,20 @@ class EntryView(View):
             self.keyboard = TouchKeyboard()
             self.keyboard.tapped.connect(self.tapped)
             items += [(self.keyboard, 46), (_spacer(), 2)]  # the bottom row clear of the bezel
-        _stack(self, items)
+        self._layout = _stack(self, items)
+
+    def _keyboard_for(self, alphabet: Alphabet) -> TouchKeyboard | None:
+        """The touch keyboard of the division's alphabet, in the place of the one shown before."""
+        old = self.keyboard
+        if old is None or old.alphabet is alphabet:
+            return old
+        new = TouchKeyboard(alphabet)
+        new.tapped.connect(self.tapped)
+        self._layout.replaceWidget(old, new)
+        old.hide()  # at once: deleteLater waits for the event loop's next turn
+        old.deleteLater()
+        self.keyboard = new
+        return new
 
     def show_entry(self, state: SessionState, division: str | None = None) -> None:
         """``division``: the name of the challenge's division, where the station has several; the
@@ -651,8 +699,9 @@ class EntryView(View):
         entered = state.entered
         expected = state.expected
         judge = t.text("tap JUDGE") if self._touch else t.text("press TAB")
-        if self.keyboard is not None:
-            self.keyboard.speak(t)
+        keyboard = self._keyboard_for(state.alphabet)
+        if keyboard is not None:
+            keyboard.speak(t)
         if state.screen is Screen.ENTRY or state.current:
             # the title does not flip to "All typed" while the last word is still being typed
             at = min(len(state.words), expected - 1)
@@ -697,10 +746,10 @@ class EntryView(View):
                 press=key,
             )
         if self._touch:  # the session names the keyboard's keys; a touch player has these instead
-            for keyboard, touch in TOUCH_KEY_NAMES:
-                notice = notice.replace(t.text(keyboard), t.text(touch))
+            for key_name, touch in TOUCH_KEY_NAMES:
+                notice = notice.replace(t.text(key_name), t.text(touch))
         self.notice.setText(notice)
-        self.grid.show_words(entered, expected, state.max_length, cursor_at, t)
+        self.grid.show_words(entered, expected, state.max_length, cursor_at, t, state.alphabet)
 
 
 class VerdictIcon(QWidget):
@@ -799,9 +848,11 @@ class VerdictView(View):
         division: str | None = None,
         table: int | None = None,
         t: Catalogue | None = None,
+        alphabet: Alphabet = ENGLISH,
     ) -> None:
         """``division``: the challenge's division, named where the station has several; ``table``:
-        the game's table, on a station that asks for it; ``t``: the language of the screen."""
+        the game's table, on a station that asks for it; ``t``: the language of the screen;
+        ``alphabet``: the pack's, whose tiles the words are shown in."""
         t = t or english()
         acceptable = verdict is Verdict.ACCEPTABLE
         if acceptable:
@@ -820,7 +871,7 @@ class VerdictView(View):
             self._verdict = verdict
             colour = theme.ACCEPTABLE_BACKGROUND if acceptable else theme.UNACCEPTABLE_BACKGROUND
             theme.paint_background(self, colour)
-        self.grid.show_words(words, len(words), max_length, None, t)
+        self.grid.show_words(words, len(words), max_length, None, t, alphabet)
         named = "" if division is None else t.text("Division {name}", name=division) + " \u00b7 "
         named += "" if table is None else t.text("Table {number}", number=table) + " \u00b7 "
         self.lexicon.setText(named + t.text("Lexicon: {lexicon}", lexicon=lexicon))

@@ -323,6 +323,7 @@ class StationWindow(QWidget):
             loaded.division.name if self.several else None,
             state.table,
             t,
+            info.alphabet,
         )
         self.stack.setCurrentWidget(self.verdict)
         if ruling.verdict is Verdict.ACCEPTABLE:

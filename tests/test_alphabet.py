@@ -1,0 +1,335 @@
+"""Alphabet profiles (issue 13): packs built by the real builder from tiny lists in each alphabet,
+typed words read as the station reads them, tiles counted, ambiguities decided by the pack, and
+everything else refused by name."""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kiosk.cli import kiosk
+from kiosk.core.adjudication import adjudicate
+from kiosk.core.alphabet import ENGLISH, alphabets
+from kiosk.core.batch import batch_rulings
+from kiosk.core.errors import (
+    InputError,
+    InvalidCharacterError,
+    PackCorruptError,
+    PackVersionError,
+    SourceError,
+    SourceLinesError,
+    TileError,
+    WordLengthError,
+)
+from kiosk.core.lexicon import WORDS_SECTION, MarisaLexicon, load_lexicon
+from kiosk.core.normalise import normalise_listed, normalise_word
+from kiosk.core.pack import encode_pack, parse_pack, read_pack
+from kiosk.core.walk import make_trie
+from lexicon_build.builder import build_pack
+from lexicon_build.cli import main as lexicon_build
+from lexicon_build.recipe import Recipe, SourceSpec, load_recipe
+from tests.conftest import PackFactory, write_list
+from tests.test_dwg import encode_dwg
+
+SPANISH = alphabets()["spanish"]
+CATALAN = alphabets()["catalan"]
+# Our own words, real or not: no published list is needed to prove the tiles.
+SPANISH_WORDS = ["CHALLAPATEÑA", "CALLE", "PERRO", "COCHE", "niño", "ÁRBOL", "CHE"]
+CATALAN_WORDS = ["COL·LECCIÓ", "CALL", "ANYS", "QUE", "FAÇANA", "PEL.LÍCULA"]
+
+
+def spanish(make_pack: PackFactory, words: list[str] = SPANISH_WORDS, **options: object) -> MarisaLexicon:
+    return load_lexicon(make_pack(words, alphabet="spanish", **options))
+
+
+def ruled(play: str, lexicon: MarisaLexicon) -> bool:
+    return adjudicate(play, lexicon).acceptable
+
+
+# --- Spanish: CH, LL, RR and Ñ -----------------------------------------------------------------
+
+
+def test_a_spanish_word_typed_as_letters_is_read_as_its_tiles(make_pack: PackFactory) -> None:
+    lexicon = spanish(make_pack)
+    assert ruled("CHALLAPATEÑA", lexicon)
+    assert ruled("challapateña", lexicon)
+    assert ruled("calle perro coche niño", lexicon)
+    assert ruled("arbol", lexicon)  # typed accents fold away; Ñ does not
+    assert not ruled("nino", lexicon)
+    assert SPANISH.shown_tiles(normalise_word("challapateña", alphabet=SPANISH)) == (
+        "CH", "A", "LL", "A", "P", "A", "T", "E", "Ñ", "A",
+    )  # fmt: skip
+    assert list(lexicon.spellings("CHALLAPATEÑA")) == ["[CH]A[LL]APATEÑA"]
+
+
+def test_a_pack_counts_tiles_not_letters(make_pack: PackFactory) -> None:
+    lexicon = spanish(make_pack)
+    counts = lexicon.info.counts_by_length
+    assert counts[10] == 1  # CHALLAPATEÑA: 12 letters, 10 tiles
+    assert 12 not in counts
+    short = spanish(make_pack, ["CHALLA", "CALLES", "PERO"], max_length=4)
+    assert ruled("CHALLA", short)  # 6 letters, 4 tiles: fits a pack of 4
+    assert short.info.word_count == 2  # CALLES (5 tiles) is too long for it
+    with pytest.raises(WordLengthError) as caught:
+        adjudicate("calles", short)
+    assert (caught.value.tiles, caught.value.limit, caught.value.alphabet) == (5, 4, "spanish")
+    assert "5 tiles" in str(caught.value)
+
+
+def test_where_letters_read_two_ways_the_pack_decides(make_pack: PackFactory) -> None:
+    # "CA[L]LO" spells two L tiles (a list says so with brackets); plain "CALLA" the tile LL.
+    lexicon = spanish(make_pack, ["CA[L]LO", "CALLA"])
+    assert list(lexicon.spellings("CALLO")) == ["CALLO"]
+    assert list(lexicon.spellings("CALLA")) == ["CA[LL]A"]
+    assert ruled("callo calla", lexicon)
+    both = spanish(make_pack, ["CA[L]LO", "CALLO"])
+    assert sorted(both.spellings("CALLO")) == ["CALLO", "CA[LL]O"]
+    assert ruled("CALLO", both)
+
+
+@pytest.mark.parametrize(
+    ("typed", "error", "character", "position"),
+    [
+        ("KIWI", InvalidCharacterError, "K", 1),  # no K in FISE
+        ("c\u0410lle", InvalidCharacterError, "\u0410", 2),  # Cyrillic A, a look-alike
+        ("CA[LL]E", InvalidCharacterError, "[", 3),  # players type letters, never the pack's notation
+        ("FAÇADA", InvalidCharacterError, "Ç", 3),  # Catalan's, not Spanish
+        ("stra\u00dfe", InvalidCharacterError, "\u00df", 5),
+    ],
+)
+def test_spanish_refuses_what_is_not_its_letters_by_name(
+    typed: str, error: type[InputError], character: str, position: int
+) -> None:
+    with pytest.raises(error) as caught:
+        normalise_word(typed, alphabet=SPANISH)
+    refused = caught.value
+    assert isinstance(refused, InvalidCharacterError)
+    assert (refused.character, refused.position, refused.word, refused.alphabet) == (
+        character, position, typed, "spanish",
+    )  # fmt: skip
+    assert f"U+{ord(character):04X}" in str(refused)
+    assert "Spanish" in str(refused)
+
+
+# --- Catalan: Ç, L·L, NY, QU ---------------------------------------------------------------------
+
+
+def test_catalan_l_l_is_typed_three_ways(make_pack: PackFactory) -> None:
+    lexicon = load_lexicon(make_pack(CATALAN_WORDS, alphabet="catalan"))
+    for typed in ("col·lecció", "COL.LECCIO", "collecció", "coŀlecció"):
+        assert ruled(typed, lexicon), typed
+    assert ruled("pel·lícula anys que façana", lexicon)
+    # CALL is written with two Ls: typed LL reads both ways, typed L·L only as the tile
+    assert ruled("CALL", lexicon)
+    assert not ruled("CAL·L", lexicon)
+    assert lexicon.info.counts_by_length[8] == 2  # CO·L·L·E·C·C·I·O and P·E·L·L·Í·C·U·L·A... in tiles
+    assert CATALAN.shown_tiles(normalise_word("quanys", alphabet=CATALAN)) == ("QU", "A", "NY", "S")
+
+
+@pytest.mark.parametrize(("typed", "position"), [("QAT", 1), ("AQ", 2), ("YA", 1), ("A.B", 2), ("BA·", 3)])
+def test_catalan_letters_that_make_no_tile_are_refused_where_they_stand(typed: str, position: int) -> None:
+    with pytest.raises(TileError) as caught:
+        normalise_word(typed, alphabet=CATALAN)
+    assert (caught.value.position, caught.value.word, caught.value.alphabet) == (position, typed, "catalan")
+    assert f"position {position}" in str(caught.value)
+
+
+# --- French, Italian, Polish, German -------------------------------------------------------------
+
+
+def test_french_accents_fold_away(make_pack: PackFactory) -> None:
+    lexicon = load_lexicon(make_pack(["ÉTÉ", "COEUR", "GARCON"], alphabet="french"))
+    assert lexicon.info.alphabet is alphabets()["french"]
+    assert ruled("été cœur garçon", lexicon)
+    assert ruled("ETE", lexicon)
+    assert ruled("cafe\u0301"[:0] + "e\u0301te\u0301", lexicon)  # combining accents, as some keyboards send
+    with pytest.raises(InvalidCharacterError):
+        adjudicate("niño", lexicon)
+
+
+def test_italian_words_may_be_longer_than_the_board(make_pack: PackFactory) -> None:
+    long_word = "PRECIPITEVOLISSIMEVOLMENTE"  # 26 letters
+    lexicon = load_lexicon(make_pack([long_word, "PERCHE"], alphabet="italian", max_length=30))
+    assert lexicon.info.max_length == 30
+    assert ruled(long_word.lower(), lexicon)
+    assert ruled("perché", lexicon)
+    board = load_lexicon(make_pack([long_word, "PERCHE"], alphabet="italian"))
+    assert board.info.word_count == 1
+    with pytest.raises(WordLengthError, match="at most 15"):
+        adjudicate(long_word, board)
+
+
+def test_polish_has_its_32_letters_and_no_q_v_x(make_pack: PackFactory) -> None:
+    polish = alphabets()["polish"]
+    assert len(polish.tiles) == 32
+    lexicon = load_lexicon(make_pack(["ŻÓŁW", "ŹDŹBŁO", "ZOLW"], alphabet="polish"))
+    assert ruled("żółw źdźbło", lexicon)
+    assert list(lexicon.spellings("ŻÓŁW")) == ["ŻÓŁW"]
+    assert lexicon.info.counts_by_length == {4: 2, 6: 1}
+    for letter in "QVX":
+        with pytest.raises(InvalidCharacterError):
+            normalise_word(f"A{letter}", alphabet=polish)
+
+
+def test_german_sharp_s_is_typed_as_ss_and_umlauts_are_tiles(make_pack: PackFactory) -> None:
+    lexicon = load_lexicon(make_pack(["STRASSE", "ÄRGER", "ARGER"], alphabet="german"))
+    assert ruled("straße ärger", lexicon)
+    assert ruled("STRA\u1e9eE", lexicon)  # capital sharp s
+    assert ruled("arger", lexicon)
+    assert list(lexicon.spellings("ÄRGER")) == ["ÄRGER"]
+    with pytest.raises(InvalidCharacterError):
+        adjudicate("stra\u017fe", lexicon)  # long s is no s
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(alphabets())), st.text(min_size=1, max_size=20))
+def test_any_text_in_any_alphabet_is_a_pattern_of_its_tiles_or_an_input_error(name: str, raw: str) -> None:
+    alphabet = alphabets()[name]
+    try:
+        pattern = normalise_word(raw, alphabet=alphabet)
+    except InputError as exc:
+        refused_in = exc.alphabet
+        assert refused_in == name
+        return
+    fewest, most = alphabet.tile_range(pattern)  # type: ignore[misc]
+    assert most >= 2
+    assert fewest <= 15
+    assert all(tile in alphabet.tiles for tile in alphabet.shown_tiles(pattern))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["spanish", "catalan", "polish", "german"]), st.data())
+def test_every_stored_spelling_is_found_again_from_its_letters(name: str, data: st.DataObject) -> None:
+    alphabet = alphabets()[name]
+    tiles = data.draw(st.lists(st.sampled_from(alphabet.tiles), min_size=2, max_size=8))
+    stored = alphabet.stored(tiles)
+    assert alphabet.stored_tiles(stored) == tuple(tiles)
+    assert normalise_listed("".join(f"[{tile}]" for tile in tiles), alphabet=alphabet) == stored
+    typed = "".join(tiles)  # as a player types it: letters, Catalan L·L with its dot
+    pattern = normalise_word(typed, alphabet=alphabet, max_length=64)
+    assert stored in alphabet.spellings(pattern, lambda p: stored.startswith(p), stored.__eq__, 64)
+
+
+def test_english_is_what_it_always_was() -> None:
+    assert normalise_word("cat") == normalise_word("cat", alphabet=ENGLISH) == "CAT"
+    with pytest.raises(InvalidCharacterError, match="is not a letter A-Z"):
+        normalise_word("ñu")
+
+
+# --- the pack records its alphabet ---------------------------------------------------------------
+
+
+def test_the_manifest_names_the_alphabet_and_english_packs_stay_as_they_were(make_pack: PackFactory) -> None:
+    english = read_pack(make_pack(["CAT", "DOG"]))
+    assert b'"alphabet"' not in english_manifest(english.path)
+    assert english.info.alphabet is ENGLISH
+    contents = read_pack(make_pack(SPANISH_WORDS, alphabet="spanish"))
+    assert contents.info.alphabet is SPANISH
+    assert b'"alphabet":"spanish"' in english_manifest(contents.path)
+
+
+def english_manifest(path: Path | None) -> bytes:
+    assert path is not None
+    data = path.read_bytes()
+    (length,) = struct.unpack_from("<I", data, 20)
+    return data[24 : 24 + length]
+
+
+def test_a_pack_of_an_alphabet_the_station_does_not_know_is_refused_clearly(make_pack: PackFactory) -> None:
+    data = make_pack(SPANISH_WORDS, alphabet="spanish").read_bytes()
+    content = data[:-32].replace(b'"alphabet":"spanish"', b'"alphabet":"klingon"')
+    forged = content + hashlib.sha256(content).digest()
+    with pytest.raises(PackVersionError, match=r'alphabet this station does not know.*"klingon"'):
+        parse_pack(forged)
+    content = data[:-32].replace(b'"alphabet":"spanish"', b'"alphabet":[1,2,3,4]')
+    with pytest.raises(PackCorruptError, match=r"pack\.alphabet is .*not a non-empty text"):
+        parse_pack(content + hashlib.sha256(content).digest())
+
+
+def test_the_walk_refuses_a_pack_whose_words_are_not_its_alphabet(make_pack: PackFactory) -> None:
+    contents = parse_pack(make_pack(["CHALLA", "PERRO"], alphabet="spanish").read_bytes())
+    forged = encode_pack(contents.info, {WORDS_SECTION: make_trie(["KASA", "PERRO"])})  # no K in FISE
+    with pytest.raises(PackCorruptError, match="not a word of the spanish alphabet"):
+        load_lexicon(forged)
+
+
+# --- readers: plain lists, Zyzzyva graphs, recipes ------------------------------------------------
+
+
+def test_a_fise_graph_is_read_with_its_digits_as_tiles(tmp_path: Path) -> None:
+    graph = tmp_path / "FISE.dwg"
+    graph.write_bytes(encode_dwg(["CA1O", "2AMA", "PE3O", "4U", "1A2APATE4A", "CHE"]))
+    result = build_pack(Recipe(name="FISE", sources=(SourceSpec(path=graph),), alphabet=SPANISH))
+    lexicon = load_lexicon(result.data)
+    assert set(lexicon.words.keys()) == {"CA[CH]O", "[LL]AMA", "PE[RR]O", "ÑU", "[CH]A[LL]APATEÑA", "CHE"}
+    assert ruled("cacho llama perro ñu challapateña", lexicon)
+    assert list(lexicon.spellings("CHE")) == ["CHE"]  # C then H: the graph says so
+    with pytest.raises(SourceError, match=r"Spanish .*--alphabet spanish"):
+        build_pack(Recipe(name="FISE", sources=(SourceSpec(path=graph),)))
+
+
+def test_lexicon_build_and_kiosk_check_a_spanish_graph(tmp_path: Path) -> None:
+    graph = tmp_path / "FISE2009.dwg"
+    graph.write_bytes(encode_dwg(["CA1O", "1A2APATE4A", "PE3O"]))
+    pack = tmp_path / "es.kxpack"
+    runner = CliRunner()
+    built = runner.invoke(
+        lexicon_build,
+        ["build", "--alphabet", "spanish", "--name", "FISE", "--source", str(graph), "-o", str(pack)],
+    )
+    assert built.exit_code == 0, built.output
+    checked = runner.invoke(kiosk, ["check", "--judge", "--pack", str(pack), "CHALLAPATEÑA"])
+    assert checked.exit_code == 0, checked.output
+    assert "CH·A·LL·A·P·A·T·E·Ñ·A" in checked.output
+    refused = runner.invoke(kiosk, ["check", "--pack", str(pack), "KAKO"])
+    assert refused.exit_code == 2
+    assert "'K' (U+004B" in refused.output
+    slips = tmp_path / "slips.txt"
+    slips.write_text("challapateña\ncacho perro\nperó\nKILO\n\n", encoding="utf-8")
+    batch = runner.invoke(kiosk, ["check", "--pack", str(pack), "--batch", str(slips)])
+    assert batch.output.splitlines()[:3] == ["ACCEPTABLE", "ACCEPTABLE", "UNACCEPTABLE"]
+    assert batch.output.splitlines()[3].startswith("INVALID: 'K'")
+
+
+def test_batch_gives_what_adjudicate_gives_in_spanish(make_pack: PackFactory) -> None:
+    lexicon = spanish(make_pack)
+    lines = ["CHALLAPATEÑA", "calle, perro", "KIWI", "", "c", "nino coche"]
+    expected = []
+    for line in lines:
+        try:
+            expected.append(adjudicate(line, lexicon).verdict.value)
+        except InputError as exc:
+            expected.append(f"INVALID: {exc}")
+    assert list(batch_rulings(lines, lexicon)) == expected
+
+
+def test_a_bad_line_in_a_spanish_list_is_named_by_file_and_line(tmp_path: Path) -> None:
+    source = write_list(tmp_path / "es.txt", ["CALLE", "PERRO", "KIWI", "CA\u041b\u041bE"])
+    with pytest.raises(SourceLinesError) as caught:
+        build_pack(Recipe(name="es", sources=(SourceSpec(path=source),), alphabet=SPANISH))
+    message = str(caught.value)
+    assert f"{source}:3: 'K' (U+004B" in message
+    assert f"{source}:4: 'Л' (U+041B CYRILLIC CAPITAL LETTER EL) at position 3" in message
+
+
+def test_a_recipe_names_its_alphabet(tmp_path: Path) -> None:
+    write_list(tmp_path / "ca.txt", CATALAN_WORDS)
+    recipe = tmp_path / "ca.toml"
+    recipe.write_text(
+        'name = "Català"\nalphabet = "catalan"\nadditions = ["NYAM"]\n[[sources]]\npath = "ca.txt"\n',
+        encoding="utf-8",
+    )
+    plan = load_recipe(recipe)
+    assert plan.alphabet is CATALAN
+    assert plan.additions == ("[NY]AM",)
+    lexicon = load_lexicon(build_pack(plan).data)
+    assert ruled("nyam collecció", lexicon)
+    recipe.write_text('name = "X"\nalphabet = "klingon"\n[[sources]]\npath = "ca.txt"\n', encoding="utf-8")
+    with pytest.raises(SourceError, match="alphabet 'klingon'; use one of english, french, spanish"):
+        load_recipe(recipe)
