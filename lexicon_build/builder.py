@@ -34,7 +34,7 @@ from kiosk.core.pack import PackInfo, SourceInfo, encode_pack, parse_pack, sorte
 from kiosk.core.plural import one_or_many
 from kiosk.core.trust import check_pack_signature
 from kiosk.core.walk import make_trie, walk_here
-from lexicon_build.reader import Rejection, WordList, read_word_list
+from lexicon_build.reader import Rejection, WordList, alphabet_advice, read_word_list
 from lexicon_build.recipe import Recipe, SourceSpec
 
 __all__ = ["BuildReport", "BuildResult", "build_pack", "write_atomically"]
@@ -152,6 +152,8 @@ def build_pack(
         shown = report.rejected[:MAX_REJECTIONS_SHOWN]
         more = len(report.rejected) - len(shown)
         lines = [str(r) for r in shown] + ([f"... and {more} more"] if more else [])
+        advice = alphabet_advice(report.rejected, alphabet)
+        lines += [advice] if advice else []
         raise SourceLinesError(
             one_or_many(
                 len(report.rejected),

@@ -23,7 +23,7 @@ import click
 
 from kiosk import __version__
 from kiosk.console import EXIT_ERROR, fail
-from kiosk.core.alphabet import alphabets
+from kiosk.core.alphabet import DEFAULT_ALPHABET, Alphabet, alphabets
 from kiosk.core.config import recognise as recognise_pack_of
 from kiosk.core.edition import EditionTable, PackRecognition, load_edition_table
 from kiosk.core.errors import KioskError, NotAPackError, PackEditionError, PackError, SourceLinesError
@@ -324,14 +324,12 @@ def info(pack: Path, known_editions: tuple[Path, ...]) -> None:
         click.echo(line)
 
 
-def _word_set(path: Path) -> set[str]:
-    if recognise(path).kind is Kind.PACK:
-        return set(_load(path).words.keys())
+def _word_set(path: Path, alphabet: Alphabet) -> set[str]:
     problem = refusal(path, Role.PACK_OR_WORD_LIST)
     if problem is not None:
         fail(problem)
     try:
-        word_list = read_word_list(path, max_length=MAX_WORD_LETTERS)
+        word_list = read_word_list(path, max_length=MAX_WORD_LETTERS, alphabet=alphabet)
     except KioskError as exc:
         fail(str(exc))
     if word_list.rejected:
@@ -342,15 +340,43 @@ def _word_set(path: Path) -> set[str]:
     return set(word_list.words)
 
 
+def _diff_sets(old: Path, new: Path, alphabet_name: str | None) -> tuple[set[str], set[str]]:
+    """Both word sets, read in one alphabet: the packs' (they must agree), else --alphabet's."""
+    packs = {path: _load(path) for path in (old, new) if recognise(path).kind is Kind.PACK}
+    named = sorted({lexicon.info.alphabet.name for lexicon in packs.values()})
+    if len(named) > 1:
+        said = ", ".join(f"{path} is {packs[path].info.alphabet.name}" for path in (old, new))
+        fail(f"{said}: packs in different alphabets have no words to compare")
+    if alphabet_name is not None and named and named[0] != alphabet_name:
+        fail(f"--alphabet {alphabet_name}, but the pack is in the {named[0]} alphabet; leave --alphabet out")
+    alphabet = alphabets()[alphabet_name or (named[0] if named else DEFAULT_ALPHABET)]
+
+    def words(path: Path) -> set[str]:
+        return set(packs[path].words.keys()) if path in packs else _word_set(path, alphabet)
+
+    return words(old), words(new)
+
+
 @main.command()
 @click.argument("old", type=existing_file)
 @click.argument("new", type=existing_file)
 @click.option("--added", "added_file", type=output_file, help="Write the added words to this file.")
 @click.option("--removed", "removed_file", type=output_file, help="Write the removed words to this file.")
 @click.option("--list/--no-list", "show", default=True, help="Print the words themselves.")
+@click.option(
+    "--alphabet",
+    type=click.Choice(list(alphabets())),
+    help="The alphabet two word lists are in (default english); a pack brings its own.",
+)
 @force_option
 def diff(
-    old: Path, new: Path, added_file: Path | None, removed_file: Path | None, show: bool, force: bool
+    old: Path,
+    new: Path,
+    added_file: Path | None,
+    removed_file: Path | None,
+    show: bool,
+    alphabet: str | None,
+    force: bool,
 ) -> None:
     """Words added and removed between two packs or word lists (e.g. two editions).
 
@@ -370,12 +396,12 @@ def diff(
                 check_output(path, Role.WORD_LIST, inputs=[old, new], force=force, example=example)
     except KioskError as exc:
         fail(str(exc))
-    before, after = _word_set(old), _word_set(new)
+    before, after = _diff_sets(old, new, alphabet)
     added, removed = sorted(after - before), sorted(before - after)
     try:
         for target, words in ((added_file, added), (removed_file, removed)):
             if target is not None:
-                write_atomically(target, "".join(f"{w}\n" for w in words).encode("ascii"))
+                write_atomically(target, "".join(f"{w}\n" for w in words).encode("utf-8"))
     except KioskError as exc:
         fail(str(exc))
     if show:

@@ -31,8 +31,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kiosk.core.alphabet import ENGLISH, Alphabet
-from kiosk.core.errors import InputError, SourceError
+from kiosk.core.alphabet import ENGLISH, Alphabet, alphabets
+from kiosk.core.errors import InputError, InvalidCharacterError, SourceError
 from kiosk.core.filekind import Kind, Role, recognise_bytes, refusal_for_bytes
 from kiosk.core.normalise import ANY_LENGTH, BOARD_MAX_LETTERS, normalise_listed, normalise_words
 from lexicon_build.dwg import decode_dwg
@@ -55,9 +55,38 @@ class Rejection:
     file: str
     line: int
     reason: str
+    character: str = ""  # the character refused, when that is the reason (for --alphabet advice)
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}: {self.reason}"
+
+
+def alphabet_advice(rejected: list[Rejection], alphabet: Alphabet) -> str | None:
+    """When every character the lines were refused for is a letter of some other alphabet (a
+    Spanish list built as English: Ñ, Á), the sentence that says which ``--alphabet`` to build
+    with; None when no other profile reads them all (digits, punctuation: the lines are wrong)."""
+    refused = {r.character for r in rejected if r.character}
+    if not refused or any(not r.character for r in rejected):
+        return None
+    fits = [
+        other.name
+        for other in alphabets().values()
+        if other is not alphabet and all(other.typed_char(char) is not None for char in refused)
+    ]
+    if not fits:
+        return None
+    ordered = sorted({char.upper() if len(char.upper()) == 1 else char for char in refused})
+    shown = ordered[0] if len(ordered) == 1 else f"{', '.join(ordered[:-1])} and {ordered[-1]}"
+    verb = "is a letter" if len(ordered) == 1 else "are letters"
+    if len(fits) == 1:
+        return (
+            f"{shown} {verb} of the {fits[0]} alphabet: if the list is {fits[0]}, build with "
+            f'--alphabet {fits[0]} (alphabet = "{fits[0]}" in a recipe)'
+        )
+    return (
+        f"{shown} {verb} of the {', '.join(fits[:-1])} and {fits[-1]} alphabets: if the list is in "
+        f"one of them, build with {' or '.join(f'--alphabet {name}' for name in fits)}"
+    )
 
 
 @dataclass
@@ -237,7 +266,8 @@ def _read_line_by_line(
         try:
             word = normalise_listed(token, alphabet=alphabet)
         except InputError as exc:
-            rejected.append(Rejection(name, number, str(exc)))
+            refused = exc.character if isinstance(exc, InvalidCharacterError) else ""
+            rejected.append(Rejection(name, number, str(exc), refused))
             continue
         if tile_count(word) > max_length:
             result.too_long += 1

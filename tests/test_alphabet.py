@@ -318,6 +318,50 @@ def test_a_bad_line_in_a_spanish_list_is_named_by_file_and_line(tmp_path: Path) 
     assert f"{source}:4: 'Л' (U+041B CYRILLIC CAPITAL LETTER EL) at position 3" in message
 
 
+def test_a_list_built_in_the_wrong_alphabet_says_which_alphabet_reads_it(tmp_path: Path) -> None:
+    source = write_list(tmp_path / "es.txt", SPANISH_WORDS)
+    with pytest.raises(SourceLinesError) as caught:
+        build_pack(Recipe(name="es", sources=(SourceSpec(path=source),)))
+    assert "Ñ and Á are letters" not in str(caught.value)  # named in order, each once
+    assert (
+        "Á and Ñ are letters of the spanish alphabet: if the list is spanish, build with --alphabet spanish"
+        in str(caught.value)
+    )
+    french = write_list(tmp_path / "fr.txt", ["CAFÉ", "NAÏVE"])
+    with pytest.raises(SourceLinesError, match="--alphabet french or --alphabet catalan"):
+        build_pack(Recipe(name="fr", sources=(SourceSpec(path=french),)))
+    wrong = write_list(tmp_path / "wrong.txt", ["NIÑO", "D0G"])  # a digit is no alphabet's letter
+    with pytest.raises(SourceLinesError) as caught:
+        build_pack(Recipe(name="x", sources=(SourceSpec(path=wrong),)))
+    assert "--alphabet" not in str(caught.value)
+
+
+def test_diff_reads_lists_in_the_pack_s_alphabet(tmp_path: Path, make_pack: PackFactory) -> None:
+    runner = CliRunner()
+    pack = make_pack(SPANISH_WORDS, alphabet="spanish")
+    newer = write_list(tmp_path / "new.txt", ["CHALLAPATEÑA", "CALLE", "ÑU"])
+    added = tmp_path / "added.txt"
+    result = runner.invoke(lexicon_build, ["diff", str(pack), str(newer), "--added", str(added)])
+    assert result.exit_code == 0, result.output
+    assert "+ÑU\n" in result.stdout
+    assert "-CO[CH]E\n" in result.stdout
+    assert "1 added, 5 removed (7 -> 3 words)" in result.stdout
+    assert added.read_text(encoding="utf-8") == "ÑU\n"
+    older = write_list(tmp_path / "old.txt", SPANISH_WORDS)
+    lists = runner.invoke(
+        lexicon_build, ["diff", "--alphabet", "spanish", str(older), str(newer), "--no-list"]
+    )
+    assert lists.exit_code == 0, lists.output
+    assert lists.stdout == "1 added, 5 removed (7 -> 3 words)\n"
+    english = make_pack(["CAT", "DOG"])
+    mixed = runner.invoke(lexicon_build, ["diff", str(pack), str(english)])
+    assert mixed.exit_code == 2
+    assert f"{pack} is spanish, {english} is english" in mixed.stderr
+    told = runner.invoke(lexicon_build, ["diff", "--alphabet", "french", str(pack), str(newer)])
+    assert told.exit_code == 2
+    assert "the pack is in the spanish alphabet" in told.stderr
+
+
 def test_a_recipe_names_its_alphabet(tmp_path: Path) -> None:
     write_list(tmp_path / "ca.txt", CATALAN_WORDS)
     recipe = tmp_path / "ca.toml"

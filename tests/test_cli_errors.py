@@ -157,6 +157,8 @@ TEMPLATES: dict[str, list[str]] = {
         "{added_file}",
         "--removed",
         "{removed_file}",
+        "--alphabet",
+        "{alphabet}",
     ],
     "lexicon-build keygen": ["keygen", "{key_file}", "--name", "{name}"],
     "lexicon-build sign": ["sign", "{pack}", "--key", "{key_file}", "-o", "{output}"],
