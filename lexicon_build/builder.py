@@ -138,9 +138,10 @@ def build_pack(
         sources.append(_source_info(spec, word_list, "source", len(kept)))
         if word_list.too_long:
             report.warnings.append(
-                f"{spec.path}: {word_list.too_long} words longer than {recipe.max_length} "
-                f"{'letters' if alphabet.simple else 'tiles'} "
-                "left out (too long for the pack's maximum)"
+                f"{spec.path}: "
+                + one_or_many(word_list.too_long, "{count} word longer", "{count} words longer")
+                + f" than {recipe.max_length} {'letters' if alphabet.simple else 'tiles'} left out "
+                "(the pack's maximum; --max-length or max_length in a recipe keeps longer words)"
             )
     youth_words: set[str] = set()
     if recipe.youth_exclusions is not None:

@@ -213,7 +213,7 @@ def test_build_fails_on_bad_lines_unless_skipping(runner: CliRunner, tmp_path: P
 
 
 def test_build_counts_in_english_without_line_s(runner: CliRunner, tmp_path: Path) -> None:
-    source = write_list(tmp_path / "club.txt", ["cat", "d0g", "qi", "x!y"])
+    source = write_list(tmp_path / "club.txt", ["cat", "d0g", "qi", "x!y", "counterrevolutionary"])
     youth = write_list(tmp_path / "youth.txt", ["zebra", "yak"])
     out = tmp_path / "club.kxpack"
     failed = runner.invoke(
@@ -237,6 +237,7 @@ def test_build_counts_in_english_without_line_s(runner: CliRunner, tmp_path: Pat
     )
     assert built.exit_code == 0, built.output
     assert "skipped 2 invalid lines:" in built.stderr
+    assert "1 word longer than 15 letters left out" in built.stderr
     assert "2 youth exclusion words are not in the base list and change nothing: YAK, ZEBRA" in built.stderr
     assert "(s)" not in failed.stderr + built.stderr
 
