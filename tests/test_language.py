@@ -21,13 +21,20 @@ from kiosk.core.session import Typed, start, transition
 
 LOCALE = Path(kiosk.__file__).parent / "locale"
 ROOT = LOCALE.parent.parent
-KEYWORDS = {"text": None, "plural": (1, 2), "counted": (2, 3), "one_or_many": (2, 3), "marked": None}
+KEYWORDS = {
+    "text": None,
+    "plural": (1, 2),
+    "counted": (2, 3),
+    "one_or_many": (2, 3),
+    "counting": (1, 2),
+    "marked": None,
+}
 
 
 def code_messages() -> set[str]:
     """Every message the code marks (the first form of a plural), read as pybabel extract reads it."""
     found: set[str] = set()
-    method_map = [("core/**.py", "python"), ("ui/**.py", "python")]
+    method_map = [("core/**.py", "python"), ("storage/**.py", "python"), ("ui/**.py", "python")]
     for _, _, message, _, _ in extract_from_dir(str(LOCALE.parent), method_map, keywords=KEYWORDS):
         found.add(message[0] if isinstance(message, tuple) else message)
     return found

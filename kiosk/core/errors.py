@@ -25,6 +25,8 @@ happened, to which file or word, and what to do about it::
 
 from __future__ import annotations
 
+from kiosk.core.wording import Wording
+
 __all__ = [
     "ConfigError",
     "EditionTableError",
@@ -48,7 +50,24 @@ __all__ = [
 
 
 class KioskError(Exception):
-    """Root of every error the kiosk and the pack builder raise on purpose."""
+    """Root of every error the kiosk and the pack builder raise on purpose.
+
+    ``KioskError(marked("cannot read {path}: {detail}"), path=..., detail=...)`` keeps the message
+    id and its values (``wording``), so that a screen says it in the station's language; the
+    error's text (``str``) is the English. A message given already filled is English only; a
+    ``Wording`` is kept as it is.
+    """
+
+    def __init__(self, message: str = "", /, **values: object) -> None:
+        super().__init__(
+            message if isinstance(message, Wording) and not values else Wording(message, **values)
+        )
+
+    @property
+    def wording(self) -> Wording:
+        """What went wrong, as the catalogue can say it in another language."""
+        said = self.args[0] if self.args else ""
+        return said if isinstance(said, Wording) else Wording(str(said))
 
 
 class InputError(KioskError):

@@ -22,6 +22,7 @@ from importlib import resources
 from types import MappingProxyType
 
 from kiosk.core.errors import ConfigError
+from kiosk.core.wording import Wording
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -56,6 +57,16 @@ class Catalogue:
             return ""
         translated = self.translations.gettext(message)
         return translated.format(**values) if values else translated
+
+    def say(self, said: str, /) -> str:
+        """A ``Wording`` (an error's, a problem's) in this language, each value that is itself a
+        ``Wording`` said too; any other text as it is (English that no catalogue holds, or data)."""
+        if not isinstance(said, Wording) or not said.message:
+            return str(said)
+        values = {k: self.say(v) if isinstance(v, Wording) else v for k, v in said.values.items()}
+        if said.many:
+            return self.plural(said.message, said.many, said.number, **values)
+        return self.text(said.message, **values)
 
     def plural(self, one: str, many: str, count: int, /, **values: object) -> str:
         """The form of ``one``/``many`` this language uses for ``count`` (French says "1 mot",

@@ -25,8 +25,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from kiosk.core.errors import ConfigError, PackSignatureError
-from kiosk.core.language import Catalogue, english
+from kiosk.core.language import Catalogue, english, marked
 from kiosk.core.pack import PUBLIC_KEY_BYTES, PackContents, SealedPack, SignatureBlock
+from kiosk.core.wording import Wording
 
 __all__ = [
     "PackTrust",
@@ -158,11 +159,16 @@ class PackTrust:
 
     def label_in(self, t: Catalogue) -> str:
         """``label`` in the language of ``t``."""
+        return t.say(self.wording)
+
+    @property
+    def wording(self) -> Wording:
+        """``label``, kept to be said in a screen's language."""
         if self.status is SignatureStatus.SIGNED:
-            return t.text("signed by {signer}", signer=self.signer)
+            return Wording(marked("signed by {signer}"), signer=self.signer)
         if self.status is SignatureStatus.UNKNOWN_SIGNER:
-            return t.text("signed by an unknown key ({fingerprint})", fingerprint=self.fingerprint)
-        return t.text("unsigned")
+            return Wording(marked("signed by an unknown key ({fingerprint})"), fingerprint=self.fingerprint)
+        return Wording(marked("unsigned"))
 
 
 # Ed25519 public keys of small order (the neutral point and the points of order 2, 4 and 8): under
