@@ -317,7 +317,7 @@ def test_the_judge_door_and_menu_speak_the_station_language(
     press(window, Qt.Key.Key_Escape)
     type_text(window, "8")  # exit the station?
     assert judge.exit_page.headline.text() == "Quitter la borne\u00a0?"
-    assert judge.exit_page.confirm.text() == "Oui, quitter\n(Enter)"
+    assert judge.exit_page.confirm.text() == "Oui, quitter\n(Entr\u00e9e)"
     assert_every_text_fits(window)
 
 
@@ -330,3 +330,149 @@ def test_before_the_choice_the_screens_speak_the_divisions_common_language(
     assert window.ready.prompt.text().startswith("IMPUGNADOR: \u00bfcu\u00e1ntas palabras")
     type_text(window, "1")
     assert window.division.question.text() == "\u00bfEn qu\u00e9 divisi\u00f3n es su partida?"
+
+
+# -- judge mode: every page, every state a judge meets, in the pseudo-language -------------------
+
+_HEX = re.compile(r"\b[0-9a-f]{4,}\b|\b[0-9a-f]{8}-[0-9a-f-]{27}\b")  # digests and challenge ids
+
+
+def full_texts(window: QWidget) -> list[tuple[str, str]]:
+    """(object name, whole text) of every label and button shown: a text cut short to fit is
+    read whole (``source``, ``full_text``), so that no half word passes for an escape."""
+    shown: list[tuple[str, str]] = []
+    widgets: list[QLabel | QAbstractButton] = [
+        *window.findChildren(QLabel),
+        *window.findChildren(QAbstractButton),
+    ]
+    for widget in widgets:
+        whole = getattr(widget, "source", None) or getattr(widget, "full_text", None) or widget.text()
+        if widget.isVisible() and isinstance(whole, str) and whole:
+            shown.append((widget.objectName(), whole))
+    return shown
+
+
+def assert_judge_mode_speaks_the_catalogue(window: StationWindow, data: tuple[str, ...], where: str) -> int:
+    seen = 0
+    for name, text in full_texts(window):
+        if name.startswith("door-key-") or name.startswith("key-"):
+            continue  # a digit of the PIN keypad
+        left = escaped(_HEX.sub(" ", text), data)
+        assert left == "", f"{where}: {name}: {text!r} is not from the catalogue ({left!r})"
+        seen += 1
+    return seen
+
+
+@pytest.mark.parametrize("touch", [False, True])
+def test_every_text_in_judge_mode_comes_from_the_catalogue(
+    judge_station: JudgeFactory, pack: Path, tmp_path: Path, touch: bool
+) -> None:
+    """Door, menu and every page behind it, in each state a judge meets: a refused PIN, the
+    recheck with a challenge the log lost (its storage error said in the catalogue's words),
+    a reload, unsaved and saved settings, no USB stick then one, the log status after a fault."""
+    words = pseudo_language()
+    divisions = (Division("Open", pack), Division("Schools", pack, youth_rules=True))
+    languages = Languages(station=words, divisions=(words, words))
+    rig = judge_station(divisions=divisions, languages=languages, ask_table=True, rules=IMU, touch=touch)
+    window = rig.window
+    data_dir = tmp_path / "data"
+    media = tmp_path / "media"
+    stick = media / "judge" / "STICK"
+    data = (
+        "Station 7",
+        "Open",
+        "Schools",
+        "Club list",
+        "2026",
+        "CAT",
+        "DOGS",
+        "ZZZ",
+        "UTC",
+        str(data_dir),
+        str(media),
+        str(stick),
+        pack.name,
+        "sqlite3",
+        "csv",
+        "OK",
+        "\u232b",
+        "IMU",
+        "penalty",
+        "both",  # the rule profile's name, as the log keeps it
+        "_",  # a PIN digit not typed yet
+        "kiosk set-pin",  # a command, typed as it is
+        "(R)",  # a letter key, named on the button it stands for
+        "(F)",
+    )
+    for count, play in (("2", "dogs cat "), ("1", "zzz ")):
+        type_text(window, count)
+        type_text(window, "12")
+        enter(window)
+        type_text(window, "2")
+        type_text(window, play)
+        tab(window)
+        rig.controller.verdict_timer.timeout.emit()
+    for path in data_dir.glob("kiosk.sqlite3*"):
+        path.unlink()  # the log goes: the next challenge is kept in memory, and the station says why
+    type_text(window, "1")
+    type_text(window, "12")
+    enter(window)
+    type_text(window, "1cat ")
+    tab(window)
+    assert window.stack.currentWidget() is window.fault
+    mounted: list[Path] = []
+    window.judge.use_media((media,), lambda: list(mounted))
+
+    def check(where: str) -> int:
+        return assert_judge_mode_speaks_the_catalogue(window, data, where)
+
+    seen = 0
+    press(window, Qt.Key.Key_Escape)
+    seen += check("the door")
+    type_text(window, "999999")
+    enter(window)
+    seen += check("a wrong PIN")
+    type_text(window, PIN)
+    enter(window)
+    seen += check("the menu")
+    type_text(window, "1")
+    seen += check("the recheck")
+    press(window, Qt.Key.Key_Down)
+    press(window, Qt.Key.Key_Right)
+    type_text(window, "s")
+    seen += check("the recheck, another challenge, period and station")
+    press(window, Qt.Key.Key_Escape)
+    type_text(window, "2")
+    seen += check("the packs")
+    type_text(window, "r")
+    seen += check("the packs reloaded")
+    press(window, Qt.Key.Key_Escape)
+    type_text(window, "3")
+    seen += check("the settings")
+    press(window, Qt.Key.Key_Down)
+    press(window, Qt.Key.Key_Right)
+    seen += check("a setting changed")
+    press(window, Qt.Key.Key_Escape)
+    seen += check("leaving unsaved settings")
+    enter(window)
+    seen += check("the settings saved, or not")
+    press(window, Qt.Key.Key_Escape)
+    press(window, Qt.Key.Key_Escape)
+    type_text(window, "4")
+    seen += check("today's counts")
+    press(window, Qt.Key.Key_Escape)
+    type_text(window, "5")
+    seen += check("the export, no stick")
+    stick.mkdir(parents=True)
+    mounted.append(stick)
+    rig.advance(1.0)
+    seen += check("the export, a stick")
+    enter(window)
+    seen += check("the export written, or not")
+    press(window, Qt.Key.Key_Escape)
+    type_text(window, "6")
+    seen += check("the log status")
+    press(window, Qt.Key.Key_Escape)
+    type_text(window, "8")
+    seen += check("exit the station?")
+    assert seen > 80

@@ -11,7 +11,7 @@ from pathlib import Path
 from kiosk.core.judge import Export, JudgeState, Key, Pressed, Said
 from kiosk.core.language import Catalogue, english, marked
 from kiosk.ui import theme
-from kiosk.ui.judge.page import Send, TextPage, keyed
+from kiosk.ui.judge.page import ENTER_KEY, Send, TextPage, keyed
 
 __all__ = ["ExportPage", "export_lines"]
 
@@ -108,7 +108,7 @@ class ExportPage(TextPage):
     def show_state(self, state: JudgeState, *, looking: bool) -> None:
         t = self.catalogue
         self.commands[0].setText(t.text(EARLIER))
-        self.write_button.setText(keyed(t.text(WRITE), "Enter", touch=self.touch))
+        self.write_button.setText(keyed(t.text(WRITE), t.text(ENTER_KEY), touch=self.touch))
         self.commands[2].setText(t.text(LATER))
         export = state.export
         self.written = None if export.written is None else export.written.path

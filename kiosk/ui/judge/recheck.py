@@ -135,11 +135,12 @@ def recheck_card(entry: ChallengeEntry, *, kept: bool = False, t: Catalogue | No
         )
         + " \u00b7 "
     )
+    identity = t.text("id {challenge}", challenge=entry.challenge_id)
     details = (
         f"{local:%Y-%m-%d %H:%M:%S %Z} \u00b7 {ruling.pack_name} {ruling.pack_edition} ({youth}) "
         f"\u00b7 {entry.rule_profile}\n"
         f"{edition_text(entry, t)} \u00b7 {digests}\n"
-        f"{opinion}id {entry.challenge_id}"
+        f"{opinion}{identity}"
     )
     lines = tuple(
         WordLine(r.word, r.status.acceptable, t.text(STATUS_WORDS[r.status])) for r in ruling.results

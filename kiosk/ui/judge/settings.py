@@ -16,7 +16,7 @@ from kiosk.core.language import Catalogue, english, marked
 from kiosk.core.rules import PenaltyParty, ProfileKind
 from kiosk.core.settings import Field, StationChoice
 from kiosk.ui import theme
-from kiosk.ui.judge.page import Page, Send, keyed, row
+from kiosk.ui.judge.page import ENTER_KEY, Page, Send, keyed, row
 from kiosk.ui.theme import FitButton, FitLabel
 from kiosk.ui.views import _spacer, _stack
 
@@ -134,7 +134,7 @@ class SettingsPage(Page):
 
     def show_state(self, state: JudgeState, *, looking: bool) -> None:
         t = self.catalogue
-        self.save.setText(keyed(t.text(SAVE), "Enter", touch=self.touch))
+        self.save.setText(keyed(t.text(SAVE), t.text(ENTER_KEY), touch=self.touch))
         settings, fields = state.settings, state.fields
         draft = settings.draft or state.station.choice
         names = state.station.division_names
