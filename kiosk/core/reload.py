@@ -29,7 +29,7 @@ from kiosk.core.config import (
     recognise,
     youth_list_problem,
 )
-from kiosk.core.errors import KioskError, PackError
+from kiosk.core.errors import KioskError, PackEditionError, PackError
 from kiosk.core.language import marked
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
 from kiosk.core.pack import PackContents, SealedPack, read_sealed, unseal
@@ -170,9 +170,11 @@ def _expected(
     config: StationConfig, division: Division, lexicon: MarisaLexicon, checks: Verifier
 ) -> str | None:
     try:
-        return edition_problem(config, division, lexicon, checks.editions)
+        problem = edition_problem(config, division, lexicon, checks.editions)
     except KioskError as exc:  # an expect naming no known edition: the configuration's own fault
         return exc.wording
+    # its words are English (how the set differs, length by length): said after its kind
+    return None if problem is None else Wording.summed_up(problem, PackEditionError.summary)
 
 
 class DiskState(enum.Enum):

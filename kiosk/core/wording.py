@@ -15,7 +15,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-__all__ = ["Wording"]
+__all__ = ["SUMMED_UP", "Wording", "marked"]
+
+
+def marked(message: str) -> str:
+    """``message`` unchanged: marks a text kept in a table (or an error's message id) for
+    ``pybabel extract``, translated where it is shown (``Catalogue.text``, ``Catalogue.say``)."""
+    return message
+
+
+SUMMED_UP = marked("{summary}: {detail}")  # an error written whole: its kind, then the English
 
 
 class Wording(str):
@@ -47,6 +56,13 @@ class Wording(str):
         made.many = many
         made.number = number
         return made
+
+    @classmethod
+    def summed_up(cls, english: str, summary: str) -> Wording:
+        """``english`` as it is, said in another language as ``summary`` (a message id) followed by
+        the English: for an error whose message was written whole, without a message id."""
+        values = {"summary": Wording(summary), "detail": english}
+        return cls._made(english, SUMMED_UP, values, "", 0)
 
     def __reduce__(self) -> tuple[object, ...]:
         # pickled whole (a pack walk answers from another process): message and values both

@@ -24,6 +24,7 @@ from kiosk.console import EXIT_ERROR
 from kiosk.core.config import LoadedDivision, StationConfig, Verifier
 from kiosk.core.errors import KioskError
 from kiosk.core.language import marked
+from kiosk.core.wording import Wording
 from kiosk.paths import StationData, current_user
 from kiosk.ui.controller import StationController
 from kiosk.ui.screen import fill_screen
@@ -160,14 +161,13 @@ def run_station(
         try:
             controller.open_log()
             if not storage().judge_access.has_pin():
-                return (
-                    f"no judge PIN is set for {where.described}, so this station does not serve "
-                    f"players. A judge sets one on this machine's terminal, as the user "
-                    f"{current_user()}, with:",
-                    set_pin_command,
+                no_pin = marked(
+                    "no judge PIN is set for {where}, so this station does not serve players. A judge "
+                    "sets one on this machine's terminal, as the user {user}, with:"
                 )
+                return Wording(no_pin, where=where.described, user=current_user()), set_pin_command
         except KioskError as exc:
-            return str(exc), ""
+            return exc.wording, ""
         return "", ""
 
     def serve_when_ready(*, first: bool) -> None:

@@ -81,14 +81,14 @@ class NotReadyView(View):
     def show_problem(
         self, problem: str, *, command: str = "", how: str = "", t: Catalogue | None = None
     ) -> None:
-        """``t``: the station's language, for the players' lines (the problem itself, from the
-        configuration or the storage, and the command are the judge's, in English)."""
+        """``t``: the station's language, for every line (``problem``, a ``Wording`` from the
+        configuration or the storage, said in it too; the command is typed as it is)."""
         t = t or self._words
         self._words = t
         self.headline.setText(t.text("Station not ready \u2014 call a judge"))
         self.headline.setAccessibleName(t.text("Station not ready: call a judge"))
         self.players.setText(t.text("This station cannot judge challenges right now."))
-        self.problem.setText(t.text("For the judge: {problem}", problem=problem))
+        self.problem.setText(t.text("For the judge: {problem}", problem=t.say(problem)))
         self.command.setText(command_lines(command))
         self.command.setVisible(bool(command))
         self.how.setText(how)

@@ -21,8 +21,9 @@ from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
 
 import kiosk
 from kiosk.core.config import Division, Languages
+from kiosk.core.errors import NotAPackError
 from kiosk.core.judge import JudgePage
-from kiosk.core.language import Catalogue, load_catalogue
+from kiosk.core.language import Catalogue, load_catalogue, marked
 from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
 from kiosk.ui.window import StationWindow
 from tests.ui.conftest import PIN, JudgeFactory, StationFactory, press, tab, type_text
@@ -246,8 +247,9 @@ def test_every_text_on_the_players_screens_comes_from_the_catalogue(
     tab(window)
     assert window.stack.currentWidget() is window.fault
     seen += assert_nothing_escapes(window, data)
-    window.show_not_ready("PROBLEM", command="kiosk set-pin")  # no judge PIN: players read why
-    seen += assert_nothing_escapes(window, (*data, "PROBLEM", "kiosk set-pin"))
+    problem = NotAPackError(marked("{path} does not exist; check the pack path"), path="/srv/x.kxpack")
+    window.show_not_ready(problem.wording, command="kiosk set-pin")  # the station cannot serve
+    seen += assert_nothing_escapes(window, (*data, "/srv/x.kxpack", "kiosk set-pin"))
     assert seen > 40
 
 
@@ -446,6 +448,12 @@ def test_every_text_in_judge_mode_comes_from_the_catalogue(
     seen += check("the packs")
     type_text(window, "r")
     seen += check("the packs reloaded")
+    damaged = bytearray(pack.read_bytes())
+    damaged[len(damaged) // 2] ^= 0x40
+    pack.write_bytes(bytes(damaged))
+    type_text(window, "r")
+    assert "\u27e6The files the reload refused:\u27e7" in window.judge.packs.text.source
+    seen += check("a reload refused: the pack is damaged")
     press(window, Qt.Key.Key_Escape)
     type_text(window, "3")
     seen += check("the settings")
