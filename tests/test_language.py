@@ -120,7 +120,7 @@ def test_rule_consequences_speak_the_language() -> None:
     assert outcome.consequence == (
         "La jugada se mantiene. El IMPUGNADOR pierde 5 puntos y el JUGADOR IMPUGNADO gana 5 puntos."
     )
-    assert profile.title_in(load_catalogue("fr")) == "P\u00e9nalit\u00e9 de 5 points par mot"
+    assert profile.title_in(load_catalogue("fr")) == "P\u00e9nalit\u00e9 par mot (5 points)"
     # a profile's own words are the organiser's, whatever the language
     own = RuleProfile(words=(("successful_headline", "Utmaning lyckades"),))
     assert own.outcome(Verdict.UNACCEPTABLE, 2, load_catalogue("fr")).headline == "Utmaning lyckades"

@@ -484,3 +484,94 @@ def test_every_text_in_judge_mode_comes_from_the_catalogue(
     type_text(window, "8")
     seen += check("exit the station?")
     assert seen > 80
+
+
+def assert_shown_whole(window: QWidget, where: str) -> None:
+    """No text cut short (…) to fit: a longer French or Spanish text must get a smaller type or
+    more lines, never lose its end. (A recheck row is cut by design: the card below shows it all.)"""
+    for name, whole in full_texts(window):
+        if name.startswith("recheck-row-"):
+            continue
+        widget = window.findChild(QWidget, name) if name else None
+        if not isinstance(widget, QLabel | QAbstractButton):
+            continue
+        shown = " ".join(widget.text().split())
+        assert shown == " ".join(whole.split()), f"{where}: {name} cut short: {widget.text()!r}"
+
+
+@pytest.mark.parametrize("touch", [False, True])
+@pytest.mark.parametrize("language", ["fr", "es"])
+def test_every_judge_page_fits_in_french_and_spanish(
+    judge_station: JudgeFactory, pack: Path, tmp_path: Path, language: str, touch: bool
+) -> None:
+    """At 1024x600, the longest cases of each page: eight 15-letter words and a kept challenge on
+    the recheck, a refused reload with its damaged file, the longest settings notice, the export
+    with no stick then written, the log status after the log file was deleted."""
+    divisions = (Division("Open", pack), Division("\u00c9coles", pack, youth_rules=True))
+    rig = judge_station(divisions=divisions, language=language, ask_table=True, rules=IMU, touch=touch)
+    window = rig.window
+    data_dir = tmp_path / "data"
+    for play in (EIGHT_LONG, "2dogs cat "):
+        type_text(window, play[0])
+        type_text(window, "123")
+        enter(window)
+        type_text(window, "2")
+        type_text(window, play[1:] + " ")
+        tab(window)
+        rig.controller.verdict_timer.timeout.emit()
+    for path in data_dir.glob("kiosk.sqlite3*"):
+        path.unlink()
+    type_text(window, "1")
+    type_text(window, "123")
+    enter(window)
+    type_text(window, "1cat ")
+    tab(window)
+    mounted: list[Path] = []
+    window.judge.use_media((tmp_path / "media",), lambda: list(mounted))
+
+    def fits(where: str) -> None:
+        assert_every_text_fits(window)
+        assert_shown_whole(window, where)
+
+    press(window, Qt.Key.Key_Escape)
+    type_text(window, "999999")
+    enter(window)
+    fits("a wrong PIN")
+    type_text(window, PIN)
+    enter(window)
+    fits("the menu")
+    type_text(window, "1")
+    for _ in range(3):
+        fits("the recheck")
+        press(window, Qt.Key.Key_Down)
+    press(window, Qt.Key.Key_Escape)
+    type_text(window, "2")
+    fits("the packs")
+    damaged = bytearray(pack.read_bytes())
+    damaged[len(damaged) // 2] ^= 0x40
+    pack.write_bytes(bytes(damaged))
+    type_text(window, "r")
+    fits("a reload refused")
+    press(window, Qt.Key.Key_Escape)
+    type_text(window, "3")
+    fits("the settings")
+    for _ in range(2):
+        press(window, Qt.Key.Key_Down)
+    press(window, Qt.Key.Key_Right)
+    press(window, Qt.Key.Key_Escape)
+    fits("leaving unsaved settings")
+    press(window, Qt.Key.Key_Escape)
+    press(window, Qt.Key.Key_Escape)
+    type_text(window, "4")
+    fits("today's counts")
+    press(window, Qt.Key.Key_Escape)
+    type_text(window, "5")
+    fits("the export, no stick")
+    enter(window)
+    fits("the export written, or refused")
+    press(window, Qt.Key.Key_Escape)
+    type_text(window, "6")
+    fits("the log status after a fault")
+    press(window, Qt.Key.Key_Escape)
+    type_text(window, "8")
+    fits("exit the station?")

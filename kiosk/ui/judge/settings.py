@@ -90,7 +90,8 @@ def notice_text(notice: Notice | None, *, touch: bool, t: Catalogue | None = Non
     if said is Said.LEAVE_UNSAVED:
         if touch:
             return t.text(
-                "The changes are not saved. Tap Save and apply; \u25c0 Menu again leaves them unsaved"
+                "The changes are not saved. The button below saves and applies them; \u25c0 Menu "
+                "again leaves them unsaved"
             )
         return t.text(
             "The changes are not saved. Enter saves and applies them; Esc again leaves them unsaved"
