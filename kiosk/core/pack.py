@@ -719,10 +719,18 @@ def open_pack(data: bytes, path: Path | None = None) -> SealedPack:
             + (", or update the station software" if newer else "")
         )
     if len(data) not in expected_sizes:
-        state = "truncated" if len(data) < expected_sizes[0] else "longer than its builder wrote it"
+        if len(data) < expected_sizes[0]:
+            wrong_size = marked(
+                "{path} is damaged: it is {size} bytes, truncated (expected {unsigned} bytes, or {signed} "
+                "when signed); {what_to_do}"
+            )
+        else:
+            wrong_size = marked(
+                "{path} is damaged: it is {size} bytes, longer than its builder wrote it (expected "
+                "{unsigned} bytes, or {signed} when signed); {what_to_do}"
+            )
         raise PackCorruptError(
-            f"{where} is damaged: it is {len(data)} bytes, {state} (expected {expected_sizes[0]} "
-            f"bytes, or {expected_sizes[1]} when signed); {_REBUILD}"
+            wrong_size, size=len(data), unsigned=expected_sizes[0], signed=expected_sizes[1], **rebuild
         )
     content = memoryview(data)[:content_length]
     digest = hashlib.sha256(content).digest()

@@ -123,7 +123,7 @@ class ExportPage(TextPage):
             self.notice.setText(t.text("Not written: {problem}", problem=t.say(export.notice.detail)))
         elif export.written is not None:
             if self.touch:
-                self.notice.setText(t.text("Written. To write it again, tap Write the CSV"))
+                self.notice.setText(t.text("Written. The button below writes it again"))
             else:
                 self.notice.setText(t.text("Written. To write it again, press Enter"))
         else:
