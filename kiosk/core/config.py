@@ -518,7 +518,13 @@ def load_divisions(config: StationConfig, verifier: Verifier | None = None) -> t
                 if config.source is None:
                     raise
                 # The director reads which config line to look at, then what is wrong with the file.
-                raise type(exc)(f"{config.source}: division {division.name!r}, {role}: {exc}") from exc
+                raise type(exc)(
+                    marked("{where}: division {division}, {key}: {problem}"),
+                    where=config.source,
+                    division=repr(division.name),
+                    key=role,
+                    problem=exc.wording,
+                ) from exc
         return cache[path]
 
     loaded = []
@@ -530,7 +536,7 @@ def load_divisions(config: StationConfig, verifier: Verifier | None = None) -> t
         try:
             problem = edition_problem(config, division, lexicon, checks.editions)
         except EditionTableError as exc:
-            raise ConfigError(str(exc)) from exc
+            raise ConfigError(exc.wording) from exc
         if problem is not None:
             raise PackEditionError(problem)
         second = (
