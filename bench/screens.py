@@ -38,6 +38,7 @@ from kiosk.core.lexicon import load_lexicon
 from kiosk.core.record import ChallengeEntry, ChallengeId, ChallengeLog
 from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
 from kiosk.core.session import Typed
+from kiosk.core.wording import Wording
 from kiosk.paths import default_pack_path, known_editions_path
 from kiosk.storage import StationStorage, open_station_storage
 from kiosk.ui.app import ONE_LINE, SERVES_BY_ITSELF
@@ -196,6 +197,8 @@ def main(out: Path) -> None:
         ("68-es-verdict-unacceptable", spanish, MemoryLog(), "2quixotry zaxx\t"),
         ("69-es-touch-entry", replace(spanish, touch=True), MemoryLog(), "2cat do"),
         ("70-fr-division-beside-english", mixed, MemoryLog(), "22quixotry zax "),
+        # a Cyrillic a typed for an a: named by its code point and its alphabet, in Spanish
+        ("79-es-entry-refused-cyrillic-letter", spanish, MemoryLog(), "2quixotry z\u0430"),
     ]
     loaded: dict[int, tuple[LoadedDivision, ...]] = {}
     for name, config, log, keys in shots:
@@ -390,7 +393,8 @@ def no_pin_shots(app: QCoreApplication, out: Path, config: StationConfig) -> Non
 
 
 def reload_shots(app: QCoreApplication, out: Path, pack: Path) -> None:
-    """Reload packs refused: the schools pack was truncated on disk after the station started."""
+    """Reload packs refused: the schools pack was truncated on disk after the station started; at
+    an English station, and at a French one."""
     folder = Path(tempfile.gettempdir()) / "event-packs"  # a fixed path: the shot shows it
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir()
@@ -412,15 +416,17 @@ def reload_shots(app: QCoreApplication, out: Path, pack: Path) -> None:
             data = Path(data_folder)
             with open_station_storage(data, forward_in_background=False) as storage:
                 storage.judge_access.set_pin(PIN)
-                for width, height in SIZES:
-                    window = judge_window(config, divisions, storage, data, (width, height))
-                    drive(window, ESCAPE + PIN + ENTER + "2r")
-                    app.processEvents()
-                    path = out / f"27-judge-packs-reload-refused-{width}x{height}.png"
-                    window.grab().save(str(path))
-                    window.judge.ticker.stop()
-                    window.deleteLater()
-                    print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+                for name, language in (("27-judge", "en"), ("75-fr-judge", "fr")):
+                    for width, height in SIZES:
+                        speaking = replace(config, language=language)
+                        window = judge_window(speaking, divisions, storage, data, (width, height))
+                        drive(window, ESCAPE + PIN + ENTER + "2r")
+                        app.processEvents()
+                        path = out / f"{name}-packs-reload-refused-{width}x{height}.png"
+                        window.grab().save(str(path))
+                        window.judge.ticker.stop()
+                        window.deleteLater()
+                        print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -490,8 +496,9 @@ def wrong_pins(storage: StationStorage, count: int) -> None:
     engine.dispose()
 
 
-def deleted_log_error(shown_as: Path) -> str:
-    """What the log says when its file was deleted under the station (a real one, in a temp dir)."""
+def deleted_log_error(shown_as: Path) -> Wording:
+    """What the log says when its file was deleted under the station (a real one, in a temp dir),
+    kept to be said in the station's language."""
     with tempfile.TemporaryDirectory() as folder, open_station_storage(Path(folder)) as storage:
         for path in Path(folder).glob("kiosk.sqlite3*"):
             path.unlink()
@@ -506,7 +513,9 @@ def deleted_log_error(shown_as: Path) -> str:
         try:
             storage.log.record(entry)
         except StorageError as exc:
-            return str(exc).replace(folder, str(shown_as))
+            said = exc.wording
+            values = {k: str(v).replace(folder, str(shown_as)) for k, v in said.values.items()}
+            return Wording(said.message, **values)
     raise AssertionError("the deleted log was not noticed")
 
 
@@ -529,6 +538,11 @@ def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None
         ("35-judge-status-log-deleted", False, ESCAPE + PIN + ENTER + "6"),
         ("71-fr-judge-pin", False, ESCAPE + "48"),
         ("72-fr-judge-menu-after-wrong-pins", False, ESCAPE + PIN + ENTER),
+        ("73-fr-judge-recheck", False, ESCAPE + PIN + ENTER + "1" + DOWN),
+        ("74-fr-judge-packs", False, ESCAPE + PIN + ENTER + "2"),
+        ("76-fr-judge-settings-not-saved", False, ESCAPE + PIN + ENTER + "3" + DOWN + RIGHT + ESCAPE),
+        ("77-fr-judge-export-written-to-stick", False, ESCAPE + PIN + ENTER + "5" + RIGHT + ENTER),
+        ("78-fr-judge-status-log-deleted", False, ESCAPE + PIN + ENTER + "6"),
     ]
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder)
@@ -538,7 +552,7 @@ def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None
             for name, touch, keys in shots:
                 for width, height in SIZES:
                     touched = replace(config, station_name="Station 2", touch=touch)
-                    if name.startswith("5"):  # judge mode at a French station
+                    if "-fr-" in name:  # judge mode at a French station
                         touched = replace(touched, language="fr")
                     window = judge_window(touched, divisions, storage, data, (width, height))
                     controller = window.controller
@@ -550,7 +564,7 @@ def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None
                         window.judge.use_media(REMOVABLE_MEDIA_ROOTS, list)  # the machine's own would vary
                     if name in ("34-judge-menu-after-wrong-pins", "72-fr-judge-menu-after-wrong-pins"):
                         wrong_pins(storage, 37)
-                    if name == "35-judge-status-log-deleted":
+                    if name in ("35-judge-status-log-deleted", "78-fr-judge-status-log-deleted"):
                         controller.last_fault = deleted_log_error(data)
                     if name == "23-judge-touch-pin-wait":
                         for _ in range(3):

@@ -23,6 +23,7 @@ from kiosk.console import fail
 if TYPE_CHECKING:
     from kiosk.core.config import StationConfig, Verifier
     from kiosk.core.errors import KioskError
+    from kiosk.core.language import Catalogue
     from kiosk.storage import StationStorage
 
 __all__ = ["load_station_config", "program_name", "start_station", "station_verifier"]
@@ -76,14 +77,28 @@ def no_screen(config_path: Path | None, data_dir: Path | None, environ: Mapping[
     )
 
 
-def not_ready(problem: KioskError, *, kiosk_session: bool, smoke: bool) -> NoReturn:
-    """The station cannot start: say why on standard error, and on screen in a kiosk session."""
+def not_ready(
+    problem: KioskError, *, kiosk_session: bool, smoke: bool, words: Catalogue | None = None
+) -> NoReturn:
+    """The station cannot start: say why on standard error, and on screen in a kiosk session, in
+    the station's language (``words``) if its configuration was read far enough to say it."""
     if not kiosk_session:
         fail(str(problem))
     print(f"error: {problem}", file=sys.stderr, flush=True)
     from kiosk.ui.notready import show_not_ready
 
-    sys.exit(show_not_ready(str(problem), smoke=smoke))
+    sys.exit(show_not_ready(problem.wording, smoke=smoke, t=words))
+
+
+def station_words(config: StationConfig) -> Catalogue | None:
+    """The station's language for a not-ready screen; None (English) if it cannot be loaded."""
+    from kiosk.core.errors import KioskError
+    from kiosk.core.language import load_catalogue
+
+    try:
+        return load_catalogue(config.language, where="language")
+    except KioskError:
+        return None
 
 
 def start_station(
@@ -104,8 +119,10 @@ def start_station(
     from kiosk.core.errors import KioskError
     from kiosk.paths import check_data_dir, station_data
 
+    words: Catalogue | None = None  # English until the configuration says otherwise
     try:
         config = load_station_config(config_path)
+        words = station_words(config)
         if touch:
             config = replace(config, touch=True)
         where = station_data(config, data_dir=data_dir)
@@ -114,14 +131,14 @@ def start_station(
         load_languages(config)  # every catalogue it asks for is in this installation
     except KioskError as exc:  # on the terminal only, where there is no screen to show it on
         screen = no_screen(config_path, data_dir, os.environ) is None
-        not_ready(exc, kiosk_session=kiosk_session and screen, smoke=smoke)
+        not_ready(exc, kiosk_session=kiosk_session and screen, smoke=smoke, words=words)
     screen_problem = no_screen(config_path, data_dir, os.environ)
     if screen_problem is not None:
         fail(screen_problem)
     try:
         check_data_dir(where.data_dir)
     except KioskError as exc:
-        not_ready(exc, kiosk_session=kiosk_session, smoke=smoke)
+        not_ready(exc, kiosk_session=kiosk_session, smoke=smoke, words=words)
     from kiosk.ui.app import run_station  # Qt is loaded only for the station itself
 
     storage = LazyStorage(where.data_dir, where.database_url)

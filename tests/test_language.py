@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -13,21 +14,31 @@ from babel.messages.pofile import read_po
 import kiosk
 from kiosk.core.adjudication import Verdict
 from kiosk.core.config import load_languages, parse_config
-from kiosk.core.errors import ConfigError
+from kiosk.core.errors import ConfigError, NotAPackError, PackVersionError, StorageError
 from kiosk.core.language import LANGUAGES, load_catalogue
+from kiosk.core.pack import read_sealed
 from kiosk.core.plural import counted, one_or_many
 from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
 from kiosk.core.session import Typed, start, transition
+from kiosk.core.wording import Wording
+from kiosk.storage import open_station_storage
 
 LOCALE = Path(kiosk.__file__).parent / "locale"
 ROOT = LOCALE.parent.parent
-KEYWORDS = {"text": None, "plural": (1, 2), "counted": (2, 3), "one_or_many": (2, 3), "marked": None}
+KEYWORDS = {
+    "text": None,
+    "plural": (1, 2),
+    "counted": (2, 3),
+    "one_or_many": (2, 3),
+    "counting": (1, 2),
+    "marked": None,
+}
 
 
 def code_messages() -> set[str]:
     """Every message the code marks (the first form of a plural), read as pybabel extract reads it."""
     found: set[str] = set()
-    method_map = [("core/**.py", "python"), ("ui/**.py", "python")]
+    method_map = [("core/**.py", "python"), ("storage/**.py", "python"), ("ui/**.py", "python")]
     for _, _, message, _, _ in extract_from_dir(str(LOCALE.parent), method_map, keywords=KEYWORDS):
         found.add(message[0] if isinstance(message, tuple) else message)
     return found
@@ -109,7 +120,7 @@ def test_rule_consequences_speak_the_language() -> None:
     assert outcome.consequence == (
         "La jugada se mantiene. El IMPUGNADOR pierde 5 puntos y el JUGADOR IMPUGNADO gana 5 puntos."
     )
-    assert profile.title_in(load_catalogue("fr")) == "P\u00e9nalit\u00e9 de 5 points par mot"
+    assert profile.title_in(load_catalogue("fr")) == "P\u00e9nalit\u00e9 par mot (5 points)"
     # a profile's own words are the organiser's, whatever the language
     own = RuleProfile(words=(("successful_headline", "Utmaning lyckades"),))
     assert own.outcome(Verdict.UNACCEPTABLE, 2, load_catalogue("fr")).headline == "Utmaning lyckades"
@@ -175,3 +186,98 @@ def test_an_empty_text_stays_empty_in_every_language() -> None:
     """gettext answers "" with the catalogue's header: a page with no hint must show none."""
     for code in LANGUAGES:
         assert load_catalogue(code).text("") == ""
+
+
+# -- errors said in the station's language -----------------------------------------------------
+
+
+def test_a_storage_error_keeps_its_message_id_and_is_said_in_french(tmp_path: Path) -> None:
+    """A real SQLite log deleted under a running station: English for the journal, French for the
+    judge, the path as it is."""
+    with open_station_storage(tmp_path / "station", forward_in_background=False) as storage:
+        storage.settings.put("division", "Open")
+        for path in (tmp_path / "station").glob("kiosk.sqlite3*"):
+            path.unlink()
+        with pytest.raises(StorageError) as refused:
+            storage.settings.put("division", "Schools")
+    error = refused.value
+    database = tmp_path / "station" / "kiosk.sqlite3"
+    assert str(error).startswith(f"the challenge log file {database} was deleted while the station")
+    french = load_catalogue("fr").say(error.wording)
+    assert french.startswith(
+        f"le fichier du journal des contestations {database} a \u00e9t\u00e9 supprim\u00e9"
+    )
+    assert load_catalogue("en").say(error.wording) == str(error)
+
+
+def test_a_driver_error_is_said_around_the_drivers_own_words(tmp_path: Path) -> None:
+    """``reported_as``: what could not be done, in Spanish; what SQLite answered, as it answered."""
+    with (
+        open_station_storage(tmp_path / "station", forward_in_background=False) as storage,
+        pytest.raises(StorageError) as refused,
+    ):
+        storage.settings.put("division", {"not", "JSON"})  # json.dumps refuses a set
+    assert str(refused.value).startswith("cannot write the station settings in ")
+    spanish = load_catalogue("es").say(refused.value.wording)
+    assert spanish.startswith("no se puede escribir los ajustes del puesto en ")
+    assert spanish.endswith(": Object of type set is not JSON serializable")
+
+
+def test_an_error_written_whole_is_said_after_its_kind() -> None:
+    """A message with no id (English only) still reaches a French judge with what kind of problem it
+    is, in French, and the English marked as such."""
+    error = PackVersionError("club.kxpack uses pack format 9")
+    assert str(error) == "club.kxpack uses pack format 9"
+    assert load_catalogue("fr").say(error.wording) == (
+        "Le lexique a \u00e9t\u00e9 construit pour une autre version de la borne "
+        "(en anglais\u00a0: club.kxpack uses pack format 9)"
+    )
+    assert load_catalogue("en").say(error.wording) == "club.kxpack uses pack format 9"
+
+
+def test_a_damaged_pack_is_named_in_spanish(tmp_path: Path) -> None:
+    pack = tmp_path / "club.kxpack"
+    pack.write_bytes(b"")
+    with pytest.raises(NotAPackError) as refused:
+        read_sealed(pack)
+    assert load_catalogue("es").say(refused.value.wording) == (
+        f"{pack} est\u00e1 vac\u00edo (0 bytes), no es un l\u00e9xico; c\u00f3pielo de nuevo del original "
+        "del organizador, o construya uno con 'lexicon-build build'"
+    )
+
+
+def test_a_wording_survives_pickling_with_its_plural() -> None:
+    said = Wording.counting("{count} word", "{count} words", 3)
+    again = pickle.loads(pickle.dumps(StorageError(said)))
+    assert str(again) == "3 words"
+    assert load_catalogue("fr").say(again.wording) == "3 mots"
+    assert load_catalogue("fr").say(Wording.counting("{count} word", "{count} words", 0)) == "0 mot"
+
+
+@pytest.mark.parametrize(
+    ("typed", "french", "spanish"),
+    [
+        ("\u0430", '"\u0430" (U+0430, une lettre cyrillique)', '"\u0430" (U+0430, una letra cir\u00edlica)'),
+        ("\u03bf", '"\u03bf" (U+03BF, une lettre grecque)', '"\u03bf" (U+03BF, una letra griega)'),
+        ("\u0131", '"\u0131" (U+0131)', '"\u0131" (U+0131)'),  # the dotless i passes for an i
+        ("\u00e9", '"\u00e9"', '"\u00e9"'),  # an accented letter shows what it is
+        ("\u200b", "un caract\u00e8re invisible (U+200B)", "un car\u00e1cter invisible (U+200B)"),
+        (
+            "\u16a0",
+            '"\u16a0" (U+16A0, une lettre d\'un autre alphabet)',
+            '"\u16a0" (U+16A0, una letra de otro alfabeto)',
+        ),
+    ],
+)
+def test_a_refused_character_is_named_for_players_in_their_language(
+    typed: str, french: str, spanish: str
+) -> None:
+    """No English Unicode name on a French or Spanish screen: the character, its code point where
+    it could pass for a letter A-Z, and its alphabet in the players' words."""
+    for code, named in (("fr", french), ("es", spanish)):
+        words = load_catalogue(code)
+        state = start((15,), station_words=words, division_words=(words,))
+        state = transition(state, Typed("1")).state
+        state = transition(state, Typed(f"c{typed}")).state
+        assert named in state.notice, state.notice
+        assert "LETTER" not in state.notice.upper().replace("LETTRE", "").replace("LETRA", "")

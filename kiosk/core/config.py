@@ -66,7 +66,7 @@ from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE
 from kiosk.core.edition import EditionTable, Expectation, PackRecognition, recognise_pack
 from kiosk.core.errors import ConfigError, EditionTableError, PackEditionError, PackError
 from kiosk.core.filekind import Role, refusal_for_bytes
-from kiosk.core.language import DEFAULT_LANGUAGE, Catalogue, checked_language, load_catalogue
+from kiosk.core.language import DEFAULT_LANGUAGE, Catalogue, checked_language, load_catalogue, marked
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
 from kiosk.core.rules import (
     DEFAULT_ESCALATION,
@@ -81,6 +81,7 @@ from kiosk.core.rules import (
 )
 from kiosk.core.trust import SignatureStatus, TrustedKey, trusted_keys_from_config
 from kiosk.core.walk import PackWalker
+from kiosk.core.wording import Wording
 
 __all__ = [
     "DEFAULT_COLOURS",
@@ -484,10 +485,15 @@ def youth_list_problem(config: StationConfig, division: Division, lexicon: Maris
     if not division.youth_rules or lexicon.has_youth_list:
         return None
     where = config.source if config.source is not None else "the station configuration"
-    return (
-        f"{where}: division {division.name!r} applies youth rules, but its pack "
-        f"{division.pack} has no youth exclusion list; build one with "
-        "'lexicon-build build --youth-exclusions FILE' or set youth_rules = false"
+    return Wording(
+        marked(
+            "{where}: division {division} applies youth rules, but its pack {path} has no youth "
+            "exclusion list; build one with 'lexicon-build build --youth-exclusions FILE' or set "
+            "youth_rules = false"
+        ),
+        where=where,
+        division=repr(division.name),
+        path=division.pack,
     )
 
 
@@ -512,7 +518,13 @@ def load_divisions(config: StationConfig, verifier: Verifier | None = None) -> t
                 if config.source is None:
                     raise
                 # The director reads which config line to look at, then what is wrong with the file.
-                raise type(exc)(f"{config.source}: division {division.name!r}, {role}: {exc}") from exc
+                raise type(exc)(
+                    marked("{where}: division {division}, {key}: {problem}"),
+                    where=config.source,
+                    division=repr(division.name),
+                    key=role,
+                    problem=exc.wording,
+                ) from exc
         return cache[path]
 
     loaded = []
@@ -524,7 +536,7 @@ def load_divisions(config: StationConfig, verifier: Verifier | None = None) -> t
         try:
             problem = edition_problem(config, division, lexicon, checks.editions)
         except EditionTableError as exc:
-            raise ConfigError(str(exc)) from exc
+            raise ConfigError(exc.wording) from exc
         if problem is not None:
             raise PackEditionError(problem)
         second = (

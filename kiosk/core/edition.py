@@ -37,8 +37,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kiosk.core.errors import EditionTableError
-from kiosk.core.language import Catalogue, english
+from kiosk.core.language import Catalogue, english, marked
 from kiosk.core.normalise import MAX_WORD_LETTERS, MIN_WORD_LETTERS
+from kiosk.core.plural import counted
+from kiosk.core.wording import Wording
 
 __all__ = [
     "BUILT_IN_SOURCE",
@@ -133,10 +135,6 @@ class KnownEdition:
         return f"{self.name}\t{self.words}\t{self.sha256}\t{columns}"
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
-
-
 @dataclass(frozen=True)
 class Closeness:
     """How a set differs from one known edition, length by length (more or fewer words)."""
@@ -148,17 +146,31 @@ class Closeness:
     def distance(self) -> int:
         return sum(abs(d) for _, d in self.differences)
 
-    def describe(self) -> str:
-        """``3 fewer 7-letter words, 1 more 9-letter word``, or what equal counts mean."""
+    def describe(self, t: Catalogue | None = None) -> str:
+        """``3 fewer 7-letter words, 1 more 9-letter word``, or what equal counts mean; in the
+        language of ``t`` (English by default)."""
+        t = t or english()
         if not self.differences:
-            return "as many words of every length, but not the same words"
+            return t.text("as many words of every length, but not the same words")
         parts = [
-            f"{abs(d):,} {'more' if d > 0 else 'fewer'} {length}-letter word{'' if abs(d) == 1 else 's'}"
+            t.plural(
+                "{count} more {length}-letter word", "{count} more {length}-letter words", d, length=length
+            )
+            if d > 0
+            else t.plural(
+                "{count} fewer {length}-letter word", "{count} fewer {length}-letter words", -d, length=length
+            )
             for length, d in self.differences[:MAX_LENGTHS_DESCRIBED]
         ]
         rest = len(self.differences) - MAX_LENGTHS_DESCRIBED
         if rest > 0:
-            parts.append(f"and differences at {_plural(rest, 'other length')}")
+            parts.append(
+                t.plural(
+                    "and differences at {count} other length",
+                    "and differences at {count} other lengths",
+                    rest,
+                )
+            )
         return ", ".join(parts)
 
     def sentence(self) -> str:
@@ -180,15 +192,18 @@ class Recognition:
     def matched(self) -> bool:
         return self.edition is not None
 
-    def sentence(self) -> str:
-        """One line for an organiser: ``matches NWL2023 as published (196,601 words)``, or how it differs."""
+    def sentence(self, t: Catalogue | None = None) -> str:
+        """One line for an organiser: ``matches NWL2023 as published (196,601 words)``, or how it
+        differs; in the language of ``t`` (English by default)."""
+        t = t or english()
         if self.edition is not None:
-            return f"matches {self.edition.name} as published ({_plural(self.edition.words, 'word')})"
-        size = _plural(self.facts.word_count, "word")
+            size = counted(self.edition.words, "word", "words", t)
+            return t.text("matches {edition} as published ({size})", edition=self.edition.name, size=size)
+        size = counted(self.facts.word_count, "word", "words", t)
         if not self.closest:
-            return f"matches no known edition ({size}; none of similar size)"
-        closest = "; ".join(f"{c.edition.title}: {c.describe()}" for c in self.closest)
-        return f"matches no known edition ({size}); closest: {closest}"
+            return t.text("matches no known edition ({size}; none of similar size)", size=size)
+        closest = "; ".join(f"{c.edition.title}: {c.describe(t)}" for c in self.closest)
+        return t.text("matches no known edition ({size}); closest: {closest}", size=size, closest=closest)
 
 
 def _counts_difference(
@@ -468,12 +483,14 @@ class PackRecognition:
         """The set a division rules with: the school set under youth rules, else the whole set."""
         return self.school if youth and self.school is not None else self.full
 
-    def lines(self) -> list[str]:
-        """For organisers and judges: a line per set, then the notes."""
-        lines = [f"word set: {self.full.sentence()}"]
+    def lines(self, t: Catalogue | None = None) -> list[str]:
+        """For organisers and judges: a line per set, then the notes; in the language of ``t``
+        (English by default)."""
+        t = t or english()
+        lines = [t.text("word set: {sentence}", sentence=self.full.sentence(t))]
         if self.school is not None:
-            lines.append(f"with the youth list applied: {self.school.sentence()}")
-        return lines + [f"note: {note}" for note in self.notes]
+            lines.append(t.text("with the youth list applied: {sentence}", sentence=self.school.sentence(t)))
+        return lines + [t.text("note: {note}", note=t.say(note)) for note in self.notes]
 
 
 _NAME_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*")
@@ -499,12 +516,23 @@ def recognise_pack(
                     [KnownEdition(line.name, line.words, line.sha256, line.counts_by_length, source)]
                 )
             except EditionTableError as exc:
-                notes.append(f"its edition line for {line.name} is not used: {exc}")
+                notes.append(
+                    Wording(
+                        marked("its edition line for {edition} is not used: {problem}"),
+                        edition=line.name,
+                        problem=exc.wording,
+                    )
+                )
     elif carried:
         names = ", ".join(line.name for line in carried)
         notes.append(
-            f"it carries an edition line for {names}, which a station believes only from a pack signed "
-            "by a key it trusts"
+            Wording(
+                marked(
+                    "it carries an edition line for {editions}, which a station believes only from a pack "
+                    "signed by a key it trusts"
+                ),
+                editions=names,
+            )
         )
     recognised = (table.recognise(full), None if school is None else table.recognise(school))
     # A name that names a known edition its sets are not: a short list called "NWL2023", or last
@@ -518,8 +546,13 @@ def recognise_pack(
             break
     if claimed is not None:
         notes.append(
-            f"its name says {claimed.name}, but its words are not the {claimed.name} word set: it was "
-            "built from another list, or the name was typed on another edition"
+            Wording(
+                marked(
+                    "its name says {edition}, but its words are not the {edition} word set: it was built "
+                    "from another list, or the name was typed on another edition"
+                ),
+                edition=claimed.name,
+            )
         )
     return PackRecognition(full=recognised[0], school=recognised[1], notes=tuple(notes), claimed=claimed)
 

@@ -28,6 +28,8 @@ in the players' language; its English message is for the command line::
 
 from __future__ import annotations
 
+from kiosk.core.wording import Wording, marked
+
 __all__ = [
     "ConfigError",
     "EditionTableError",
@@ -52,7 +54,32 @@ __all__ = [
 
 
 class KioskError(Exception):
-    """Root of every error the kiosk and the pack builder raise on purpose."""
+    """Root of every error the kiosk and the pack builder raise on purpose.
+
+    ``KioskError(marked("cannot read {path}: {detail}"), path=..., detail=...)`` keeps the message
+    id and its values (``wording``), so that a screen says it in the station's language; the
+    error's text (``str``) is the English. A message given already filled is English only; a
+    ``Wording`` is kept as it is.
+
+    ``summary`` says in a few words what kind of problem it is, for a screen in another language
+    when the message itself was written whole (``wording`` then gives the summary in the screen's
+    language and the English after it).
+    """
+
+    summary = marked("Something went wrong")
+
+    def __init__(self, message: str = "", /, **values: object) -> None:
+        super().__init__(
+            message if isinstance(message, Wording) and not values else Wording(message, **values)
+        )
+
+    @property
+    def wording(self) -> Wording:
+        """What went wrong, as the catalogue can say it in another language."""
+        said = self.args[0] if self.args else ""
+        if isinstance(said, Wording) and (said.values or said.message != str(said)):
+            return said  # a message id and its values
+        return Wording.summed_up(str(said), type(self).summary)
 
 
 class InputError(KioskError):
@@ -66,6 +93,8 @@ class InputError(KioskError):
         super().__init__(message)
         self.word = word
         self.alphabet = alphabet
+
+    summary = marked("This entry cannot be judged")
 
 
 class InvalidCharacterError(InputError):
@@ -95,6 +124,8 @@ class TileError(InputError):
         super().__init__(message, word=word, alphabet=alphabet)
         self.position = position
 
+    summary = marked("A character that is not a letter")
+
 
 class WordLengthError(InputError):
     """A word shorter than two tiles or longer than the pack allows: ``tiles`` it has (the fewest
@@ -107,58 +138,88 @@ class WordLengthError(InputError):
         self.tiles = tiles
         self.limit = limit
 
+    summary = marked("A word too short or too long")
+
 
 class WordCountError(InputError):
     """No words at all, or more words than one challenge may hold."""
+
+    summary = marked("Too few or too many words")
 
 
 class PackError(KioskError):
     """A lexicon pack that must not be used for judging."""
 
+    summary = marked("This lexicon pack cannot be used")
+
 
 class PackCorruptError(PackError):
     """The pack's bytes are not what its builder wrote."""
+
+    summary = marked("The lexicon pack is damaged")
 
 
 class NotAPackError(PackCorruptError):
     """No pack at all: the file is missing, a folder, unreadable, or of another kind (a word list...)."""
 
+    summary = marked("This file is not a lexicon pack")
+
 
 class PackVersionError(PackError):
     """The pack was written by a builder whose format this station does not read."""
+
+    summary = marked("The lexicon pack was built for another version of the station")
 
 
 class PackSignatureError(PackError):
     """The pack's signature is missing, unknown or wrong for the trusted keys configured."""
 
+    summary = marked("The lexicon pack's signature is not trusted")
+
 
 class PackEditionError(PackError):
     """The pack verifies, but its word set is not the edition a division or a recipe expects."""
+
+    summary = marked("The lexicon pack is not the expected edition")
 
 
 class EditionTableError(KioskError):
     """A table of known editions (built-in or an organiser's) is malformed or contradicts another."""
 
+    summary = marked("The table of known editions cannot be used")
+
 
 class SourceError(KioskError):
     """An organiser's word list or recipe is malformed."""
+
+    summary = marked("A word list cannot be read")
 
 
 class SourceLinesError(SourceError):
     """Lines of a word list that are not words: the build ran and found them."""
 
+    summary = marked("A word list has lines that are not words")
+
 
 class ConfigError(KioskError):
     """A station configuration file is malformed or names something that does not exist."""
+
+    summary = marked("The station's configuration is wrong")
 
 
 class PinError(KioskError):
     """A judge PIN that is too short or holds spaces, or a stored PIN hash this kiosk cannot read."""
 
+    summary = marked("The judge PIN cannot be used")
+
 
 class StorageError(KioskError):
     """The challenge log could not be written or read."""
 
+    summary = marked("The challenge log cannot be used")
+
 
 class OutputError(KioskError):
     """A file a command would write: it would destroy a file the user keeps, or cannot be written."""
+
+    summary = marked("A file cannot be written")

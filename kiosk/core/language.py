@@ -22,6 +22,7 @@ from importlib import resources
 from types import MappingProxyType
 
 from kiosk.core.errors import ConfigError
+from kiosk.core.wording import SUMMED_UP, Wording, marked
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -34,6 +35,7 @@ __all__ = [
     "marked",
 ]
 
+_NO_CATALOGUE = gettext.NullTranslations
 DOMAIN = "kiosk"
 DEFAULT_LANGUAGE = "en"
 # The languages the station speaks, each named in its own words (as a judge's list shows them).
@@ -57,6 +59,18 @@ class Catalogue:
         translated = self.translations.gettext(message)
         return translated.format(**values) if values else translated
 
+    def say(self, said: str, /) -> str:
+        """A ``Wording`` (an error's, a problem's) in this language, each value that is itself a
+        ``Wording`` said too; any other text as it is (English that no catalogue holds, or data)."""
+        if not isinstance(said, Wording) or not said.message or type(self.translations) is _NO_CATALOGUE:
+            return str(said)  # English is the Wording itself
+        if said.message == SUMMED_UP and self.translations.gettext(str(said)) != str(said):
+            return self.text(str(said))  # a message id after all, with no values to fill
+        values = {k: self.say(v) if isinstance(v, Wording) else v for k, v in said.values.items()}
+        if said.many:
+            return self.plural(said.message, said.many, said.number, **values)
+        return self.text(said.message, **values)
+
     def plural(self, one: str, many: str, count: int, /, **values: object) -> str:
         """The form of ``one``/``many`` this language uses for ``count`` (French says "1 mot",
         "0 mot"; English "0 words"); ``{count}`` is the count written for people (1,234)."""
@@ -71,12 +85,6 @@ class Catalogue:
         if self.language == "es":
             return grouped.replace(",", ".") if count >= 10_000 else grouped.replace(",", "")
         return grouped
-
-
-def marked(message: str) -> str:
-    """``message`` unchanged: marks a text kept in a table for ``pybabel extract``, translated where
-    it is shown (``Catalogue.text``)."""
-    return message
 
 
 def english() -> Catalogue:

@@ -61,6 +61,7 @@ from kiosk.core.alphabet import ENGLISH, Alphabet, alphabet_named, alphabets
 from kiosk.core.edition import CARRIED_SOURCE, KnownEdition, WordSetFacts, edition_from_fields
 from kiosk.core.errors import EditionTableError, NotAPackError, PackCorruptError, PackVersionError
 from kiosk.core.normalise import MAX_WORD_LETTERS, MIN_WORD_LETTERS, NORMALISER_VERSION
+from kiosk.core.wording import Wording, marked
 
 __all__ = [
     "DIGEST_BYTES",
@@ -659,7 +660,7 @@ def _digest_matches(data: bytes, content_length: int) -> bool:
     return digest == data[content_length : content_length + DIGEST_BYTES]
 
 
-_REBUILD = "rebuild it with lexicon-build, or copy it again from the organiser's original"
+_REBUILD = marked("rebuild it with lexicon-build, or copy it again from the organiser's original")
 
 
 def _this_builder() -> str:
@@ -701,20 +702,28 @@ def _check_bounds(head: bytes, size: int, where: str) -> None:
 def open_pack(data: bytes, path: Path | None = None) -> SealedPack:
     """Check a pack's header, length, digest and signature block; parse nothing; raise PackError."""
     where = _describe(path)
+    rebuild: dict[str, object] = {"path": where, "what_to_do": Wording(_REBUILD)}
     _check_bounds(data[: _HEADER.size], len(data), where)
     head = data[: len(MAGIC)]
     matching = sum(a == b for a, b in zip(head, MAGIC, strict=False))
     if len(head) == len(MAGIC) and head != MAGIC and matching >= len(MAGIC) - MAGIC_DAMAGE_BYTES:
-        raise PackCorruptError(f"{where} is damaged: its first bytes were altered; {_REBUILD}")
+        raise PackCorruptError(
+            marked("{path} is damaged: its first bytes were altered; {what_to_do}"), **rebuild
+        )
     if data and len(data) < _HEADER.size + DIGEST_BYTES and MAGIC.startswith(head):
         raise PackCorruptError(
-            f"{where} is damaged: it is only {len(data)} bytes, truncated inside its header; {_REBUILD}"
+            marked("{path} is damaged: it is only {size} bytes, truncated inside its header; {what_to_do}"),
+            size=len(data),
+            **rebuild,
         )
     if head != MAGIC:
         if not data:
             raise NotAPackError(
-                f"{where} is empty (0 bytes), not a lexicon pack; copy it again from the organiser's "
-                "original, or build one with 'lexicon-build build'"
+                marked(
+                    "{path} is empty (0 bytes), not a lexicon pack; copy it again from the organiser's "
+                    "original, or build one with 'lexicon-build build'"
+                ),
+                path=where,
             )
         raise _not_a_pack(data, where)
     _, format_version, content_length, manifest_length = _HEADER.unpack_from(data)
@@ -724,7 +733,9 @@ def open_pack(data: bytes, path: Path | None = None) -> SealedPack:
             f"writes; {_REBUILD}"
         )
     expected_sizes = (content_length + DIGEST_BYTES, content_length + DIGEST_BYTES + SIGNATURE_BLOCK_BYTES)
-    damaged_checksum = f"{where} is damaged: its contents do not match their SHA-256 checksum; {_REBUILD}"
+    damaged_checksum = Wording(
+        marked("{path} is damaged: its contents do not match their SHA-256 checksum; {what_to_do}"), **rebuild
+    )
     if format_version != FORMAT_VERSION:
         # One bit away from ours, laid out like ours, and a checksum that fails: a flipped bit.
         one_bit_off = (format_version ^ FORMAT_VERSION).bit_count() == 1
@@ -738,10 +749,18 @@ def open_pack(data: bytes, path: Path | None = None) -> SealedPack:
             + (", or update the station software" if newer else "")
         )
     if len(data) not in expected_sizes:
-        state = "truncated" if len(data) < expected_sizes[0] else "longer than its builder wrote it"
+        if len(data) < expected_sizes[0]:
+            wrong_size = marked(
+                "{path} is damaged: it is {size} bytes, truncated (expected {unsigned} bytes, or {signed} "
+                "when signed); {what_to_do}"
+            )
+        else:
+            wrong_size = marked(
+                "{path} is damaged: it is {size} bytes, longer than its builder wrote it (expected "
+                "{unsigned} bytes, or {signed} when signed); {what_to_do}"
+            )
         raise PackCorruptError(
-            f"{where} is damaged: it is {len(data)} bytes, {state} (expected {expected_sizes[0]} "
-            f"bytes, or {expected_sizes[1]} when signed); {_REBUILD}"
+            wrong_size, size=len(data), unsigned=expected_sizes[0], signed=expected_sizes[1], **rebuild
         )
     content = memoryview(data)[:content_length]
     digest = hashlib.sha256(content).digest()
@@ -848,11 +867,13 @@ def read_sealed(path: Path) -> SealedPack:
             _check_bounds(head, size, str(path))
             data = head + stream.read(max(0, size - len(head)) + 1)  # + 1: a file still growing
     except FileNotFoundError as exc:
-        raise NotAPackError(f"{path} does not exist; check the pack path") from exc
+        raise NotAPackError(marked("{path} does not exist; check the pack path"), path=path) from exc
     except IsADirectoryError as exc:
-        raise NotAPackError(f"{path} is a folder, not a pack file") from exc
+        raise NotAPackError(marked("{path} is a folder, not a pack file"), path=path) from exc
     except OSError as exc:
-        raise NotAPackError(f"{path} cannot be read: {exc.strerror}") from exc
+        raise NotAPackError(
+            marked("{path} cannot be read: {detail}"), path=path, detail=exc.strerror
+        ) from exc
     return open_pack(data, path)
 
 

@@ -137,7 +137,7 @@ def record_again(log: ChallengeLog, entries: Sequence[ChallengeEntry]) -> tuple[
         try:
             log.record(entry)
         except StorageError as exc:
-            problem = str(exc)
+            problem = exc.wording
         else:
             recorded.append(entry.challenge_id)
     return tuple(recorded), problem

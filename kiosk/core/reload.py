@@ -29,10 +29,12 @@ from kiosk.core.config import (
     recognise,
     youth_list_problem,
 )
-from kiosk.core.errors import KioskError, PackError
+from kiosk.core.errors import KioskError, PackEditionError, PackError
+from kiosk.core.language import marked
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
 from kiosk.core.pack import PackContents, SealedPack, read_sealed, unseal
 from kiosk.core.trust import PackTrust, TrustedKey, check_pack_signature
+from kiosk.core.wording import Wording
 
 __all__ = [
     "DiskState",
@@ -94,10 +96,25 @@ def _in_use(divisions: Iterable[LoadedDivision]) -> dict[Path, MarisaLexicon]:
 def _change(before: MarisaLexicon, after: MarisaLexicon) -> str | None:
     old, new = before.info, after.info
     if old.set_hash != new.set_hash:
-        title = new.title if new.title != old.title else f"{new.title} (other words)"
-        return f"{old.title} \u2192 {title}, {new.word_count:,} words"
+        if new.title == old.title:
+            return Wording.counting(
+                "{before} \u2192 {after} (other words), {count} word",
+                "{before} \u2192 {after} (other words), {count} words",
+                new.word_count,
+                before=old.title,
+                after=new.title,
+            )
+        return Wording.counting(
+            "{before} \u2192 {after}, {count} word",
+            "{before} \u2192 {after}, {count} words",
+            new.word_count,
+            before=old.title,
+            after=new.title,
+        )
     if before.trust.label != after.trust.label:
-        return f"{new.title}: the same words, now {after.trust.label}"
+        return Wording(
+            marked("{pack}: the same words, now {trust}"), pack=new.title, trust=after.trust.wording
+        )
     return None
 
 
@@ -118,7 +135,7 @@ def reload_divisions(
         try:
             fresh = load_lexicon(path, trusted_keys=config.trusted_keys, walker=checks.walker)
         except KioskError as exc:  # PackError, or a ConfigError from a trusted key
-            problems.append(str(exc))
+            problems.append(exc.wording)
             continue
         old = in_use.get(path)
         loaded[path] = old if old is not None and same_pack(old, fresh) else fresh
@@ -153,9 +170,11 @@ def _expected(
     config: StationConfig, division: Division, lexicon: MarisaLexicon, checks: Verifier
 ) -> str | None:
     try:
-        return edition_problem(config, division, lexicon, checks.editions)
+        problem = edition_problem(config, division, lexicon, checks.editions)
     except KioskError as exc:  # an expect naming no known edition: the configuration's own fault
-        return str(exc)
+        return exc.wording
+    # its words are English (how the set differs, length by length): said after its kind
+    return None if problem is None else Wording.summed_up(problem, PackEditionError.summary)
 
 
 class DiskState(enum.Enum):
@@ -190,4 +209,4 @@ def check_on_disk(lexicon: MarisaLexicon, trusted_keys: Iterable[TrustedKey] = (
             return OnDisk(DiskState.IN_USE)
         return OnDisk(DiskState.CHANGED, unseal(sealed).info.title)
     except PackError as exc:
-        return OnDisk(DiskState.REFUSED, str(exc))
+        return OnDisk(DiskState.REFUSED, exc.wording)

@@ -35,13 +35,14 @@ on screen, and any key (``Nudged`` for a key the flow has no use for) keeps the 
 from __future__ import annotations
 
 import enum
+import gettext
 import unicodedata
 from dataclasses import dataclass, field, replace
 
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, Ruling
 from kiosk.core.alphabet import ENGLISH, Alphabet
 from kiosk.core.errors import InputError
-from kiosk.core.language import Catalogue, english
+from kiosk.core.language import Catalogue, english, marked
 from kiosk.core.normalise import MIN_WORD_LETTERS, SEPARATORS, describe_character, normalise_word
 
 # A word may be typed up to twice the pack's longest word (ANTIDISESTABLISHMENTARIANISM, 28
@@ -455,24 +456,55 @@ def _type_char(state: SessionState, char: str) -> SessionState:
     return state
 
 
+# The scripts whose letters pass for Latin ones most often, named in the players' language; any
+# other is "a letter of another alphabet". (English names the letter itself: Unicode's names are
+# English.)
+_SCRIPT_NAMES = {
+    "CYRILLIC": marked("a Cyrillic letter"),
+    "GREEK": marked("a Greek letter"),
+    "ARMENIAN": marked("an Armenian letter"),
+    "CHEROKEE": marked("a Cherokee letter"),
+    "COPTIC": marked("a Coptic letter"),
+    "HEBREW": marked("a Hebrew letter"),
+    "ARABIC": marked("an Arabic letter"),
+}
+_ANOTHER_SCRIPT = marked("a letter of another alphabet")
+
+
+def _code(char: str) -> str:
+    return f"U+{ord(char):04X}"
+
+
 def _name_for_players(char: str, t: Catalogue) -> str:
     """Short words a player can read: the character itself, named only where that helps.
 
-    A digit or a punctuation mark is shown as it is; a letter is shown with its name, because an
-    accented or look-alike letter (Cyrillic a) can be told from A-Z only by name; an invisible
-    character gets the normaliser's full description, code included.
+    A digit or a punctuation mark is shown as it is. A letter that only looks like one of A-Z (a
+    Cyrillic a, a dotless i) is shown with what tells it apart: in English its Unicode name; in
+    another language its code point and, for another script, the script in the players' words
+    (a twelve-year-old reads "U+0430, a Cyrillic letter", not "CYRILLIC SMALL LETTER A"). An
+    accented Latin letter ("é") says enough by itself. An invisible character is shown by its code.
     """
+    english_words = t.language == "en" and type(t.translations) is gettext.NullTranslations
     if not char.isprintable() or char.isspace() or unicodedata.category(char).startswith(("M", "C")):
-        return t.text("an invisible character {description}", description=describe_character(char))
-    if char.isalpha():
-        name = unicodedata.name(char, "").lower()
-        plain = name.removeprefix("latin small letter ").removeprefix("latin capital letter ")
-        if plain == name:  # another script: its name matters, for look-alikes (Cyrillic a)
-            plain = name[:1].upper() + name[1:]
-        elif t.language != "en":  # a Latin letter needs no (English) name: "é" says it all
-            return f'"{char}"'
+        if english_words:
+            return t.text("an invisible character {description}", description=describe_character(char))
+        return t.text("an invisible character ({code})", code=_code(char))
+    if not char.isalpha():
+        return f'"{char}"'
+    name = unicodedata.name(char, "")
+    if english_words:
+        lower = name.lower()
+        plain = lower.removeprefix("latin small letter ").removeprefix("latin capital letter ")
+        if plain == lower:  # another script: its name matters, for look-alikes (Cyrillic a)
+            plain = lower[:1].upper() + lower[1:]
         return f'"{char}" ({plain})' if plain else f'"{char}"'
-    return f'"{char}"'
+    if name.startswith("LATIN "):
+        base = unicodedata.decomposition(char).split(" ")[0]
+        if base and not base.startswith("<") and chr(int(base, 16)).isascii():
+            return f'"{char}"'  # an accented letter: it shows what it is
+        return f'"{char}" ({_code(char)})'  # a Latin letter that passes for another: dotless i
+    script = t.text(_SCRIPT_NAMES.get(name.partition(" ")[0], _ANOTHER_SCRIPT))
+    return f'"{char}" ({_code(char)}, {script})'
 
 
 def _typed_on_ready(state: SessionState, text: str) -> SessionState:

@@ -25,8 +25,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from kiosk.core.errors import ConfigError, PackSignatureError
-from kiosk.core.language import Catalogue, english
+from kiosk.core.language import Catalogue, english, marked
 from kiosk.core.pack import PUBLIC_KEY_BYTES, PackContents, SealedPack, SignatureBlock
+from kiosk.core.wording import Wording
 
 __all__ = [
     "PackTrust",
@@ -158,11 +159,16 @@ class PackTrust:
 
     def label_in(self, t: Catalogue) -> str:
         """``label`` in the language of ``t``."""
+        return t.say(self.wording)
+
+    @property
+    def wording(self) -> Wording:
+        """``label``, kept to be said in a screen's language."""
         if self.status is SignatureStatus.SIGNED:
-            return t.text("signed by {signer}", signer=self.signer)
+            return Wording(marked("signed by {signer}"), signer=self.signer)
         if self.status is SignatureStatus.UNKNOWN_SIGNER:
-            return t.text("signed by an unknown key ({fingerprint})", fingerprint=self.fingerprint)
-        return t.text("unsigned")
+            return Wording(marked("signed by an unknown key ({fingerprint})"), fingerprint=self.fingerprint)
+        return Wording(marked("unsigned"))
 
 
 # Ed25519 public keys of small order (the neutral point and the points of order 2, 4 and 8): under
@@ -211,24 +217,37 @@ def check_pack_signature(
     if block is None:
         if keys:
             raise PackSignatureError(
-                f"{where} is not signed, and only packs signed by {names} are accepted here; ask "
-                "the organiser for the signed pack (or sign it with 'lexicon-build sign PACK --key KEY')"
+                marked(
+                    "{path} is not signed, and only packs signed by {signers} are accepted here; ask the "
+                    "organiser for the signed pack (or sign it with 'lexicon-build sign PACK --key KEY')"
+                ),
+                path=where,
+                signers=names,
             )
         return PackTrust(SignatureStatus.UNSIGNED)
     fingerprint = key_fingerprint(block.public_key)
     if not _verifies(block):
         raise PackSignatureError(
-            f"{where} carries a signature (key {fingerprint}) that does not match its contents: the "
-            "pack was changed after it was signed, or its signature was damaged. Do not judge with "
-            "it; copy the organiser's signed original again"
+            marked(
+                "{path} carries a signature (key {fingerprint}) that does not match its contents: the "
+                "pack was changed after it was signed, or its signature was damaged. Do not judge with "
+                "it; copy the organiser's signed original again"
+            ),
+            path=where,
+            fingerprint=fingerprint,
         )
     for key in keys:
         if key.public_key == block.public_key:
             return PackTrust(SignatureStatus.SIGNED, key.name, fingerprint, keys_configured=True)
     if keys:
         raise PackSignatureError(
-            f"{where} is signed by a key that is not trusted here (fingerprint {fingerprint}); "
-            f"the trusted keys are {names}. Ask the organiser for a pack signed with one of those "
-            "keys, or add the organiser's public key to [[trusted_keys]] in the station configuration"
+            marked(
+                "{path} is signed by a key that is not trusted here (fingerprint {fingerprint}); the "
+                "trusted keys are {signers}. Ask the organiser for a pack signed with one of those keys, "
+                "or add the organiser's public key to [[trusted_keys]] in the station configuration"
+            ),
+            path=where,
+            fingerprint=fingerprint,
+            signers=names,
         )
     return PackTrust(SignatureStatus.UNKNOWN_SIGNER, fingerprint=fingerprint)

@@ -13,7 +13,9 @@ from datetime import UTC, datetime
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
+from kiosk.core.language import marked
 from kiosk.core.pin import PinAttempts, PinCheck, PinOutcome, hash_pin, verify_pin
+from kiosk.core.wording import Wording
 from kiosk.storage.database import IMMEDIATE, ReportedAs, reported_as
 from kiosk.storage.schema import JudgeAccessRow
 
@@ -34,7 +36,11 @@ class JudgeAccess:
         self.where = where
 
     def _failing(self, action: str) -> ReportedAs:
-        return reported_as(f"{action} the judge PIN in {self.where}")
+        doing = {
+            "read": marked("read the judge PIN in {where}"),
+            "write": marked("write the judge PIN in {where}"),
+        }
+        return reported_as(Wording(doing[action], where=self.where))
 
     @staticmethod
     def _row(session: Session) -> JudgeAccessRow:

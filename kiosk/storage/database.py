@@ -26,6 +26,8 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from kiosk.core.errors import StorageError
+from kiosk.core.language import marked
+from kiosk.core.wording import Wording
 from kiosk.paths import LOCAL_DATABASE_NAME
 
 __all__ = [
@@ -93,21 +95,33 @@ class SqliteFiles:
                 status = path.stat()
             except FileNotFoundError:
                 if path in self._seen or path == self.database:
-                    raise StorageError(self._gone(path, "was deleted")) from None
+                    raise StorageError(self._gone(path, deleted=True)) from None
                 continue
             except OSError as exc:
-                raise StorageError(f"cannot check the challenge log file {path}: {exc.strerror}") from exc
+                raise StorageError(
+                    marked("cannot check the challenge log file {path}: {detail}"),
+                    path=path,
+                    detail=exc.strerror,
+                ) from exc
             identity = (status.st_dev, status.st_ino)
             seen = self._seen.setdefault(path, identity)
             if identity != seen:
-                raise StorageError(self._gone(path, "was replaced by another file"))
+                raise StorageError(self._gone(path, deleted=False))
 
-    def _gone(self, path: Path, what: str) -> str:
-        return (
-            f"the challenge log file {path} {what} while the station was running, so no challenge "
-            f"can reach {self.database} any more. Exit the station and start it again: it starts a "
-            "new log there (and a judge sets the PIN again with 'kiosk set-pin')"
-        )
+    def _gone(self, path: Path, *, deleted: bool) -> Wording:
+        if deleted:
+            message = marked(
+                "the challenge log file {path} was deleted while the station was running, so no "
+                "challenge can reach {database} any more. Exit the station and start it again: it "
+                "starts a new log there (and a judge sets the PIN again with 'kiosk set-pin')"
+            )
+        else:
+            message = marked(
+                "the challenge log file {path} was replaced by another file while the station was "
+                "running, so no challenge can reach {database} any more. Exit the station and start it "
+                "again: it starts a new log there (and a judge sets the PIN again with 'kiosk set-pin')"
+            )
+        return Wording(message, path=path, database=self.database)
 
 
 class ReportedAs:
@@ -125,15 +139,19 @@ class ReportedAs:
     ) -> None:
         if isinstance(exc, self._caught):
             detail = getattr(exc, "orig", None) or exc  # the driver's own words, without SQLAlchemy's
-            raise StorageError(f"cannot {self._doing}: {detail}") from exc
+            raise StorageError(
+                marked("cannot {doing}: {detail}"), doing=self._doing, detail=str(detail)
+            ) from exc
 
 
 def reported_as(doing: str, *also: type[Exception]) -> ReportedAs:
     """Turn a database failure inside the ``with`` block into the StorageError the UI and CLI show.
 
     ``doing`` completes "cannot ...", naming the data and where it is ("read the judge PIN in
-    /var/lib/kiosk/kiosk.sqlite3"); ``also`` are other exceptions that mean the same (a damaged
-    row's ValueError). The one place every storage module turns a driver's error into words.
+    /var/lib/kiosk/kiosk.sqlite3"), as a ``Wording`` where a station may show it (judge mode says
+    it in the station's language; the driver's own words stay as they are); ``also`` are other
+    exceptions that mean the same (a damaged row's ValueError). The one place every storage module
+    turns a driver's error into words.
     """
     return ReportedAs(doing, also)
 
@@ -222,7 +240,8 @@ def open_engine(url: str) -> Engine:
             f"the database URL '{url}' cannot be read; use e.g. postgresql+psycopg://user@host/kiosk"
         ) from exc
     backend = parsed.get_backend_name()
-    with reported_as(f"open the log database {describe_url(url)}", ImportError, OSError):
+    doing = Wording(marked("open the log database {database}"), database=describe_url(url))
+    with reported_as(doing, ImportError, OSError):
         if backend == "sqlite":
             database = parsed.database
             if not database or database == ":memory:":

@@ -27,6 +27,8 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from kiosk.core.errors import StorageError
 from kiosk.core.heartbeat import HEARTBEAT_INTERVAL_S, DivisionPack, Heartbeat, StationId, StationState
+from kiosk.core.language import marked
+from kiosk.core.wording import Wording
 from kiosk.storage.database import IMMEDIATE, ReportedAs, reported_as
 from kiosk.storage.schema import HeartbeatRow
 from kiosk.storage.settings import SettingsStore
@@ -117,7 +119,11 @@ class HeartbeatStore:
         self.where = where
 
     def _failing(self, action: str) -> ReportedAs:
-        return reported_as(f"{action} the station heartbeats in {self.where}", ValueError)
+        doing = {
+            "read": marked("read the station heartbeats in {where}"),
+            "write": marked("write the station heartbeats in {where}"),
+        }
+        return reported_as(Wording(doing[action], where=self.where), ValueError)
 
     def write(self, beat: Heartbeat, *, server_clock: bool = False) -> None:
         """Replace the station's row; ``seen_at`` is the database's clock with ``server_clock`` (the

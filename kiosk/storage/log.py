@@ -53,8 +53,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from kiosk.core.errors import StorageError
-from kiosk.core.plural import counted
+from kiosk.core.language import marked
 from kiosk.core.record import ChallengeEntry, ChallengeId, LogQuery, LogStatus
+from kiosk.core.wording import Wording
 from kiosk.storage.database import IMMEDIATE, ReportedAs, SqliteFiles, reported_as
 from kiosk.storage.mapping import entry_from_json, entry_to_json, entry_to_row, row_to_entry
 from kiosk.storage.migrations import upgrade
@@ -158,7 +159,12 @@ class SqlChallengeLog:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _failing(self, action: str) -> ReportedAs:
-        return reported_as(f"{action} the challenge log at {self.where}", ValueError)
+        doing = {
+            "read": marked("read the challenge log at {where}"),
+            "write": marked("write the challenge log at {where}"),
+            "reach": marked("reach the challenge log at {where}"),
+        }
+        return reported_as(Wording(doing[action], where=self.where), ValueError)
 
     def query(self, query: LogQuery) -> list[ChallengeEntry]:
         statement = select(ChallengeRow).order_by(ChallengeRow.judged_at.desc(), ChallengeRow.id.desc())
@@ -252,7 +258,8 @@ class Outbox:
         self._files = files
 
     def _failing(self, action: str) -> ReportedAs:
-        return reported_as(f"{action} the outbox at {self.where}", ValueError)
+        doing = {"read": marked("read the outbox at {where}"), "write": marked("write the outbox at {where}")}
+        return reported_as(Wording(doing[action], where=self.where), ValueError)
 
     def _row(self, entry: ChallengeEntry) -> OutboxRow:
         return OutboxRow(id=entry.challenge_id, queued_at=self._clock(), payload=entry_to_json(entry))
@@ -262,7 +269,7 @@ class Outbox:
 
         An entry the station's log already holds was queued when it was first recorded: no-op.
         """
-        doing = f"write the challenge log at {self.where}"
+        doing = Wording(marked("write the challenge log at {where}"), where=self.where)
         with reported_as(doing, ValueError), Session(self._writer) as session, session.begin():
             if _add_new_challenges(session, [entry]):
                 session.add(self._row(entry))
@@ -359,15 +366,19 @@ class SharedChallengeLog:
 
     def _mark_down(self, exc: StorageError) -> None:
         self._down = True
-        self._last_error = str(exc)
+        self._last_error = exc.wording  # said in the judge's language on the Log status page
 
     def _call_remote(self, call: Callable[[], _T]) -> _T:
         """Run one call to the server on a worker thread; give up on it after the deadline."""
         with self._pending_lock:
             if self._pending_calls >= MAX_PENDING_REMOTE_CALLS:
                 raise StorageError(
-                    f"the shared log at {self._remote.where} has not answered {self._pending_calls} "
-                    "earlier requests; not sending another until it does"
+                    marked(
+                        "the shared log at {where} has not answered {count} earlier requests; not "
+                        "sending another until it does"
+                    ),
+                    where=self._remote.where,
+                    count=self._pending_calls,
                 )
             self._pending_calls += 1
         remote_call = _RemoteCall(call)
@@ -384,7 +395,9 @@ class SharedChallengeLog:
         worker.join(self._remote_deadline_s)
         if not remote_call.done:
             raise StorageError(
-                f"the shared log at {self._remote.where} did not answer within {self._remote_deadline_s:g} s"
+                marked("the shared log at {where} did not answer within {seconds} s"),
+                where=self._remote.where,
+                seconds=f"{self._remote_deadline_s:g}",
             )
         if remote_call.error is not None:
             raise remote_call.error
@@ -411,9 +424,14 @@ class SharedChallengeLog:
         """Forward every waiting entry now; return how many. Raises StorageError if the server is away."""
         if not self._forwarding.acquire(timeout=2 * self._remote_deadline_s):
             raise StorageError(
-                f"forwarding to the shared log at {self._remote.where} is already under way and has "
-                f"not finished; {counted(self._outbox.count(), 'challenge')} judged here wait in the "
-                "local outbox"
+                Wording.counting(
+                    "forwarding to the shared log at {where} is already under way and has not finished; "
+                    "{count} challenge judged here waits in the local outbox",
+                    "forwarding to the shared log at {where} is already under way and has not finished; "
+                    "{count} challenges judged here wait in the local outbox",
+                    self._outbox.count(),
+                    where=self._remote.where,
+                )
             )
         try:
             forwarded = 0

@@ -36,11 +36,13 @@ from sqlalchemy import (
     insert,
     inspect,
     select,
-    text,
 )
+from sqlalchemy import text as sql  # not text(): pybabel takes text() for a message
 from sqlalchemy.engine import Connection
 
 from kiosk.core.errors import StorageError
+from kiosk.core.language import marked
+from kiosk.core.wording import Wording
 from kiosk.storage.database import IMMEDIATE, reported_as
 
 __all__ = ["SCHEMA_VERSION", "UPGRADES", "schema_version", "upgrade"]
@@ -118,7 +120,7 @@ def _v3_outbox(conn: Connection) -> None:
 
 def _v4_table_number(conn: Connection) -> None:
     # ADD COLUMN of a nullable column: one statement both SQLite and PostgreSQL run in place.
-    conn.execute(text("ALTER TABLE challenge ADD COLUMN table_number INTEGER"))
+    conn.execute(sql("ALTER TABLE challenge ADD COLUMN table_number INTEGER"))
 
 
 def _v5_heartbeats(conn: Connection) -> None:
@@ -156,7 +158,7 @@ _V6_COLUMNS = (
 
 def _v6_what_ruled(conn: Connection) -> None:
     for column in _V6_COLUMNS:
-        conn.execute(text(f"ALTER TABLE challenge ADD COLUMN {column}"))
+        conn.execute(sql(f"ALTER TABLE challenge ADD COLUMN {column}"))
 
 
 UPGRADES: tuple[Callable[[Connection], None], ...] = (
@@ -191,17 +193,22 @@ def upgrade(engine: Engine, *, target: int = SCHEMA_VERSION, where: str = "the l
     """
     if not 0 <= target <= SCHEMA_VERSION:
         raise ValueError(f"no schema version {target}; this kiosk knows 0 to {SCHEMA_VERSION}")
-    with reported_as(f"open or upgrade {where}"), engine.connect() as conn:
+    with reported_as(Wording(marked("open or upgrade {where}"), where=where)), engine.connect() as conn:
         conn.execution_options(**{IMMEDIATE: True})
         with conn.begin():
             if conn.dialect.name == "postgresql":
-                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_UPGRADE_LOCK_KEY})
+                conn.execute(sql("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_UPGRADE_LOCK_KEY})
             version = schema_version(conn)
             if version > SCHEMA_VERSION:
                 raise StorageError(
-                    f"{where} has schema version {version}, written by a newer kiosk; this kiosk "
-                    f"reads up to version {SCHEMA_VERSION}. Install the newer kiosk on this "
-                    "station, or give it another data directory or database"
+                    marked(
+                        "{where} has schema version {version}, written by a newer kiosk; this kiosk reads "
+                        "up to version {newest}. Install the newer kiosk on this station, or give it "
+                        "another data directory or database"
+                    ),
+                    where=where,
+                    version=version,
+                    newest=SCHEMA_VERSION,
                 )
             for step in range(version + 1, target + 1):
                 UPGRADES[step - 1](conn)

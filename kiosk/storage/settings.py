@@ -16,6 +16,8 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from kiosk.core.errors import StorageError
+from kiosk.core.language import marked
+from kiosk.core.wording import Wording
 from kiosk.storage.database import IMMEDIATE, SqliteFiles, reported_as
 from kiosk.storage.schema import SettingRow
 
@@ -51,14 +53,15 @@ class SettingsStore:
 
     def get(self, key: str) -> Any:
         """One setting's JSON value, or None if never set."""
-        doing = f"read the station settings in {self.where}"
+        doing = Wording(marked("read the station settings in {where}"), where=self.where)
         with reported_as(doing, ValueError), Session(self._engine) as session:
             row = session.get(SettingRow, key)
             return None if row is None else json.loads(row.value)
 
     def put(self, key: str, value: Any) -> None:
         """Set one setting to a JSON-able value (None removes it); committed before returning."""
-        with reported_as(f"write the station settings in {self.where}", TypeError, ValueError):
+        doing = Wording(marked("write the station settings in {where}"), where=self.where)
+        with reported_as(doing, TypeError, ValueError):
             text = None if value is None else json.dumps(value, ensure_ascii=False, sort_keys=True)
             with Session(self._writer) as session, session.begin():
                 row = session.get(SettingRow, key)
@@ -83,8 +86,11 @@ class SettingsStore:
             and all(isinstance(k, str) and type(v) is int for k, v in timings.items())
         ):
             raise StorageError(
-                f"the station settings in {self.where} are damaged; choose the division, rule "
-                "profile and timings again in judge mode"
+                marked(
+                    "the station settings in {where} are damaged; choose the division, rule profile and "
+                    "timings again in judge mode"
+                ),
+                where=self.where,
             )
         return StationSettings(division=division, rule_profile=profile, timings_ms=timings)
 

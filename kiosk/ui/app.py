@@ -21,9 +21,10 @@ from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QApplication
 
 from kiosk.console import EXIT_ERROR
-from kiosk.core.config import LoadedDivision, StationConfig, Verifier
+from kiosk.core.config import LoadedDivision, StationConfig, Verifier, load_languages
 from kiosk.core.errors import KioskError
 from kiosk.core.language import marked
+from kiosk.core.wording import Wording
 from kiosk.paths import StationData, current_user
 from kiosk.ui.controller import StationController
 from kiosk.ui.screen import fill_screen
@@ -90,13 +91,16 @@ def lock_problem(lock: QLockFile, data_dir: Path) -> str:
     path = data_dir / LOCK_FILE_NAME
     error = lock.error()
     if error is QLockFile.LockError.LockFailedError:
-        return (
-            f"another station is already running with the data directory {data_dir} "
-            f"(lock file {path}); stop it first"
+        running = marked(
+            "another station is already running with the data directory {folder} (lock file {path}); "
+            "stop it first"
         )
+        return Wording(running, folder=data_dir, path=path)
     if error is QLockFile.LockError.PermissionError:
-        return f"the lock file {path} cannot be created: permission denied in {data_dir}"
-    return f"the lock file {path} cannot be created (the disk may be full or read-only)"
+        denied = marked("the lock file {path} cannot be created: permission denied in {folder}")
+        return Wording(denied, folder=data_dir, path=path)
+    full = marked("the lock file {path} cannot be created (the disk may be full or read-only)")
+    return Wording(full, path=path)
 
 
 def restore_settings(controller: StationController, storage: StationStorage) -> tuple[str, ...]:
@@ -145,7 +149,8 @@ def run_station(
         if kiosk_session:
             from kiosk.ui.notready import show_not_ready
 
-            return show_not_ready(problem, screen_index=config.screen, smoke=smoke)
+            words = load_languages(config).station
+            return show_not_ready(problem, screen_index=config.screen, smoke=smoke, t=words)
         return EXIT_ERROR
     controller = StationController(config, divisions, lambda: storage().log, verifier=verifier)
     window = StationWindow(controller, storage, data_dir, set_pin_command=set_pin_command)
@@ -160,14 +165,13 @@ def run_station(
         try:
             controller.open_log()
             if not storage().judge_access.has_pin():
-                return (
-                    f"no judge PIN is set for {where.described}, so this station does not serve "
-                    f"players. A judge sets one on this machine's terminal, as the user "
-                    f"{current_user()}, with:",
-                    set_pin_command,
+                no_pin = marked(
+                    "no judge PIN is set for {where}, so this station does not serve players. A judge "
+                    "sets one on this machine's terminal, as the user {user}, with:"
                 )
+                return Wording(no_pin, where=where.described, user=current_user()), set_pin_command
         except KioskError as exc:
-            return str(exc), ""
+            return exc.wording, ""
         return "", ""
 
     def serve_when_ready(*, first: bool) -> None:

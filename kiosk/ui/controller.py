@@ -39,6 +39,7 @@ from kiosk.core.session import (
     start,
     transition,
 )
+from kiosk.core.wording import Wording
 
 if TYPE_CHECKING:
     # Not needed for the ready frame, so imported where used: the log's entry (uuid, datetime and
@@ -310,7 +311,7 @@ class StationController(QObject):
         try:
             self.open_log().record(entry)
         except StorageError as exc:
-            self._fault(entry, str(exc))
+            self._fault(entry, exc.wording)
             return
         except Exception:  # the verdict must never be shown unlogged, whatever broke
             self._fault(entry, traceback.format_exc())
@@ -320,7 +321,10 @@ class StationController(QObject):
 
     def _fault(self, entry: ChallengeEntry, reason: str) -> None:
         print(f"station fault: the challenge log failed: {reason}", file=sys.stderr)
-        self.last_fault = reason.strip().splitlines()[-1] if reason.strip() else "unknown"
+        if isinstance(reason, Wording):  # a storage error: judge mode says it in the station's language
+            self.last_fault = reason
+        else:  # a traceback: its last line
+            self.last_fault = reason.strip().splitlines()[-1] if reason.strip() else "unknown"
         self.unrecorded.append(entry)
         self.challenge_unrecorded.emit(entry)
         self.dispatch(RecordFailed())

@@ -21,7 +21,7 @@ from PySide6.QtGui import QCloseEvent, QCursor, QKeyEvent, QPaintEvent
 from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
 
 from kiosk.console import EXIT_ERROR
-from kiosk.core.language import Catalogue, english
+from kiosk.core.language import Catalogue, english, marked
 from kiosk.ui import theme
 from kiosk.ui.screen import fill_screen
 from kiosk.ui.startup import application
@@ -31,6 +31,7 @@ from kiosk.ui.views import View
 __all__ = ["LEAVE_CHORD", "NotReadyView", "NotReadyWindow", "show_not_ready"]
 
 LEAVE_CHORD = "Ctrl+Alt+Shift+Q"
+RESTART = marked("Fix it, then press {chord} to restart the station.")
 _LEAVE_MODIFIERS = (
     Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ShiftModifier
 )
@@ -48,7 +49,9 @@ class NotReadyView(View):
     ``command`` is a command line for the judge to type: one line of its own, never wrapped.
     """
 
-    def __init__(self, problem: str = "", *, command: str = "", how: str = "") -> None:
+    def __init__(
+        self, problem: str = "", *, command: str = "", how: str = "", t: Catalogue | None = None
+    ) -> None:
         super().__init__()
         self.setObjectName("not-ready")
         theme.paint_background(self, theme.FAULT_BACKGROUND)
@@ -75,20 +78,20 @@ class NotReadyView(View):
             (QWidget(), 6),
         ):
             layout.addWidget(widget, stretch)
-        self._words = english()
+        self._words = t or english()
         self.show_problem(problem, command=command, how=how)
 
     def show_problem(
         self, problem: str, *, command: str = "", how: str = "", t: Catalogue | None = None
     ) -> None:
-        """``t``: the station's language, for the players' lines (the problem itself, from the
-        configuration or the storage, and the command are the judge's, in English)."""
+        """``t``: the station's language, for every line (``problem``, a ``Wording`` from the
+        configuration or the storage, said in it too; the command is typed as it is)."""
         t = t or self._words
         self._words = t
         self.headline.setText(t.text("Station not ready \u2014 call a judge"))
         self.headline.setAccessibleName(t.text("Station not ready: call a judge"))
         self.players.setText(t.text("This station cannot judge challenges right now."))
-        self.problem.setText(t.text("For the judge: {problem}", problem=problem))
+        self.problem.setText(t.text("For the judge: {problem}", problem=t.say(problem)))
         self.command.setText(command_lines(command))
         self.command.setVisible(bool(command))
         self.how.setText(how)
@@ -100,8 +103,10 @@ class NotReadyWindow(NotReadyView):
     first_frame_painted = Signal()
     left = Signal()
 
-    def __init__(self, problem: str) -> None:
-        super().__init__(problem, how=f"Fix it, then press {LEAVE_CHORD} to restart the station.")
+    def __init__(self, problem: str, t: Catalogue | None = None) -> None:
+        """``t``: the station's language, when its configuration could be read far enough to say it."""
+        words = t or english()
+        super().__init__(problem, how=words.text(RESTART, chord=LEAVE_CHORD), t=words)
         self.setWindowTitle("Challenge station \u2014 not ready")
         self.setWindowFlags(Qt.WindowType.FramelessWindowHint | Qt.WindowType.WindowStaysOnTopHint)
         self._painted = False
@@ -121,10 +126,12 @@ class NotReadyWindow(NotReadyView):
         event.ignore()  # Alt+F4 and the like: only the judge's chord leaves
 
 
-def show_not_ready(problem: str, *, screen_index: int = 0, smoke: bool = False) -> int:
+def show_not_ready(
+    problem: str, *, screen_index: int = 0, smoke: bool = False, t: Catalogue | None = None
+) -> int:
     """Show the not-ready screen until a judge leaves it; always returns the error exit code."""
     app = application(["kiosk"])
-    window = NotReadyWindow(problem)
+    window = NotReadyWindow(problem, t)
     QApplication.setOverrideCursor(QCursor(Qt.CursorShape.BlankCursor))
     if smoke:
         window.first_frame_painted.connect(

@@ -7,6 +7,7 @@ a screen's layout depends on what is written in it.
 
 from __future__ import annotations
 
+import math
 import textwrap
 
 from PySide6.QtCore import Qt
@@ -257,7 +258,13 @@ class FitLabel(QLabel):
     def _fit(self) -> None:
         if not self._sized:
             return
-        side = 0 if self.background is None else max(6, self.height() // 4)
+        # a box of its own: the text keeps half its type size from the edge, as a button's does,
+        # even when a long text (a translation) fills the width
+        side = (
+            0
+            if self.background is None
+            else max(10, self.height() // 4, math.ceil(self.height() * self._fill / 2))
+        )
         if self.contentsMargins().left() != side:
             self.setContentsMargins(side, 0, side, 0)
         rect = self.contentsRect()

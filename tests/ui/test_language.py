@@ -21,8 +21,9 @@ from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
 
 import kiosk
 from kiosk.core.config import Division, Languages
-from kiosk.core.judge import JudgePage
-from kiosk.core.language import Catalogue, load_catalogue
+from kiosk.core.errors import NotAPackError
+from kiosk.core.judge import MENU_PAGES, JudgePage
+from kiosk.core.language import Catalogue, load_catalogue, marked
 from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
 from kiosk.ui.window import StationWindow
 from tests.ui.conftest import PIN, JudgeFactory, StationFactory, press, tab, type_text
@@ -221,10 +222,10 @@ def test_every_text_on_the_players_screens_comes_from_the_catalogue(
     type_text(window, "9")  # no such division
     seen += assert_nothing_escapes(window, data)
     type_text(window, "2")
-    type_text(window, "c\u00e9")  # a refused letter (named by the normaliser: data)
-    seen += assert_nothing_escapes(
-        window, (*data, "\u00e9", "latin", "small", "letter", "e", "with", "acute")
-    )
+    type_text(window, "c\u00e9")  # a refused letter: shown as it is, never by its English name
+    seen += assert_nothing_escapes(window, (*data, "\u00e9"))
+    type_text(window, "\u0430")  # a Cyrillic a: its code point and its alphabet, from the catalogue
+    seen += assert_nothing_escapes(window, (*data, "\u0430", "U+0430"))
     type_text(window, " ")  # a word too short
     seen += assert_nothing_escapes(window, data)
     type_text(window, "at wwwwwwwwwwwwwwww")  # a word too long
@@ -246,8 +247,9 @@ def test_every_text_on_the_players_screens_comes_from_the_catalogue(
     tab(window)
     assert window.stack.currentWidget() is window.fault
     seen += assert_nothing_escapes(window, data)
-    window.show_not_ready("PROBLEM", command="kiosk set-pin")  # no judge PIN: players read why
-    seen += assert_nothing_escapes(window, (*data, "PROBLEM", "kiosk set-pin"))
+    problem = NotAPackError(marked("{path} does not exist; check the pack path"), path="/srv/x.kxpack")
+    window.show_not_ready(problem.wording, command="kiosk set-pin")  # the station cannot serve
+    seen += assert_nothing_escapes(window, (*data, "/srv/x.kxpack", "kiosk set-pin"))
     assert seen > 40
 
 
@@ -317,7 +319,7 @@ def test_the_judge_door_and_menu_speak_the_station_language(
     press(window, Qt.Key.Key_Escape)
     type_text(window, "8")  # exit the station?
     assert judge.exit_page.headline.text() == "Quitter la borne\u00a0?"
-    assert judge.exit_page.confirm.text() == "Oui, quitter\n(Enter)"
+    assert judge.exit_page.confirm.text() == "Oui, quitter\n(Entr\u00e9e)"
     assert_every_text_fits(window)
 
 
@@ -330,3 +332,251 @@ def test_before_the_choice_the_screens_speak_the_divisions_common_language(
     assert window.ready.prompt.text().startswith("IMPUGNADOR: \u00bfcu\u00e1ntas palabras")
     type_text(window, "1")
     assert window.division.question.text() == "\u00bfEn qu\u00e9 divisi\u00f3n es su partida?"
+
+
+# -- judge mode: every page, every state a judge meets, in the pseudo-language -------------------
+
+_HEX = re.compile(r"\b[0-9a-f]{4,}\b|\b[0-9a-f]{8}-[0-9a-f-]{27}\b")  # digests and challenge ids
+
+
+def full_texts(window: QWidget) -> list[tuple[str, str]]:
+    """(object name, whole text) of every label and button shown: a text cut short to fit is
+    read whole (``source``, ``full_text``), so that no half word passes for an escape."""
+    shown: list[tuple[str, str]] = []
+    widgets: list[QLabel | QAbstractButton] = [
+        *window.findChildren(QLabel),
+        *window.findChildren(QAbstractButton),
+    ]
+    for widget in widgets:
+        whole = getattr(widget, "source", None) or getattr(widget, "full_text", None) or widget.text()
+        if widget.isVisible() and isinstance(whole, str) and whole:
+            shown.append((widget.objectName(), whole))
+    return shown
+
+
+def open_page(window: StationWindow, number: str) -> None:
+    """Back to judge mode's menu (never out of judge mode), then the page ``number``."""
+    judge = window.judge
+    while judge.current is not judge.menu:
+        press(window, Qt.Key.Key_Escape)
+        assert window.stack.currentWidget() is judge, "Esc left judge mode"
+    type_text(window, number)
+    assert judge.current is judge.page_for[MENU_PAGES[int(number) - 1]]
+
+
+def assert_judge_mode_speaks_the_catalogue(window: StationWindow, data: tuple[str, ...], where: str) -> int:
+    seen = 0
+    for name, text in full_texts(window):
+        if name.startswith("door-key-") or name.startswith("key-"):
+            continue  # a digit of the PIN keypad
+        left = escaped(_HEX.sub(" ", text), data)
+        assert left == "", f"{where}: {name}: {text!r} is not from the catalogue ({left!r})"
+        seen += 1
+    return seen
+
+
+@pytest.mark.parametrize("touch", [False, True])
+def test_every_text_in_judge_mode_comes_from_the_catalogue(
+    judge_station: JudgeFactory, pack: Path, tmp_path: Path, touch: bool
+) -> None:
+    """Door, menu and every page behind it, in each state a judge meets: a refused PIN, the
+    recheck with a challenge the log lost (its storage error said in the catalogue's words),
+    a reload, unsaved and saved settings, no USB stick then one, the log status after a fault."""
+    words = pseudo_language()
+    divisions = (Division("Open", pack), Division("Schools", pack, youth_rules=True))
+    languages = Languages(station=words, divisions=(words, words))
+    rig = judge_station(divisions=divisions, languages=languages, ask_table=True, rules=IMU, touch=touch)
+    window = rig.window
+    data_dir = tmp_path / "data"
+    media = tmp_path / "media"
+    stick = media / "judge" / "STICK"
+    data = (
+        "Station 7",
+        "Open",
+        "Schools",
+        "Club list",
+        "2026",
+        "CAT",
+        "DOGS",
+        "ZZZ",
+        "UTC",
+        str(data_dir / "exports"),
+        str(data_dir / "kiosk.sqlite3"),
+        "challenges-Station_7",  # the CSV file's name, the same in every language
+        str(data_dir),
+        str(media),
+        str(stick),
+        pack.name,
+        "sqlite3",
+        "csv",
+        "OK",
+        "\u232b",
+        "IMU",
+        "penalty",
+        "both",  # the rule profile's name, as the log keeps it
+        "_",  # a PIN digit not typed yet
+        "kiosk set-pin",  # a command, typed as it is
+        "(R)",  # a letter key, named on the button it stands for
+        "(F)",
+    )
+    for count, play in (("2", "dogs cat "), ("1", "zzz ")):
+        type_text(window, count)
+        type_text(window, "12")
+        enter(window)
+        type_text(window, "2")
+        type_text(window, play)
+        tab(window)
+        rig.controller.verdict_timer.timeout.emit()
+    for path in data_dir.glob("kiosk.sqlite3*"):
+        path.unlink()  # the log goes: the next challenge is kept in memory, and the station says why
+    type_text(window, "1")
+    type_text(window, "12")
+    enter(window)
+    type_text(window, "1cat ")
+    tab(window)
+    assert window.stack.currentWidget() is window.fault
+    mounted: list[Path] = []
+    window.judge.use_media((media,), lambda: list(mounted))
+
+    def check(where: str) -> int:
+        return assert_judge_mode_speaks_the_catalogue(window, data, where)
+
+    seen = 0
+    press(window, Qt.Key.Key_Escape)
+    seen += check("the door")
+    type_text(window, "999999")
+    enter(window)
+    seen += check("a wrong PIN")
+    type_text(window, PIN)
+    enter(window)
+    seen += check("the menu")
+    open_page(window, "1")
+    seen += check("the recheck")
+    press(window, Qt.Key.Key_Down)
+    press(window, Qt.Key.Key_Right)
+    type_text(window, "s")
+    seen += check("the recheck, another challenge, period and station")
+    open_page(window, "2")
+    seen += check("the packs")
+    type_text(window, "r")
+    seen += check("the packs reloaded")
+    damaged = bytearray(pack.read_bytes())
+    damaged[len(damaged) // 2] ^= 0x40
+    pack.write_bytes(bytes(damaged))
+    type_text(window, "r")
+    assert "\u27e6The files the reload refused:\u27e7" in window.judge.packs.text.source
+    seen += check("a reload refused: the pack is damaged")
+    open_page(window, "3")
+    seen += check("the settings")
+    press(window, Qt.Key.Key_Down)
+    press(window, Qt.Key.Key_Right)
+    seen += check("a setting changed")
+    press(window, Qt.Key.Key_Escape)
+    seen += check("leaving unsaved settings")
+    enter(window)
+    seen += check("the settings saved, or not")
+    press(window, Qt.Key.Key_Escape)
+    open_page(window, "4")
+    seen += check("today's counts")
+    open_page(window, "5")
+    seen += check("the export, no stick")
+    stick.mkdir(parents=True)
+    mounted.append(stick)
+    rig.advance(1.0)
+    seen += check("the export, a stick")
+    enter(window)
+    seen += check("the export written, or not")
+    open_page(window, "6")
+    seen += check("the log status")
+    open_page(window, "8")
+    seen += check("exit the station?")
+    assert seen > 80
+
+
+def assert_shown_whole(window: QWidget, where: str) -> None:
+    """No text cut short (…) to fit: a longer French or Spanish text must get a smaller type or
+    more lines, never lose its end. (A recheck row is cut by design: the card below shows it all.)"""
+    widgets: list[QLabel | QAbstractButton] = [
+        *window.findChildren(QLabel),
+        *window.findChildren(QAbstractButton),
+    ]
+    for widget in widgets:
+        whole = getattr(widget, "source", None) or getattr(widget, "full_text", None)
+        if not widget.isVisible() or not isinstance(whole, str) or not whole:
+            continue
+        if widget.objectName().startswith("recheck-row-"):
+            continue
+        shown = "".join(widget.text().split())  # lines may break anywhere, a long path too
+        assert shown == "".join(whole.split()), f"{where}: {widget.objectName()} cut short: {widget.text()!r}"
+
+
+@pytest.mark.parametrize("touch", [False, True])
+@pytest.mark.parametrize("language", ["fr", "es"])
+def test_every_judge_page_fits_in_french_and_spanish(
+    judge_station: JudgeFactory, pack: Path, tmp_path: Path, language: str, touch: bool
+) -> None:
+    """At 1024x600, the longest cases of each page: eight 15-letter words and a kept challenge on
+    the recheck, a refused reload with its damaged file, the longest settings notice, the export
+    with no stick then written, the log status after the log file was deleted."""
+    divisions = (Division("Open", pack), Division("\u00c9coles", pack, youth_rules=True))
+    rig = judge_station(divisions=divisions, language=language, ask_table=True, rules=IMU, touch=touch)
+    window = rig.window
+    data_dir = tmp_path / "data"
+    for play in (EIGHT_LONG, "2dogs cat "):
+        type_text(window, play[0])
+        type_text(window, "123")
+        enter(window)
+        type_text(window, "2")
+        type_text(window, play[1:] + " ")
+        tab(window)
+        rig.controller.verdict_timer.timeout.emit()
+    for path in data_dir.glob("kiosk.sqlite3*"):
+        path.unlink()
+    type_text(window, "1")
+    type_text(window, "123")
+    enter(window)
+    type_text(window, "1cat ")
+    tab(window)
+    mounted: list[Path] = []
+    window.judge.use_media((tmp_path / "media",), lambda: list(mounted))
+
+    def fits(where: str) -> None:
+        assert_every_text_fits(window)
+        assert_shown_whole(window, where)
+
+    press(window, Qt.Key.Key_Escape)
+    type_text(window, "999999")
+    enter(window)
+    fits("a wrong PIN")
+    type_text(window, PIN)
+    enter(window)
+    fits("the menu")
+    open_page(window, "1")
+    for _ in range(3):
+        fits("the recheck")
+        press(window, Qt.Key.Key_Down)
+    open_page(window, "2")
+    fits("the packs")
+    damaged = bytearray(pack.read_bytes())
+    damaged[len(damaged) // 2] ^= 0x40
+    pack.write_bytes(bytes(damaged))
+    type_text(window, "r")
+    fits("a reload refused")
+    open_page(window, "3")
+    fits("the settings")
+    for _ in range(2):
+        press(window, Qt.Key.Key_Down)
+    press(window, Qt.Key.Key_Right)
+    press(window, Qt.Key.Key_Escape)
+    fits("leaving unsaved settings")
+    press(window, Qt.Key.Key_Escape)
+    open_page(window, "4")
+    fits("today's counts")
+    open_page(window, "5")
+    fits("the export, no stick")
+    enter(window)
+    fits("the export written, or refused")
+    open_page(window, "6")
+    fits("the log status after a fault")
+    open_page(window, "8")
+    fits("exit the station?")

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from kiosk.core.config import load_divisions
+from kiosk.core.errors import NotAPackError
+from kiosk.station import load_station_config, station_words
 from kiosk.ui.notready import NotReadyWindow
 from kiosk.ui.theme import fits
+from tests.ui.test_fit import assert_every_text_fits
 
 PROBLEM = (
     "/etc/challenge-kiosk/school.kxpack is damaged: its contents do not match their SHA-256 checksum; "
@@ -58,3 +65,25 @@ def test_it_cannot_be_closed_only_the_judges_chord_leaves(qtbot: QtBot) -> None:
     )
     QApplication.sendEvent(window, QKeyEvent(QKeyEvent.Type.KeyPress, Qt.Key.Key_Q, chord))
     assert left == [True]
+
+
+def test_a_station_that_cannot_start_says_why_in_its_language(qtbot: QtBot, tmp_path: Path) -> None:
+    """A French station whose pack was damaged on disk: the headline, the judge's line and the
+    way out in French, the file as it is; the station's language read from its configuration."""
+    config = tmp_path / "station.toml"
+    pack = tmp_path / "school.kxpack"
+    config.write_text(f'language = "fr"\n[[divisions]]\nname = "Ecoles"\npack = "{pack}"\n')
+    pack.write_bytes(b"")
+    loaded = load_station_config(config)
+    with pytest.raises(NotAPackError) as refused:
+        load_divisions(loaded)
+    window = NotReadyWindow(refused.value.wording, station_words(loaded))
+    qtbot.addWidget(window)
+    window.setGeometry(QRect(0, 0, 1024, 600))
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.headline.text() == "Borne pas pr\u00eate \u2014 appelez un arbitre"
+    said = f"Pour l'arbitre\u00a0: {config}\u00a0: division 'Ecoles', pack\u00a0: {pack} est vide (0 octet)"
+    assert "".join(window.problem.source.split()).startswith("".join(said.split()))  # wrapped anywhere
+    assert window.how.source == "Corrigez-le, puis appuyez sur Ctrl+Alt+Shift+Q pour relancer la borne."
+    assert_every_text_fits(window)

@@ -32,7 +32,7 @@ class CountsPage(TextPage):
         t = self.catalogue
         counts = state.counts
         if counts.problem:
-            self.show_lines([t.text("The log cannot be read: {problem}", problem=counts.problem)])
+            self.show_lines([t.text("The log cannot be read: {problem}", problem=t.say(counts.problem))])
         elif counts.at is None:
             self.show_lines([t.text(COUNTING)] if looking else [])
         else:

@@ -39,14 +39,14 @@ def message(
     refusal = door.refusal
     said = ""
     if refusal is not None:
-        said = refusal.problem or (
+        said = t.say(refusal.problem) or (
             t.text("Wrong PIN ({count} in a row)", count=refusal.failures)
             if refusal.failures
             else t.text("Wrong PIN")
         )
     if door.unreadable:
         cannot = t.text("The station database cannot be read, so no PIN can be checked:")
-        return f"{cannot}\n{door.unreadable}", True
+        return f"{cannot}\n{t.say(door.unreadable)}", True
     wait = door.wait_s(now_s)
     if wait > 0.0:
         return t.text(

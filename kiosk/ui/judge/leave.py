@@ -6,7 +6,7 @@ from kiosk.core.judge import JudgeState, Key, Pressed
 from kiosk.core.language import Catalogue, english, marked
 from kiosk.core.plural import counted
 from kiosk.ui import theme
-from kiosk.ui.judge.page import Page, Send, row
+from kiosk.ui.judge.page import ENTER_KEY, ESCAPE_KEY, Page, Send, row
 from kiosk.ui.theme import FitLabel
 from kiosk.ui.views import _spacer, _stack
 
@@ -66,8 +66,8 @@ class ExitPage(Page):
         t = self.catalogue
         self.headline.setText(t.text(QUESTION))
         self.detail.setText(t.text(DETAIL))
-        yes = t.text(YES) if self.touch else f"{t.text(YES)}\n(Enter)"
+        yes = t.text(YES) if self.touch else f"{t.text(YES)}\n({t.text(ENTER_KEY)})"
         self.confirm.setText(yes)
-        self.cancel.setText(t.text(NO) if self.touch else f"{t.text(NO)}\n(Esc)")
+        self.cancel.setText(t.text(NO) if self.touch else f"{t.text(NO)}\n({t.text(ESCAPE_KEY)})")
         self.cancel.reference = self.confirm.reference = yes
         self.kept.setText(kept_warning(len(state.station.kept), t))

@@ -71,11 +71,11 @@ class MenuPage(Page):
         longest = max((b.full_text for b in self.buttons.values()), key=len)
         for button in self.buttons.values():
             button.reference = longest  # one type size for the whole menu
-        self._language = "en"
+        self._labelled: Catalogue | None = None  # the catalogue the labels were written in
 
     def show_state(self, state: JudgeState, *, looking: bool) -> None:
-        if self._language != self.catalogue.language:  # the labels in the station's language
-            self._language = self.catalogue.language
+        if self._labelled is not self.catalogue:  # the labels in the station's language
+            self._labelled = self.catalogue
             for index, (page, button) in enumerate(self.buttons.items()):
                 button.setText(f"{index + 1}  {self.catalogue.text(MENU_LABELS[page])}")
             longest = max((b.full_text for b in self.buttons.values()), key=len)

@@ -14,6 +14,7 @@ from pathlib import Path
 from kiosk.core.config import LoadedDivision
 from kiosk.core.edition import PackRecognition
 from kiosk.core.judge import JudgeState, Typed
+from kiosk.core.language import Catalogue, english, marked
 from kiosk.core.lexicon import MarisaLexicon
 from kiosk.core.plural import counted
 from kiosk.core.reload import DiskState, OnDisk, ReloadResult
@@ -26,23 +27,28 @@ LINE_CHARS = 96  # a problem is wrapped by words at this width, then the page fi
 SET_HASH_HEX_SHOWN = 16
 
 # The page's words (and those of ``pack_lines`` below).
-HINT = "The packs are read from disk again only when asked \u00b7 Esc: back to the menu"
-TOUCH_HINT = "The packs are read from disk again only when asked \u00b7 \u25c0 Menu: back to the menu"
-RELOAD = "Reload packs"
-CHECKING = "Reading the pack files\u2026"
-RELOADING = "Reading and verifying every pack again\u2026"
-AT_START_UP = "at start-up"
+HINT = marked("The packs are read from disk again only when asked \u00b7 Esc: back to the menu")
+TOUCH_HINT = marked("The packs are read from disk again only when asked \u00b7 \u25c0 Menu: back to the menu")
+RELOAD = marked("Reload packs")
+CHECKING = marked("Reading the pack files\u2026")
+RELOADING = marked("Reading and verifying every pack again\u2026")
+AT_START_UP = marked("at start-up")
 
 
-def reload_summary(result: ReloadResult) -> str:
+def reload_summary(result: ReloadResult, t: Catalogue | None = None) -> str:
     """The outcome of a reload, in one line for the judge."""
+    t = t or english()
     if not result.accepted:
-        return "Not reloaded: the station keeps judging with the packs it had"
+        return t.text("Not reloaded: the station keeps judging with the packs it had")
     if not result.changes:
-        return "Reloaded: every pack verified again; no words changed"
+        return t.text("Reloaded: every pack verified again; no words changed")
     if len(result.changes) == 1:
-        return f"Reloaded: {result.changes[0]}"
-    return f"Reloaded: {counted(len(result.changes), 'pack')} changed (listed above)"
+        return t.text("Reloaded: {change}", change=t.say(result.changes[0]))
+    return t.plural(
+        "Reloaded: {count} pack changed (listed above)",
+        "Reloaded: {count} packs changed (listed above)",
+        len(result.changes),
+    )
 
 
 def _wrapped(text: str, first: str, rest: str) -> list[str]:
@@ -58,34 +64,39 @@ def pack_lines(
     verified: str,
     result: ReloadResult | None = None,
     waiting: bool = False,
+    t: Catalogue | None = None,
 ) -> list[str]:
     """The Packs page: the outcome of the last reload, then each pack in use and its file.
 
     ``verified`` says when the packs in use were verified ("at start-up"); ``waiting`` that a
     reloaded set is verified and waits for the ready screen to be swapped in.
     """
+    t = t or english()
     lines: list[str] = []
     shown: set[str] = set()
     # The outcome itself is the page's notice (``reload_summary``); the lines say only what
     # it does not: which files failed and why, or each change when there are several.
     if result is not None and not result.accepted:
-        lines.append("The files the reload refused:")
+        lines.append(t.text("The files the reload refused:"))
         for problem in result.problems:
-            lines += _wrapped(problem, "  \u2717 ", "     ")
+            lines += _wrapped(t.say(problem), "  \u2717 ", "     ")
             shown.add(problem)
     elif result is not None:
         if len(result.changes) > 1:
-            lines.append("Changed by the reload:")
-            lines += [f"  {change}" for change in result.changes]
+            lines.append(t.text("Changed by the reload:"))
+            lines += [f"  {t.say(change)}" for change in result.changes]
         if waiting:
-            lines.append("The reloaded packs are used from the ready screen, once this challenge ends.")
+            lines.append(
+                t.text("The reloaded packs are used from the ready screen, once this challenge ends.")
+            )
     seen: dict[str, list[str]] = {}
     lexicons: list[tuple[Path, MarisaLexicon]] = []
     recognitions: dict[str, PackRecognition] = {}
+    second_opinion = t.text(" (second opinion)")
     for loaded in divisions:
         for path, lexicon, role in (
             (loaded.division.pack, loaded.lexicon, ""),
-            (loaded.division.second_opinion_pack, loaded.second_opinion, " (second opinion)"),
+            (loaded.division.second_opinion_pack, loaded.second_opinion, second_opinion),
         ):
             if path is None or lexicon is None:
                 continue
@@ -100,33 +111,65 @@ def pack_lines(
         if lines:
             lines.append("")
         info = lexicon.info
-        youth = (
-            f", youth list {counted(info.youth_exclusion_count, 'word')}" if lexicon.has_youth_list else ""
-        )
+        words = counted(info.word_count, "word", "words", t)
+        size = t.text("{words} (up to {maximum} letters)", words=words, maximum=info.max_length)
+        if lexicon.has_youth_list:
+            youth = counted(info.youth_exclusion_count, "word", "words", t)
+            size = t.text(
+                "{words} (up to {maximum} letters), youth list {youth}",
+                words=words,
+                maximum=info.max_length,
+                youth=youth,
+            )
         digest = (info.set_hash.partition(":")[2] or info.set_hash)[:SET_HASH_HEX_SHOWN]
         set_hash = " ".join(digest[i : i + 4] for i in range(0, len(digest), 4))
         users = ", ".join(seen[f"{path}\n{info.set_hash}"])
         lines += [
-            f"{info.name} \u2014 edition {info.edition}: {users}",
-            f"    {counted(info.word_count, 'word')} (up to {info.max_length} letters){youth}",
-            f"    set {set_hash} \u2026 \u00b7 verified {verified} \u00b7 {lexicon.trust.label}",
+            t.text(
+                "{lexicon} \u2014 edition {edition}: {divisions}",
+                lexicon=info.name,
+                edition=info.edition,
+                divisions=users,
+            ),
+            f"    {size}",
+            "    "
+            + t.text(
+                "set {digest} \u2026 \u00b7 verified {when} \u00b7 {trust}",
+                digest=set_hash,
+                when=verified,
+                trust=lexicon.trust.label_in(t),
+            ),
         ]
         recognition = recognitions.get(f"{path}\n{info.set_hash}")
         if recognition is not None:
-            lines += [f"    {line}" for line in recognition.lines()]
+            lines += [f"    {line}" for line in recognition.lines(t)]
         disk = on_disk.get(path)
         if disk is None:
             continue
-        older = f"    in use: an older copy kept in memory; {path.name} on disk"
         if disk.state is DiskState.IN_USE:
-            lines.append(f"    in use: the file on disk now ({path.name})")
+            lines.append("    " + t.text("in use: the file on disk now ({file})", file=path.name))
         elif disk.state is DiskState.CHANGED:
-            lines.append(f"{older} is now {disk.detail}")
+            lines.append(
+                "    "
+                + t.text(
+                    "in use: an older copy kept in memory; {file} on disk is now {pack}",
+                    file=path.name,
+                    pack=disk.detail,
+                )
+            )
         elif disk.detail in shown:
-            lines.append(f"{older} is refused (above)")
+            lines.append(
+                "    "
+                + t.text(
+                    "in use: an older copy kept in memory; {file} on disk is refused (above)", file=path.name
+                )
+            )
         else:
-            lines.append(f"{older} is refused:")
-            lines += _wrapped(disk.detail, "      ", "      ")
+            lines.append(
+                "    "
+                + t.text("in use: an older copy kept in memory; {file} on disk is refused:", file=path.name)
+            )
+            lines += _wrapped(t.say(disk.detail), "      ", "      ")
             shown.add(disk.detail)
     return lines
 
@@ -141,24 +184,31 @@ class PacksPage(TextPage):
         self.reload_button.setObjectName("packs-reload")
 
     def show_state(self, state: JudgeState, *, looking: bool) -> None:
+        t = self.catalogue
+        self.reload_button.setText(keyed(t.text(RELOAD), "R", touch=self.touch))
         packs, station = state.packs, state.station
         when = station.packs_verified_at
-        verified = AT_START_UP if when is None else f"by the reload at {when.astimezone():%H:%M}"
+        verified = (
+            t.text(AT_START_UP)
+            if when is None
+            else t.text("by the reload at {time}", time=f"{when.astimezone():%H:%M}")
+        )
         lines = pack_lines(
             station.divisions,
             dict(packs.on_disk),
             verified=verified,
             result=packs.result,
             waiting=station.reload_waiting,
+            t=t,
         )
         if looking and packs.checking is not None:
-            lines += ["", CHECKING]
+            lines += ["", t.text(CHECKING)]
         self.show_lines(lines)
         if looking and packs.reloading is not None:
             self.notice.set_colour(theme.NOTICE)
-            self.notice.setText(RELOADING)
+            self.notice.setText(t.text(RELOADING))
         elif packs.result is not None:
             self.notice.set_colour(theme.GOOD if packs.result.accepted else theme.NOTICE)
-            self.notice.setText(reload_summary(packs.result))
+            self.notice.setText(reload_summary(packs.result, t))
         else:
             self.notice.setText("")

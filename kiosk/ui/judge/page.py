@@ -20,10 +20,14 @@ from kiosk.ui import theme
 from kiosk.ui.theme import FitButton, FitLabel
 from kiosk.ui.views import _stack
 
-__all__ = ["Page", "Row", "Send", "TextPage", "format_wait", "keyed", "row"]
+__all__ = ["ENTER_KEY", "ESCAPE_KEY", "Page", "Row", "Send", "TextPage", "format_wait", "keyed", "row"]
 
 Send = Callable[[Event], None]
 A = Qt.AlignmentFlag
+
+
+ENTER_KEY = marked("Enter")  # the key as its keyboard names it: Entrée, Intro
+ESCAPE_KEY = marked("Esc")  # Échap
 
 
 def keyed(label: str, key: str, *, touch: bool) -> str:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QGridLayout, QSizePolicy, QWidget
 
-from kiosk.core.adjudication import Verdict
+from kiosk.core.adjudication import Verdict, WordStatus
 from kiosk.core.judge import (
     RECHECK_ROWS,
     JudgeState,
@@ -24,42 +24,63 @@ from kiosk.core.judge import (
     first_row,
     periods,
 )
+from kiosk.core.language import Catalogue, english, marked
 from kiosk.core.record import ChallengeEntry
 from kiosk.ui import theme
 from kiosk.ui.judge.page import Page, Send, row
 from kiosk.ui.theme import FitButton, FitLabel
 from kiosk.ui.views import _spacer, _stack
 
-__all__ = ["RecheckCard", "RecheckPage", "WordLine", "period_label", "recheck_card"]
+__all__ = ["RecheckCard", "RecheckPage", "WordLine", "edition_text", "period_label", "recheck_card"]
 
 A = Qt.AlignmentFlag
 WORD_FILL = 0.75  # a recheck word line's type fills this share of its height
 WORD_LINES = 8
 
 # The recheck's words.
-HINT = "\u2191\u2193 choose a challenge \u00b7 \u2190\u2192 when \u00b7 S: station \u00b7 Esc: menu"
-TOUCH_HINT = "Tap a challenge to see each word \u00b7 tap the last line to scroll"
-EVERY_STATION = "Every station"
-NO_MATCH = "No challenges match."
-UNREADABLE = "The log cannot be read"
-LOOKING = "Looking in the log\u2026"
-LOCAL_ONLY = "The shared log cannot be reached: only this station's challenges are listed."
-NOT_IN_THE_LOG = "NOT IN THE LOG"
+HINT = marked("\u2191\u2193 choose a challenge \u00b7 \u2190\u2192 when \u00b7 S: station \u00b7 Esc: menu")
+TOUCH_HINT = marked("Tap a challenge to see each word \u00b7 tap the last line to scroll")
+EVERY_STATION = marked("Every station")
+NO_MATCH = marked("No challenges match.")
+UNREADABLE = marked("The log cannot be read")
+UNREADABLE_BECAUSE = marked("The log cannot be read: {problem}")
+LOOKING = marked("Looking in the log\u2026")
+LOCAL_ONLY = marked("The shared log cannot be reached: only this station's challenges are listed.")
+NOT_IN_THE_LOG = marked("NOT IN THE LOG")
 PERIOD_LABELS = {
-    PeriodKind.LAST_15_MINUTES: "Last 15 minutes",
-    PeriodKind.LAST_HOUR: "Last hour",
-    PeriodKind.TODAY: "Today",
-    PeriodKind.YESTERDAY: "Yesterday",
-    PeriodKind.LAST_7_DAYS: "Last 7 days",
-    PeriodKind.EVERYTHING: "Everything",
+    PeriodKind.LAST_15_MINUTES: marked("Last 15 minutes"),
+    PeriodKind.LAST_HOUR: marked("Last hour"),
+    PeriodKind.TODAY: marked("Today"),
+    PeriodKind.YESTERDAY: marked("Yesterday"),
+    PeriodKind.LAST_7_DAYS: marked("Last 7 days"),
+    PeriodKind.EVERYTHING: marked("Everything"),
+}
+# The verdict and each word's result as judges read them (the log keeps the English values).
+VERDICT_WORDS = {Verdict.ACCEPTABLE: marked("ACCEPTABLE"), Verdict.UNACCEPTABLE: marked("UNACCEPTABLE")}
+STATUS_WORDS = {
+    WordStatus.ACCEPTABLE: marked("acceptable"),
+    WordStatus.NOT_IN_LEXICON: marked("not in the lexicon"),
+    WordStatus.YOUTH_EXCLUDED: marked("on the youth exclusion list"),
 }
 MARKS = {True: "\u2713", False: "\u2717"}
 
 
-def period_label(period: Period) -> str:
+def period_label(period: Period, t: Catalogue | None = None) -> str:
+    t = t or english()
     if period.kind is PeriodKind.HOUR and period.since is not None and period.until is not None:
-        return f"Today {period.since:%H:%M}\u2013{period.until:%H:%M}"
-    return PERIOD_LABELS[period.kind]
+        return t.text(
+            "Today {since}\u2013{until}", since=f"{period.since:%H:%M}", until=f"{period.until:%H:%M}"
+        )
+    return t.text(PERIOD_LABELS[period.kind])
+
+
+def edition_text(entry: ChallengeEntry, t: Catalogue) -> str:
+    """What the log says of the edition, for judges: ``NWL2023 (published word set)`` and kin."""
+    if not entry.edition_checked:
+        return t.text("edition not recorded (logged before the log recorded it)")
+    if entry.published_edition is None:
+        return t.text("not a published edition")
+    return t.text("{edition} (published word set)", edition=entry.published_edition)
 
 
 @dataclass(frozen=True)
@@ -89,36 +110,48 @@ def _short(digest: str) -> str:
     return digest.removeprefix("sha256:")[:12]
 
 
-def recheck_card(entry: ChallengeEntry, *, kept: bool = False) -> RecheckCard:
+def recheck_card(entry: ChallengeEntry, *, kept: bool = False, t: Catalogue | None = None) -> RecheckCard:
+    t = t or english()
     ruling = entry.ruling
     local = entry.judged_at.astimezone()  # the log's UTC, as the judge's watch says it
     words = " ".join(ruling.words)
-    table = "" if entry.table is None else f" \u00b7 table {entry.table}"
-    summary = (
-        f"{local:%H:%M:%S}  {entry.station} \u00b7 {entry.division}{table}  {ruling.verdict.value}  {words}"
-    )
+    table = "" if entry.table is None else " \u00b7 " + t.text("table {number}", number=entry.table)
+    verdict = t.text(VERDICT_WORDS[ruling.verdict])
+    summary = f"{local:%H:%M:%S}  {entry.station} \u00b7 {entry.division}{table}  {verdict}  {words}"
     if kept:
-        summary = f"{NOT_IN_THE_LOG} \u2014 {summary}"
-    youth = "youth rules" if ruling.youth_rules else "no youth rules"
-    digests = f"set {_short(ruling.set_hash)}"
+        summary = f"{t.text(NOT_IN_THE_LOG)} \u2014 {summary}"
+    youth = t.text("youth rules") if ruling.youth_rules else t.text("no youth rules")
+    digests = t.text("set {digest}", digest=_short(ruling.set_hash))
     if ruling.youth_set_hash is not None:
-        digests += f" \u00b7 youth list {_short(ruling.youth_set_hash)}"
+        digests += " \u00b7 " + t.text("youth list {digest}", digest=_short(ruling.youth_set_hash))
     second = entry.second_opinion
-    opinion = "" if second is None else f"second opinion {second.title}: {second.verdict.value} \u00b7 "
+    opinion = (
+        ""
+        if second is None
+        else t.text(
+            "second opinion {lexicon}: {verdict}",
+            lexicon=second.title,
+            verdict=t.text(VERDICT_WORDS[second.verdict]),
+        )
+        + " \u00b7 "
+    )
+    identity = t.text("id {challenge}", challenge=entry.challenge_id)
     details = (
         f"{local:%Y-%m-%d %H:%M:%S %Z} \u00b7 {ruling.pack_name} {ruling.pack_edition} ({youth}) "
         f"\u00b7 {entry.rule_profile}\n"
-        f"{entry.edition_text} \u00b7 {digests}\n"
-        f"{opinion}id {entry.challenge_id}"
+        f"{edition_text(entry, t)} \u00b7 {digests}\n"
+        f"{opinion}{identity}"
     )
-    lines = tuple(WordLine(r.word, r.status.acceptable, r.status.value) for r in ruling.results)
+    lines = tuple(
+        WordLine(r.word, r.status.acceptable, t.text(STATUS_WORDS[r.status])) for r in ruling.results
+    )
     return RecheckCard(summary=summary, verdict=ruling.verdict, words=lines, details=details, kept=kept)
 
 
-def cards(state: JudgeState) -> list[RecheckCard]:
+def cards(state: JudgeState, t: Catalogue | None = None) -> list[RecheckCard]:
     """The challenges kept in memory (newest first), then the log's."""
-    kept = [recheck_card(e, kept=True) for e in reversed(state.station.kept)]
-    return kept + [recheck_card(e) for e in state.recheck.entries]
+    kept = [recheck_card(e, kept=True, t=t) for e in reversed(state.station.kept)]
+    return kept + [recheck_card(e, t=t) for e in state.recheck.entries]
 
 
 class RecheckPage(Page):
@@ -203,12 +236,13 @@ class RecheckPage(Page):
         return False
 
     def show_state(self, state: JudgeState, *, looking: bool) -> None:
+        t = self.catalogue
         recheck = state.recheck
         choices = periods(state.now.local)
-        self.when_value.setText(period_label(choices[min(recheck.period, len(choices) - 1)]))
-        self.station_value.setText(EVERY_STATION if recheck.station is None else recheck.station)
+        self.when_value.setText(period_label(choices[min(recheck.period, len(choices) - 1)], t))
+        self.station_value.setText(t.text(EVERY_STATION) if recheck.station is None else recheck.station)
         waiting = looking and recheck.asking is not None
-        shown_cards = [] if waiting else cards(state)
+        shown_cards = [] if waiting else cards(state, t)
         first = first_row(recheck.selected, len(shown_cards))
         for index, line in enumerate(self.rows):
             at = first + index
@@ -218,12 +252,12 @@ class RecheckPage(Page):
                 line.set_colour(theme.SELECTED if at == recheck.selected else theme.KEY_BACKGROUND)
             else:
                 empty = LOOKING if waiting else UNREADABLE if recheck.problem else NO_MATCH
-                line.setText(empty if index == 0 and not shown_cards else "")
+                line.setText(t.text(empty) if index == 0 and not shown_cards else "")
                 line.setEnabled(False)
                 line.set_colour(theme.KEY_BACKGROUND)
-        problem = f"{UNREADABLE}: {recheck.problem}" if recheck.problem else ""
+        problem = t.text(UNREADABLE_BECAUSE, problem=t.say(recheck.problem)) if recheck.problem else ""
         if recheck.local_only and not problem:
-            problem = LOCAL_ONLY
+            problem = t.text(LOCAL_ONLY)
         if not shown_cards:
             self.heading.setText("")
             self.details.setText("" if looking else problem)
@@ -231,7 +265,14 @@ class RecheckPage(Page):
                 label.setText("")
             return
         card = shown_cards[min(recheck.selected, len(shown_cards) - 1)]
-        self.heading.setText(f"Challenge {recheck.selected + 1} of {len(shown_cards)}: {card.verdict.value}")
+        self.heading.setText(
+            t.text(
+                "Challenge {number} of {count}: {verdict}",
+                number=recheck.selected + 1,
+                count=len(shown_cards),
+                verdict=t.text(VERDICT_WORDS[card.verdict]),
+            )
+        )
         longest = max((w.text for w in card.words), key=len, default="")
         for index, label in enumerate(self.words):
             if index < len(card.words):

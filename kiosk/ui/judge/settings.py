@@ -12,10 +12,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 from kiosk.core.judge import JudgeState, Key, Notice, Pressed, Said, SettingStepped
+from kiosk.core.language import Catalogue, english, marked
 from kiosk.core.rules import PenaltyParty, ProfileKind
 from kiosk.core.settings import Field, StationChoice
 from kiosk.ui import theme
-from kiosk.ui.judge.page import Page, Send, keyed, row
+from kiosk.ui.judge.page import ENTER_KEY, Page, Send, keyed, row
 from kiosk.ui.theme import FitButton, FitLabel
 from kiosk.ui.views import _spacer, _stack
 
@@ -24,67 +25,86 @@ __all__ = ["FIELD_LABELS", "SettingsPage", "notice_text", "value_text"]
 A = Qt.AlignmentFlag
 
 # The page's words.
-HINT = "\u2191\u2193 choose a line \u00b7 \u2190\u2192 change it \u00b7 Esc: back to the menu"
-TOUCH_HINT = "\u25c0 \u25b6 change a line \u00b7 \u25c0 Menu: back to the menu"
-SAVE = "Save and apply"
-SAVING = "Saving\u2026"
+HINT = marked("\u2191\u2193 choose a line \u00b7 \u2190\u2192 change it \u00b7 Esc: back to the menu")
+TOUCH_HINT = marked("\u25c0 \u25b6 change a line \u00b7 \u25c0 Menu: back to the menu")
+SAVE = marked("Save and apply")
+SAVING = marked("Saving\u2026")
 FIELD_LABELS = {
-    Field.DIVISION: "Divisions served",
-    Field.PROFILE: "Challenge rule",
-    Field.POINTS: "Penalty",  # per word, or per challenge: one line (the judge's screen has room for 7)
-    Field.PARTY: "Penalty points",
-    Field.KEY_LOCKOUT: "Keys ignored after a verdict",
-    Field.VERDICT_DISPLAY: "Verdict shown for",
-    Field.IDLE_ENTRY: "Unfinished entry clears after",
+    Field.DIVISION: marked("Divisions served"),
+    Field.PROFILE: marked("Challenge rule"),
+    Field.POINTS: marked(
+        "Penalty"
+    ),  # per word, or per challenge: one line (the judge's screen has room for 7)
+    Field.PARTY: marked("Penalty points"),
+    Field.KEY_LOCKOUT: marked("Keys ignored after a verdict"),
+    Field.VERDICT_DISPLAY: marked("Verdict shown for"),
+    Field.IDLE_ENTRY: marked("Unfinished entry clears after"),
 }
-EVERY_DIVISION = "every division: players choose"
+EVERY_DIVISION = marked("every division: players choose")
 PARTY_TEXT = {
-    PenaltyParty.CHALLENGER_LOSES: "challenger loses them",
-    PenaltyParty.CHALLENGED_GAINS: "challenged player gains them",
-    PenaltyParty.BOTH: "both (IMU)",
+    PenaltyParty.CHALLENGER_LOSES: marked("challenger loses them"),
+    PenaltyParty.CHALLENGED_GAINS: marked("challenged player gains them"),
+    PenaltyParty.BOTH: marked("both (IMU)"),
 }
 
 
-def _seconds(ms: int) -> str:
-    return f"{ms / 1000:g} s"
+def _seconds(ms: int, t: Catalogue) -> str:
+    seconds = f"{ms / 1000:g}"
+    if t.language in ("fr", "es"):
+        seconds = seconds.replace(".", ",")  # 0,6 s: the decimal comma
+    return t.text("{seconds} s", seconds=seconds)
 
 
-def value_text(choice: StationChoice, field: Field, division_names: Sequence[str]) -> str:
+def value_text(
+    choice: StationChoice, field: Field, division_names: Sequence[str], t: Catalogue | None = None
+) -> str:
+    t = t or english()
     rules, timings = choice.rules, choice.timings
     texts = {
         Field.DIVISION: lambda: (
-            EVERY_DIVISION if choice.served is None else f"only {division_names[choice.served]}"
+            t.text(EVERY_DIVISION)
+            if choice.served is None
+            else t.text("only {division}", division=division_names[choice.served])
         ),
-        Field.PROFILE: lambda: rules.title,
+        Field.PROFILE: lambda: rules.title_in(t),
         Field.POINTS: lambda: (
-            f"{rules.points_per_challenge} points per challenge"
+            t.plural(
+                "{count} point per challenge", "{count} points per challenge", rules.points_per_challenge
+            )
             if rules.kind is ProfileKind.PER_TURN
-            else f"{rules.points_per_word} points per word"
+            else t.plural("{count} point per word", "{count} points per word", rules.points_per_word)
         ),
-        Field.PARTY: lambda: PARTY_TEXT[rules.penalty_party],
-        Field.KEY_LOCKOUT: lambda: _seconds(timings.key_lockout_ms),
-        Field.VERDICT_DISPLAY: lambda: _seconds(timings.verdict_display_ms),
-        Field.IDLE_ENTRY: lambda: _seconds(timings.idle_entry_ms),
+        Field.PARTY: lambda: t.text(PARTY_TEXT[rules.penalty_party]),
+        Field.KEY_LOCKOUT: lambda: _seconds(timings.key_lockout_ms, t),
+        Field.VERDICT_DISPLAY: lambda: _seconds(timings.verdict_display_ms, t),
+        Field.IDLE_ENTRY: lambda: _seconds(timings.idle_entry_ms, t),
     }
     return texts[field]()
 
 
-def notice_text(notice: Notice | None, *, touch: bool) -> str:
+def notice_text(notice: Notice | None, *, touch: bool, t: Catalogue | None = None) -> str:
     if notice is None:
         return ""
+    t = t or english()
     said = notice.said
     if said is Said.LEAVE_UNSAVED:
-        how = "Tap Save and apply" if touch else "Enter saves and applies them"
-        again = "\u25c0 Menu again" if touch else "Esc again"
-        return f"The changes are not saved. {how}; {again} leaves them unsaved"
+        if touch:
+            return t.text(
+                "The changes are not saved. The button below saves and applies them; \u25c0 Menu "
+                "again leaves them unsaved"
+            )
+        return t.text(
+            "The changes are not saved. Enter saves and applies them; Esc again leaves them unsaved"
+        )
     texts = {
-        Said.KEPT_FROM_BEFORE: "Not saved yet: changes kept from before",
-        Said.NOT_SAVED_YET: "Not saved yet",
-        Said.LOCKOUT_RULE: "Keys must be ignored for less time than the verdict is shown",
-        Said.SAVED: "Saved and applied; kept after a restart",
-        Said.NOT_SAVED: f"Not saved: {notice.detail}",
+        Said.KEPT_FROM_BEFORE: marked("Not saved yet: changes kept from before"),
+        Said.NOT_SAVED_YET: marked("Not saved yet"),
+        Said.LOCKOUT_RULE: marked("Keys must be ignored for less time than the verdict is shown"),
+        Said.SAVED: marked("Saved and applied; kept after a restart"),
     }
-    return texts.get(said, "")
+    if said is Said.NOT_SAVED:
+        return t.text("Not saved: {problem}", problem=t.say(notice.detail))
+    return t.text(texts.get(said, ""))
 
 
 class SettingsPage(Page):
@@ -114,6 +134,8 @@ class SettingsPage(Page):
         _stack(self, items)
 
     def show_state(self, state: JudgeState, *, looking: bool) -> None:
+        t = self.catalogue
+        self.save.setText(keyed(t.text(SAVE), t.text(ENTER_KEY), touch=self.touch))
         settings, fields = state.settings, state.fields
         draft = settings.draft or state.station.choice
         names = state.station.division_names
@@ -123,8 +145,8 @@ class SettingsPage(Page):
             for widget in (label, less, value, more):
                 widget.setVisible(used)
             if used:
-                label.setText(FIELD_LABELS[fields[index]])
-                value.setText(value_text(draft, fields[index], names))
+                label.setText(t.text(FIELD_LABELS[fields[index]]))
+                value.setText(value_text(draft, fields[index], names, t))
                 value.set_colour(theme.TEXT, theme.SELECTED if index == chosen_line else None)
         saving = looking and settings.saving is not None
-        self.notice.setText(SAVING if saving else notice_text(settings.notice, touch=self.touch))
+        self.notice.setText(t.text(SAVING) if saving else notice_text(settings.notice, touch=self.touch, t=t))

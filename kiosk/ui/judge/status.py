@@ -23,18 +23,20 @@ def status_lines(state: JudgeState, t: Catalogue | None = None) -> list[str]:
     status, station = state.status, state.station
     log = status.log
     if status.problem:
-        return [t.text("The log cannot be opened: {problem}", problem=status.problem)]
+        return [t.text("The log cannot be opened: {problem}", problem=t.say(status.problem))]
     if log is None:
         return []
     kind = t.text("Shared log (PostgreSQL):") if log.shared else t.text("This station's log (SQLite):")
     lines = [kind, f"    {log.location}"]
     if log.shared:
         lines.append(t.text("Waiting to be forwarded: {count}", count=log.backlog))
-        problem = log.last_error or t.text("none")
+        problem = t.say(log.last_error) if log.last_error else t.text("none")
         lines.append(t.text("Last problem with the server: {problem}", problem=problem))
     lines.append(t.text("Kept in memory after a log failure: {count}", count=len(station.kept)))
     if station.last_fault:
-        lines.append(t.text("Why the last challenge was not recorded: {problem}", problem=station.last_fault))
+        lines.append(
+            t.text("Why the last challenge was not recorded: {problem}", problem=t.say(station.last_fault))
+        )
     if station.fault_shown:
         lines.append(t.text("The station shows a fault: 'Back to the station' clears it."))
     return lines
@@ -47,7 +49,7 @@ def notice_text(notice: Notice | None, t: Catalogue | None = None) -> str:
     challenges = counted(notice.count, "challenge", "challenges", t)
     texts = {
         Said.FORWARDED: t.text("Forwarded {challenges}", challenges=challenges),
-        Said.NOT_FORWARDED: t.text("Not forwarded: {problem}", problem=notice.detail),
+        Said.NOT_FORWARDED: t.text("Not forwarded: {problem}", problem=t.say(notice.detail)),
         Said.KEPT_ALL_RECORDED: t.text("All kept challenges are now in the log"),
         Said.KEPT_LEFT: t.plural(
             "{challenges} still not recorded",

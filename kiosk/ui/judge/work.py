@@ -50,6 +50,7 @@ from kiosk.core.judge import (
     StatusRead,
     WriteExport,
 )
+from kiosk.core.language import marked
 from kiosk.core.record import ChallengeLog, LogQuery, record_again
 from kiosk.core.reload import check_on_disk, reload_divisions
 
@@ -82,14 +83,14 @@ def perform(
     try:
         return _perform(request, storage, log, list_mounts)
     except KioskError as exc:
-        return Failed(request, str(exc))
+        return Failed(request, exc.wording)
     except OSError as exc:
         return Failed(request, exc.strerror or str(exc))
 
 
 def _storage(storage: StorageFactory | None) -> StationStorage:
     if storage is None:
-        raise KioskError("this station has no database")
+        raise KioskError(marked("this station has no database"))
     return storage()
 
 
