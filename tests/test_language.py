@@ -13,6 +13,7 @@ from babel.messages.pofile import read_po
 
 import kiosk
 from kiosk.core.adjudication import Verdict
+from kiosk.core.alphabet import alphabets
 from kiosk.core.config import load_languages, parse_config
 from kiosk.core.errors import ConfigError, NotAPackError, PackVersionError, StorageError
 from kiosk.core.language import LANGUAGES, load_catalogue
@@ -281,3 +282,16 @@ def test_a_refused_character_is_named_for_players_in_their_language(
         state = transition(state, Typed(f"c{typed}")).state
         assert named in state.notice, state.notice
         assert "LETTER" not in state.notice.upper().replace("LETTRE", "").replace("LETRA", "")
+
+
+@pytest.mark.parametrize(("alphabet", "typed"), [("spanish", "k"), ("spanish", "W"), ("polish", "q")])
+@pytest.mark.parametrize("code", ["en", "fr", "es"])
+def test_a_letter_a_to_z_the_alphabet_lacks_is_shown_as_it_is(alphabet: str, typed: str, code: str) -> None:
+    """A Spanish K or a Polish Q is a plain letter: shown as typed, with no code point or name."""
+    words = load_catalogue(code)
+    state = start((15,), station_words=words, division_words=(words,), alphabets=(alphabets()[alphabet],))
+    state = transition(state, Typed("1")).state
+    state = transition(state, Typed(typed)).state
+    assert f'"{typed}"' in state.notice, state.notice
+    assert "U+" not in state.notice
+    assert f"({typed.lower()})" not in state.notice.lower()

@@ -478,7 +478,7 @@ def _code(char: str) -> str:
 def _name_for_players(char: str, t: Catalogue) -> str:
     """Short words a player can read: the character itself, named only where that helps.
 
-    A digit or a punctuation mark is shown as it is. A letter that only looks like one of A-Z (a
+    A digit, a punctuation mark or a letter A-Z (refused by an alphabet without it) is shown as it is. A letter that only looks like one of A-Z (a
     Cyrillic a, a dotless i) is shown with what tells it apart: in English its Unicode name; in
     another language its code point and, for another script, the script in the players' words
     (a twelve-year-old reads "U+0430, a Cyrillic letter", not "CYRILLIC SMALL LETTER A"). An
@@ -489,8 +489,8 @@ def _name_for_players(char: str, t: Catalogue) -> str:
         if english_words:
             return t.text("an invisible character {description}", description=describe_character(char))
         return t.text("an invisible character ({code})", code=_code(char))
-    if not char.isalpha():
-        return f'"{char}"'
+    if not char.isalpha() or char.isascii():
+        return f'"{char}"'  # a digit, a mark, or a letter A-Z some alphabets lack (Spanish K, Polish Q)
     name = unicodedata.name(char, "")
     if english_words:
         lower = name.lower()
