@@ -26,6 +26,7 @@ from kiosk.core.judge import MENU_PAGES, JudgePage
 from kiosk.core.language import Catalogue, load_catalogue, marked
 from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
 from kiosk.ui.window import StationWindow
+from tests.conftest import PackFactory
 from tests.ui.conftest import PIN, JudgeFactory, StationFactory, press, tab, type_text
 from tests.ui.test_fit import EIGHT_LONG, SIZES, assert_every_text_fits
 
@@ -251,6 +252,35 @@ def test_every_text_on_the_players_screens_comes_from_the_catalogue(
     window.show_not_ready(problem.wording, command="kiosk set-pin")  # the station cannot serve
     seen += assert_nothing_escapes(window, (*data, "/srv/x.kxpack", "kiosk set-pin"))
     assert seen > 40
+
+
+@pytest.mark.parametrize("touch", [False, True])
+def test_the_screens_of_a_pack_in_another_alphabet_come_from_the_catalogue(
+    station: StationFactory, make_pack: PackFactory, touch: bool
+) -> None:
+    """Tiles, tile counts, letters the alphabet lacks and words too long in tiles: the texts a
+    Spanish pack brings (the English-pack walk above never shows them)."""
+    words = pseudo_language()
+    pack = make_pack(["CHALLA", "CALLE", "PERRO"], alphabet="spanish", name="FISE club", max_length=5)
+    rig = station(divisions=(Division("Open", pack),), languages=Languages(words, (words,)), touch=touch)
+    window = rig.window
+    keys = ("CH", "LL", "RR", "\u00d1")  # the multi-letter tiles of the touch keyboard
+    data = ("Station 7", "Open", "FISE club", "OK", "\u232b", "_", *keys)
+    seen = assert_nothing_escapes(window, data)  # ready
+    type_text(window, "2")
+    type_text(window, "challa")  # tiles, counted as tiles
+    seen += assert_nothing_escapes(window, data)
+    type_text(window, "k")  # a letter A-Z that Spanish lacks
+    seen += assert_nothing_escapes(window, (*data, "k"))
+    type_text(window, " perrosss")  # six tiles: longer than the pack's five
+    seen += assert_nothing_escapes(window, data)
+    for _ in range(3):
+        backspace(window)
+    type_text(window, " ")
+    seen += assert_nothing_escapes(window, data)  # check the spelling
+    tab(window)
+    seen += assert_nothing_escapes(window, data)  # the verdict
+    assert seen > 12
 
 
 def test_the_escape_check_finds_an_english_text(station: StationFactory) -> None:
