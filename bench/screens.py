@@ -14,6 +14,7 @@ import functools
 import os
 import shutil
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import time
@@ -584,6 +585,8 @@ def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None
 
 
 if __name__ == "__main__":
+    # compiled first: an edited .po shows in the shots, never a stale .mo
+    subprocess.run([sys.executable, str(ROOT / "packaging" / "catalogues.py")], check=True)
     arguments = [a for a in sys.argv[1:] if a != "--alphabets"]
     folder = Path(arguments[0]) if arguments else ROOT / "docs" / "screenshots"
     if "--alphabets" in sys.argv[1:]:
