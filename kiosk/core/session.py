@@ -478,9 +478,10 @@ def _code(char: str) -> str:
 def _name_for_players(char: str, t: Catalogue) -> str:
     """Short words a player can read: the character itself, named only where that helps.
 
-    A digit, a punctuation mark or a letter A-Z (refused by an alphabet without it) is shown as it is. A letter that only looks like one of A-Z (a
-    Cyrillic a, a dotless i) is shown with what tells it apart: in English its Unicode name; in
-    another language its code point and, for another script, the script in the players' words
+    A digit, a punctuation mark or a letter A-Z (refused by an alphabet without it: Spanish K) is
+    shown as it is. A letter that only looks like one of A-Z (a Cyrillic a, a dotless i) is shown
+    with what tells it apart: in English its Unicode name; in another language its code point and,
+    for another script, the script in the players' words
     (a twelve-year-old reads "U+0430, a Cyrillic letter", not "CYRILLIC SMALL LETTER A"). An
     accented Latin letter ("é") says enough by itself. An invisible character is shown by its code.
     """
