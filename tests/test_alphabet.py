@@ -210,6 +210,7 @@ def test_every_stored_spelling_is_found_again_from_its_letters(name: str, data: 
     tiles = data.draw(st.lists(st.sampled_from(alphabet.tiles), min_size=2, max_size=8))
     stored = alphabet.stored(tiles)
     assert alphabet.stored_tiles(stored) == tuple(tiles)
+    assert alphabet.tile_count(stored) == alphabet.counter(stored) == len(tiles)
     assert normalise_listed("".join(f"[{tile}]" for tile in tiles), alphabet=alphabet) == stored
     typed = "".join(tiles)  # as a player types it: letters, Catalan L·L with its dot
     pattern = normalise_word(typed, alphabet=alphabet, max_length=64)

@@ -80,6 +80,7 @@ class Alphabet:
     _stored_word: re.Pattern[str] = field(init=False, repr=False, compare=False)
     _loose_multi: re.Pattern[str] = field(init=False, repr=False, compare=False)
     _simple: bool = field(init=False, repr=False, compare=False)
+    _bracket_letters: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Derived tables, computed once per profile (profiles are made once, in ``alphabets()``).
@@ -127,6 +128,11 @@ class Alphabet:
         object.__setattr__(self, "_longest", max(map(len, readings)) if readings else 1)
         object.__setattr__(self, "_tile_set", frozenset(self.tiles))
         object.__setattr__(self, "_simple", all(len(tile) == 1 for tile in self.tiles))
+        # when every multi-letter tile has as many letters (Spanish CH, LL, RR: 2), a stored word's
+        # tiles are counted from its brackets alone; else 0 (Catalan L·L beside NY), and tile_count
+        # reads the tiles
+        sizes = {len(tile) for tile in multi}
+        object.__setattr__(self, "_bracket_letters", sizes.pop() if len(sizes) == 1 else 0)
         # the fast road for a list's words: fold, bracket the written multi-letter tiles, check
         object.__setattr__(self, "_fold_table", MappingProxyType({ord(c): v for c, v in typed_chars.items()}))
         typed_class = "".join(re.escape(c) for c in typed_chars)
@@ -202,6 +208,8 @@ class Alphabet:
             return len(stored)
         if "[" not in stored:
             return len(stored)
+        if self._bracket_letters:  # each "[CH]": its letters and two brackets, for one tile
+            return len(stored) - stored.count("[") * (self._bracket_letters + 1)
         # each bracketed tile is its letters and two brackets, for one tile
         return len(stored) - sum(len(tile) + 1 for tile in _BRACKETED.findall(stored))
 
