@@ -2,7 +2,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from kiosk.core.adjudication import adjudicate
-from kiosk.core.lexicon import MarisaLexicon
+from kiosk.core.alphabet import alphabets
+from kiosk.core.lexicon import MarisaLexicon, load_lexicon
 from kiosk.core.normalise import MIN_WORD_LETTERS
 from kiosk.core.session import (
     MAX_TABLE_DIGITS,
@@ -26,8 +27,10 @@ from kiosk.core.session import (
     VerdictExpired,
     idle_timing,
     start,
+    tiles,
     transition,
 )
+from tests.conftest import PackFactory
 
 
 def run(state: SessionState, *events: Event) -> SessionState:
@@ -320,23 +323,31 @@ def check_consistent(state: SessionState) -> None:
         assert state.screen in (Screen.READY, Screen.TABLE, Screen.DIVISION)
     else:
         assert state.division in state.served
+
+    # lengths in tiles: letters in English; in another alphabet, the tiles a word can read as
+    # (Spanish LL: one tile or two) must allow a length the pack takes
+    def fits(word: str) -> bool:
+        low, high = (len(word), len(word)) if not state.alphabets else (tiles(state, word) or (99, 0))
+        return high >= MIN_WORD_LETTERS and low <= state.max_length
+
     for word in state.entered:
-        assert word.isascii()
-        assert word.isalpha()
-        assert word.isupper()
+        assert word.isupper() or not word.isalpha()
+        if not state.alphabets:
+            assert word.isascii()
+            assert word.isalpha()
     for word in state.words:  # a word too long stays the one being typed, never a finished word
-        assert MIN_WORD_LETTERS <= len(word) <= state.max_length
+        assert fits(word), word
     assert len(state.current) <= 2 * state.max_length
     if state.screen is Screen.READY:
-        assert state == start(state.max_lengths, state.served, ask_table=state.ask_table)
+        assert state == start(
+            state.max_lengths, state.served, ask_table=state.ask_table, alphabets=state.alphabets
+        )
     else:
         assert 1 <= state.expected <= 8
         assert len(state.entered) <= state.expected
     if state.screen is Screen.ENTRY:
         # a word longer than the pack allows holds the challenge back on this screen, as typed
-        complete = len(state.entered) == state.expected and all(
-            MIN_WORD_LETTERS <= len(w) <= state.max_length for w in state.entered
-        )
+        complete = len(state.entered) == state.expected and all(map(fits, state.entered))
         assert not complete
     if state.screen is Screen.CONFIRM:
         assert len(state.entered) == state.expected
@@ -386,3 +397,56 @@ def test_random_key_sequences_never_reach_an_inconsistent_state(
             assert state.screen is Screen.JUDGING
             state = transition(state, Recorded(adjudicate(state.words, small_lexicon))).state
             check_consistent(state)
+
+
+# Our own words in three alphabets with multi-letter tiles or letters beyond A-Z.
+TILE_WORDS = {
+    "spanish": ["CHALLA", "CALLE", "PERRO", "NIÑO"],
+    "catalan": ["COL·LECCIO", "ANYS", "QUE"],
+    "polish": ["ŻÓŁW", "KOT"],
+}
+TILE_KEYS = st.one_of(
+    KEYS,
+    st.builds(
+        Typed, st.sampled_from(["ch", "ll", "rr", "ñ", "l·l", "l.l", "ny", "qu", "ż", "ó", "k", "w", "ß"])
+    ),
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    keys=st.lists(TILE_KEYS, max_size=60),
+    names=st.lists(st.sampled_from(sorted(TILE_WORDS)), min_size=1, max_size=3),
+    lengths=st.lists(st.integers(2, 15), min_size=3, max_size=3),
+    ask_table=st.booleans(),
+)
+@example(  # a Spanish play of tiles, judged: CH·A·LL·A
+    keys=[Typed("1"), Typed("challa"), JudgePressed()], names=["spanish"], lengths=[4, 4, 4], ask_table=False
+)
+def test_random_keys_on_packs_in_other_alphabets_never_reach_an_inconsistent_state(
+    make_pack: PackFactory, keys: list[Event], names: list[str], lengths: list[int], ask_table: bool
+) -> None:
+    """The players' flow with tiles (Spanish CH, Catalan L·L, Polish Ż): every sequence keeps the
+    state consistent and every play it sends is judged by its division's pack without an error."""
+    packs = {name: _tile_pack(make_pack, name) for name in set(names)}
+    maxima = tuple(lengths[: len(names)])
+    state = start(maxima, ask_table=ask_table, alphabets=tuple(alphabets()[name] for name in names))
+    for event in keys:
+        step = transition(state, event)
+        state = step.state
+        check_consistent(state)
+        if Effect.JUDGE_PLAY in step.effects:
+            assert state.division is not None
+            ruling = adjudicate(state.words, packs[names[state.division]])
+            state = transition(state, Recorded(ruling)).state
+            check_consistent(state)
+
+
+_TILE_PACKS: dict[str, MarisaLexicon] = {}
+
+
+def _tile_pack(make_pack: PackFactory, name: str) -> MarisaLexicon:
+    """One small pack per alphabet, built once: packs are only read."""
+    if name not in _TILE_PACKS:
+        _TILE_PACKS[name] = load_lexicon(make_pack(TILE_WORDS[name], alphabet=name))
+    return _TILE_PACKS[name]
