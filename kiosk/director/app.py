@@ -75,7 +75,7 @@ class PinDoor:
         wait = f" Wait {int(check.wait_s + 0.999)} s before the next try." if check.wait_s > 0 else ""
         if check.outcome is PinOutcome.TOO_SOON:
             return False, f"Too soon after {counted(check.failures, 'wrong PIN')}.{wait}"
-        return False, f"Wrong PIN ({counted(check.failures, 'wrong PIN')} in a row).{wait}"
+        return False, f"{counted(check.failures, 'wrong PIN')} in a row.{wait}"
 
 
 class Sessions:

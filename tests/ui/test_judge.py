@@ -75,7 +75,7 @@ def test_wrong_pin_back_off_survives_a_restart(judge_station: JudgeFactory) -> N
         enter(rig.window)
     door = rig.window.judge.door
     assert door.shut
-    assert "Wrong PIN (3 in a row). Next try in 0:0" in door.message.source
+    assert "3 wrong PINs in a row. Next try in 0:0" in door.message.source
     assert rig.storage.judge_access.attempts().failures == 3
     rig.storage.close()
     rig.window.hide()

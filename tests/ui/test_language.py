@@ -318,6 +318,20 @@ def test_a_station_not_ready_says_so_in_its_language(
     assert_every_text_fits(window)
 
 
+def test_wrong_pins_are_counted_in_spanish_agreeing_with_their_number(judge_station: JudgeFactory) -> None:
+    window = judge_station(language="es").window
+    press(window, Qt.Key.Key_Escape)
+    judge = window.judge
+    type_text(window, "999999")
+    enter(window)
+    assert judge.door.message.text() == "1 PIN err\u00f3neo seguido"  # it said "(1 seguidos)"
+    type_text(window, PIN)
+    enter(window)
+    assert judge.menu.warning.text().startswith(
+        "Antes de este PIN, una racha de 1 PIN err\u00f3neo, el \u00faltimo"
+    )
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_the_judge_door_and_menu_speak_the_station_language(
     judge_station: JudgeFactory, size: tuple[int, int]
@@ -330,12 +344,15 @@ def test_the_judge_door_and_menu_speak_the_station_language(
     assert_every_text_fits(window)
     type_text(window, "999999")
     enter(window)
-    assert judge.door.message.text() == "Code erron\u00e9 (1 de suite)"
+    assert judge.door.message.text() == "1 code erron\u00e9 de suite"
+    type_text(window, "999998")
+    enter(window)
+    assert judge.door.message.text() == "2 codes erron\u00e9s de suite"
     type_text(window, PIN)
     enter(window)
     assert judge.current is judge.menu
     assert judge.menu.buttons[JudgePage.EXIT].text() == "8  Quitter la borne"
-    assert judge.menu.warning.text().startswith("Avant ce code\u00a0: 1 code erron\u00e9 de suite")
+    assert judge.menu.warning.text().startswith("Avant ce code\u00a0: 2 codes erron\u00e9s de suite")
     assert judge.hint.text() == "Tapez 1 \u00e0 8, ou touchez \u00b7 \u00c9chap\u00a0: retour \u00e0 la borne"
     assert_every_text_fits(window)
     type_text(window, "4")  # today's counts

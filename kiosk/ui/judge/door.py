@@ -40,7 +40,7 @@ def message(
     said = ""
     if refusal is not None:
         said = t.say(refusal.problem) or (
-            t.text("Wrong PIN ({count} in a row)", count=refusal.failures)
+            t.plural("{count} wrong PIN in a row", "{count} wrong PINs in a row", refusal.failures)
             if refusal.failures
             else t.text("Wrong PIN")
         )
