@@ -217,7 +217,7 @@ def test_the_director_watches_real_stations_in_a_real_browser(
         field = browser.find_element(By.NAME, "pin")
         field.send_keys("000000")
         field.submit()
-        wait_for(browser, "a wrong PIN refused", lambda b: "Wrong PIN" in b.page_source)
+        wait_for(browser, "a wrong PIN refused", lambda b: "1 wrong PIN in a row." in b.page_source)
         assert "ZYZZYVA" not in browser.page_source
         field = browser.find_element(By.NAME, "pin")
         field.send_keys(PIN)
