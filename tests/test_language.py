@@ -247,6 +247,133 @@ def test_a_damaged_pack_is_named_in_spanish(tmp_path: Path) -> None:
     )
 
 
+# -- a director's mistakes, said whole in the station's language ---------------------------------
+
+NBSP = "\u00a0"
+DIVISION_KEYS = "colour, expect, language, name, pack, second_opinion_pack, youth_rules"
+CONFIG_MISTAKES = [  # (station.toml, English, French, Spanish): what a director meets most
+    (
+        'language = "fr"\n[[divisions]]\nname = "Open"\nyouth_rule = true\n',
+        f"station.toml division 1: unknown key 'youth_rule'; the keys here are: {DIVISION_KEYS}",
+        f"station.toml, division 1{NBSP}: cl\u00e9 inconnue 'youth_rule'{NBSP}; les cl\u00e9s possibles ici "
+        f"sont{NBSP}: {DIVISION_KEYS}",
+        f"station.toml, divisi\u00f3n 1: clave desconocida 'youth_rule'; las claves admitidas aqu\u00ed son: "
+        f"{DIVISION_KEYS}",
+    ),
+    (
+        'touch = "yes"\n',
+        "station.toml: 'touch' must be true or false (found 'yes')",
+        f"station.toml{NBSP}: 'touch' doit \u00eatre true ou false (valeur trouv\u00e9e{NBSP}: 'yes')",
+        "station.toml: 'touch' debe ser true o false (valor encontrado: 'yes')",
+    ),
+    (
+        "[timings]\nverdict_display_ms = 20\n",
+        "station.toml [timings]: 'verdict_display_ms' must be a whole number from 1000 to 600000 (found 20)",
+        f"station.toml [timings]{NBSP}: 'verdict_display_ms' doit \u00eatre un nombre entier de 1000 \u00e0 "
+        f"600000 (valeur trouv\u00e9e{NBSP}: 20)",
+        "station.toml [timings]: 'verdict_display_ms' debe ser un n\u00famero entero de 1000 a 600000 "
+        "(valor encontrado: 20)",
+    ),
+    (
+        '[rules]\nprofile = "doubel"\n',
+        'station.toml [rules]: \'profile\' must be one of "double", "penalty", "per_turn", '
+        '"escalating", "free" (found \'doubel\')',
+        f'station.toml [rules]{NBSP}: \'profile\' doit \u00eatre l\'une des valeurs "double", "penalty", '
+        f'"per_turn", "escalating", "free" (valeur trouv\u00e9e{NBSP}: \'doubel\')',
+        'station.toml [rules]: \'profile\' debe ser uno de los valores "double", "penalty", "per_turn", '
+        '"escalating", "free" (valor encontrado: \'doubel\')',
+    ),
+    (
+        '[[divisions]]\nname = "A"\n[[divisions]]\nname = "B"\nlanguage = "de"\n',
+        "station.toml division 2: language = 'de': the station does not speak it; use one of \"en\" "
+        '(English), "fr" (Fran\u00e7ais), "es" (Espa\u00f1ol)',
+        f"station.toml, division 2{NBSP}: language = 'de'{NBSP}: la borne ne parle pas cette langue{NBSP}; "
+        f'utilisez l\'une de celles-ci{NBSP}: "en" (English), "fr" (Fran\u00e7ais), "es" (Espa\u00f1ol)',
+        "station.toml, divisi\u00f3n 2: language = 'de': el puesto no habla ese idioma; use uno de estos: "
+        '"en" (English), "fr" (Fran\u00e7ais), "es" (Espa\u00f1ol)',
+    ),
+    (
+        '[[divisions]]\nname = "Open"\n[[divisions]]\nname = "open"\n',
+        "station.toml: two divisions are named 'Open'; give each its own name",
+        f"station.toml{NBSP}: deux divisions s'appellent 'Open'{NBSP}; donnez \u00e0 chacune son propre nom",
+        "station.toml: dos divisiones se llaman 'Open'; d\u00e9 a cada una su propio nombre",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "english", "french", "spanish"), CONFIG_MISTAKES)
+def test_a_configuration_mistake_is_said_whole_in_french_and_spanish(
+    text: str, english: str, french: str, spanish: str, tmp_path: Path
+) -> None:
+    """The English stays for kiosk check and the journal; the screens say the whole message in their
+    language, the keys, values and file named as the file has them."""
+    with pytest.raises(ConfigError) as refused:
+        config(text, tmp_path)
+    error = refused.value
+    assert str(error) == english
+    assert load_catalogue("fr").say(error.wording) == french
+    assert load_catalogue("es").say(error.wording) == spanish
+    assert load_catalogue("en").say(error.wording) == english
+
+
+def _write_zip(path: Path) -> None:
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("club.txt", "AA\nAB\n")
+
+
+@pytest.mark.parametrize(
+    ("name", "make", "english", "french", "spanish"),
+    [
+        (
+            "club.kxpack",
+            lambda path: path.write_text("AARDVARK\nABACUS\nZEBRA\n" * 20, encoding="utf-8"),
+            "{path} is a word list, not a lexicon pack; build a pack from it: lexicon-build build "
+            "--name NAME --source {path} -o club.kxpack",
+            f"{{path}} est une liste de mots, et non un lexique{NBSP}; construisez-en un lexique{NBSP}: "
+            "lexicon-build build --name NAME --source {path} -o club.kxpack",
+            "{path} es una lista de palabras, no un l\u00e9xico; construya un l\u00e9xico con \u00e9l: "
+            "lexicon-build build --name NAME --source {path} -o club.kxpack",
+        ),
+        (
+            "club.zip",
+            _write_zip,
+            "{path} is a zip archive, not a lexicon pack; unzip it and give the file inside",
+            f"{{path}} est une archive zip, et non un lexique{NBSP}; d\u00e9compressez-la et donnez le "
+            "fichier qu'elle contient",
+            "{path} es un archivo zip, no un l\u00e9xico; descompr\u00edmalo e indique el archivo que "
+            "contiene",
+        ),
+    ],
+)
+def test_a_file_of_another_kind_given_as_a_pack_is_named_in_french_and_spanish(
+    name: str, make: object, english: str, french: str, spanish: str, tmp_path: Path
+) -> None:
+    path = tmp_path / name
+    make(path)  # type: ignore[operator]
+    with pytest.raises(NotAPackError) as refused:
+        read_sealed(path)
+    error = refused.value
+    assert str(error) == english.format(path=path)
+    assert load_catalogue("fr").say(error.wording) == french.format(path=path)
+    assert load_catalogue("es").say(error.wording) == spanish.format(path=path)
+
+
+def test_a_configuration_with_a_mistake_still_states_its_language(tmp_path: Path) -> None:
+    """The not-ready screen names the mistake in the language the director asked for."""
+    from kiosk.core.config import stated_language
+
+    path = tmp_path / "station.toml"
+    path.write_text('station_name = "3"\nlanguage = "es"  # FISE\n[[divisions]]\nyouth_rule = 1\n')
+    assert stated_language(path) == "es"
+    path.write_text('[judge]\nlanguage = "fr"\n')  # a table's key, not the station's
+    assert stated_language(path) is None
+    path.write_text('language = "de"\n')
+    assert stated_language(path) is None
+    assert stated_language(tmp_path / "missing.toml") is None
+
+
 def test_a_wording_survives_pickling_with_its_plural() -> None:
     said = Wording.counting("{count} word", "{count} words", 3)
     again = pickle.loads(pickle.dumps(StorageError(said)))
