@@ -301,6 +301,26 @@ CONFIG_MISTAKES = [  # (station.toml, English, French, Spanish): what a director
 ]
 
 
+CONFIG_MISTAKES += [
+    (
+        '[rules]\nprofile = "escalating"\nescalation = [10, 5]\n',
+        "station.toml [rules]: escalation [10, 5] goes down; an escalating penalty never costs less for "
+        "more words",
+        f"station.toml [rules]{NBSP}: escalation [10, 5] diminue{NBSP}; une p\u00e9nalit\u00e9 progressive "
+        "ne co\u00fbte jamais moins pour davantage de mots",
+        "station.toml [rules]: escalation [10, 5] disminuye; una penalizaci\u00f3n progresiva nunca cuesta "
+        "menos por m\u00e1s palabras",
+    ),
+    (
+        '[[trusted_keys]]\nname = "TD"\n',
+        "station.toml: trusted_keys[0]: missing public_key (a trusted key has name and public_key)",
+        f"station.toml{NBSP}: trusted_keys[0]{NBSP}: il manque public_key (une cl\u00e9 de confiance a name "
+        "et public_key)",
+        "station.toml: trusted_keys[0]: falta public_key (una clave de confianza tiene name y public_key)",
+    ),
+]
+
+
 @pytest.mark.parametrize(("text", "english", "french", "spanish"), CONFIG_MISTAKES)
 def test_a_configuration_mistake_is_said_whole_in_french_and_spanish(
     text: str, english: str, french: str, spanish: str, tmp_path: Path

@@ -317,6 +317,8 @@ def test_a_director_s_mistakes_on_the_not_ready_screen_come_from_the_catalogue(
             ("language = 'de'", "English", "Fran\u00e7ais", "Espa\u00f1ol", "en", "fr", "es"),
         ),
         ("[[divisions]]\nname = 'A'\n[[divisions]]\nname = 'a'\n", ("'a'",)),
+        ("[rules]\nprofile = 'escalating'\nescalation = [10, 5]\n", ("[rules]", "escalation", "[10, 5]")),
+        ("[[trusted_keys]]\nname = 'TD'\n", ("trusted_keys[0]", "name", "public_key")),
         ("[[divisions]]\nname = 'A'\npack = 'club.zip'\n", ("'A'", "pack")),
         ("[[divisions]]\nname = 'A'\npack = 'words'\n", ("'A'", "pack")),
         (
