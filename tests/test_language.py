@@ -39,7 +39,12 @@ KEYWORDS = {
 def code_messages() -> set[str]:
     """Every message the code marks (the first form of a plural), read as pybabel extract reads it."""
     found: set[str] = set()
-    method_map = [("core/**.py", "python"), ("storage/**.py", "python"), ("ui/**.py", "python")]
+    method_map = [
+        ("core/**.py", "python"),
+        ("storage/**.py", "python"),
+        ("ui/**.py", "python"),
+        ("paths.py", "python"),
+    ]
     for _, _, message, _, _ in extract_from_dir(str(LOCALE.parent), method_map, keywords=KEYWORDS):
         found.add(message[0] if isinstance(message, tuple) else message)
     return found
@@ -378,6 +383,27 @@ def test_a_file_of_another_kind_given_as_a_pack_is_named_in_french_and_spanish(
     assert str(error) == english.format(path=path)
     assert load_catalogue("fr").say(error.wording) == french.format(path=path)
     assert load_catalogue("es").say(error.wording) == spanish.format(path=path)
+
+
+def test_a_data_directory_that_cannot_be_used_is_said_in_french_and_spanish(tmp_path: Path) -> None:
+    from kiosk.paths import check_data_dir
+
+    blocker = tmp_path / "data"
+    blocker.write_text("")  # a file where the station's folder should be
+    with pytest.raises(StorageError) as refused:
+        check_data_dir(blocker)
+    error = refused.value
+    assert str(error) == (
+        f"the station's data directory {blocker} is a file, not a directory; remove it or name another folder"
+    )
+    assert load_catalogue("fr").say(error.wording) == (
+        f"le dossier de donn\u00e9es de la borne {blocker} est un fichier, et non un dossier{NBSP}; "
+        "supprimez-le ou indiquez un autre dossier"
+    )
+    assert load_catalogue("es").say(error.wording) == (
+        f"la carpeta de datos del puesto {blocker} es un archivo, no una carpeta; elim\u00ednelo o indique "
+        "otra carpeta"
+    )
 
 
 def test_a_configuration_with_a_mistake_still_states_its_language(tmp_path: Path) -> None:
