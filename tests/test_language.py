@@ -15,8 +15,8 @@ import kiosk
 from kiosk.core.adjudication import Verdict
 from kiosk.core.alphabet import alphabets
 from kiosk.core.config import load_languages, parse_config
-from kiosk.core.errors import ConfigError, NotAPackError, PackVersionError, StorageError
-from kiosk.core.language import LANGUAGES, load_catalogue
+from kiosk.core.errors import ConfigError, EditionTableError, NotAPackError, PackVersionError, StorageError
+from kiosk.core.language import LANGUAGES, load_catalogue, marked
 from kiosk.core.pack import read_sealed
 from kiosk.core.plural import counted, one_or_many
 from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
@@ -403,6 +403,30 @@ def test_a_data_directory_that_cannot_be_used_is_said_in_french_and_spanish(tmp_
     assert load_catalogue("es").say(error.wording) == (
         f"la carpeta de datos del puesto {blocker} es un archivo, no una carpeta; elim\u00ednelo o indique "
         "otra carpeta"
+    )
+
+
+def test_an_edition_a_division_expects_and_a_table_that_is_a_folder_are_said_in_spanish(
+    tmp_path: Path,
+) -> None:
+    from kiosk.core.edition import EditionTable, Expectation, KnownEdition, read_edition_table
+
+    table = EditionTable((KnownEdition("CSW21", 3, "0" * 64, ((2, 3),), "built-in"),))
+    where = Wording(marked("{where}: division {division}"), where="station.toml", division="'Open'")
+    with pytest.raises(EditionTableError) as refused:
+        Expectation.parse("CSW99", table, where=where)
+    assert str(refused.value).startswith("station.toml: division 'Open': expect = 'CSW99' is neither")
+    assert load_catalogue("es").say(refused.value.wording) == (
+        "station.toml: divisi\u00f3n 'Open': expect = 'CSW99' no es ni una edici\u00f3n conocida ni la "
+        "huella de un conjunto (sha256: y 64 d\u00edgitos hexadecimales). Ediciones conocidas: CSW21. "
+        "A\u00f1ada la edici\u00f3n a una tabla de ediciones conocidas (known_editions) o indique la huella "
+        "de su conjunto"
+    )
+    with pytest.raises(EditionTableError) as refused:
+        read_edition_table(tmp_path)
+    assert load_catalogue("es").say(refused.value.wording) == (
+        f"{tmp_path} es una carpeta, no una tabla de ediciones conocidas; indique un archivo que est\u00e9 "
+        "dentro"
     )
 
 

@@ -538,7 +538,11 @@ def edition_problem(
     if division.expect is None:
         return None
     where = config.source if config.source is not None else Wording(marked("the station configuration"))
-    wanted = Expectation.parse(division.expect, editions, where=f"{where}: division {division.name!r}")
+    wanted = Expectation.parse(
+        division.expect,
+        editions,
+        where=Wording(marked("{where}: division {division}"), where=where, division=repr(division.name)),
+    )
     info = lexicon.info
     school = info.school_word_set
     sets = [school] if division.youth_rules and school is not None else [info.word_set]
