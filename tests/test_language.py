@@ -430,6 +430,26 @@ def test_an_edition_a_division_expects_and_a_table_that_is_a_folder_are_said_in_
     )
 
 
+def test_a_database_url_of_another_kind_and_a_short_pin_are_said_in_french() -> None:
+    from kiosk.core.errors import PinError
+    from kiosk.core.pin import validate_pin
+    from kiosk.storage.database import open_engine
+
+    with pytest.raises(StorageError) as refused:
+        open_engine("mysql://kiosk@judges/challenges")
+    assert str(refused.value).endswith("names 'mysql'; the log supports sqlite and postgresql+psycopg")
+    french = load_catalogue("fr").say(refused.value.wording)
+    assert french.startswith("l'URL de base de donn\u00e9es mysql://")
+    assert french.endswith(f"nomme 'mysql'{NBSP}; le journal accepte sqlite et postgresql+psycopg")
+    with pytest.raises(PinError) as short:
+        validate_pin("12")
+    assert (
+        load_catalogue("fr")
+        .say(short.value.wording)
+        .startswith(f"le code est trop court{NBSP}: utilisez au moins ")
+    )
+
+
 def test_a_configuration_with_a_mistake_still_states_its_language(tmp_path: Path) -> None:
     """The not-ready screen names the mistake in the language the director asked for."""
     from kiosk.core.config import stated_language
