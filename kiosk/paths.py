@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from kiosk.core.errors import StorageError
+from kiosk.core.wording import Wording, marked
 
 if TYPE_CHECKING:
     from kiosk.core.config import StationConfig
@@ -180,25 +181,33 @@ def _owner(path: Path) -> str:
         owner = pwd.getpwuid(status.st_uid).pw_name
     except (ImportError, KeyError):
         owner = str(status.st_uid)
-    return f"owner {owner}, mode {stat.filemode(status.st_mode)}"
+    return Wording(marked("owner {owner}, mode {mode}"), owner=owner, mode=stat.filemode(status.st_mode))
 
 
 def _reason(exc: OSError, path: Path) -> str:
     """Why ``path`` cannot be written, in words a judge can act on."""
     code = exc.errno
     if code == errno.EROFS:
-        return "it is on a read-only file system; give the station a folder on a writable disk"
+        return Wording(
+            marked("it is on a read-only file system; give the station a folder on a writable disk")
+        )
     if code in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
-        return "the disk is full; free some space on it or give the station a folder on another disk"
+        return Wording(
+            marked("the disk is full; free some space on it or give the station a folder on another disk")
+        )
     if code in (errno.EACCES, errno.EPERM):
         path = _reachable(path)
         owner = _owner(path)
-        held = f" ({owner})" if owner else ""
-        return (
-            f"permission denied: the user {current_user()} may not write to {path}{held}; "
-            "give that user the folder (chown) or start the station as its owner"
+        return Wording(
+            marked(
+                "permission denied: the user {user} may not write to {path}{held}; give that user the "
+                "folder (chown) or start the station as its owner"
+            ),
+            user=current_user(),
+            path=path,
+            held=Wording(marked(" ({owner})"), owner=owner) if owner else "",
         )
-    return exc.strerror or str(exc)
+    return exc.strerror or str(exc)  # the system's own words
 
 
 def _reachable(path: Path) -> Path:
@@ -229,18 +238,24 @@ def check_data_dir(folder: Path) -> None:
     folder that cannot be created or written (permission denied, a read-only file system), a full
     disk, or a database file in it that this user cannot write.
     """
-    start = f"the station's data directory {folder}"
+    start = Wording(marked("the station's data directory {folder}"), folder=folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except FileExistsError as exc:
-        raise StorageError(f"{start} is a file, not a directory; remove it or name another folder") from exc
+        raise StorageError(
+            marked("{start} is a file, not a directory; remove it or name another folder"), start=start
+        ) from exc
     except NotADirectoryError as exc:
         blocker = _reachable(folder)
         raise StorageError(
-            f"{start} cannot be created: {blocker} is a file, not a directory; name another folder"
+            marked("{start} cannot be created: {blocker} is a file, not a directory; name another folder"),
+            start=start,
+            blocker=blocker,
         ) from exc
     except OSError as exc:
-        raise StorageError(f"{start} cannot be created: {_reason(exc, folder)}") from exc
+        raise StorageError(
+            marked("{start} cannot be created: {reason}"), start=start, reason=_reason(exc, folder)
+        ) from exc
     probe = folder / f".kiosk-write-check-{os.getpid()}"  # (tempfile and shutil: ~8 ms to import)
     try:
         handle = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -250,19 +265,30 @@ def check_data_dir(folder: Path) -> None:
             os.close(handle)
             probe.unlink()
     except OSError as exc:
-        raise StorageError(f"{start} cannot be written: {_reason(exc, folder)}") from exc
+        raise StorageError(
+            marked("{start} cannot be written: {reason}"), start=start, reason=_reason(exc, folder)
+        ) from exc
     try:
         free = _free_bytes(folder)
     except OSError as exc:
-        raise StorageError(f"{start} cannot be checked: {_reason(exc, folder)}") from exc
+        raise StorageError(
+            marked("{start} cannot be checked: {reason}"), start=start, reason=_reason(exc, folder)
+        ) from exc
     if free < MIN_FREE_BYTES:
         raise StorageError(
-            f"{start} is on a full disk ({free // 1024} KiB free; the log needs at least "
-            f"{MIN_FREE_BYTES // 1024} KiB): free some space or give the station a folder on another disk"
+            marked(
+                "{start} is on a full disk ({free} KiB free; the log needs at least {needed} KiB): free "
+                "some space or give the station a folder on another disk"
+            ),
+            start=start,
+            free=free // 1024,
+            needed=MIN_FREE_BYTES // 1024,
         )
     for name in (LOCAL_DATABASE_NAME, f"{LOCAL_DATABASE_NAME}-wal", f"{LOCAL_DATABASE_NAME}-shm"):
         path = folder / name
         if os.path.lexists(path) and not os.access(path, os.R_OK | os.W_OK):
             raise StorageError(
-                f"{path} cannot be written: {_reason(OSError(errno.EACCES, os.strerror(errno.EACCES)), path)}"
+                marked("{path} cannot be written: {reason}"),
+                path=path,
+                reason=_reason(OSError(errno.EACCES, os.strerror(errno.EACCES)), path),
             )

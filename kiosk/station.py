@@ -101,6 +101,22 @@ def station_words(config: StationConfig) -> Catalogue | None:
         return None
 
 
+def stated_words(config_path: Path) -> Catalogue | None:
+    """The language a configuration that cannot be used states (``language = "fr"``), for the
+    not-ready screen that names its mistake; None (English) if it states none or it cannot be loaded."""
+    from kiosk.core.config import stated_language
+    from kiosk.core.errors import KioskError
+    from kiosk.core.language import load_catalogue
+
+    language = stated_language(config_path)
+    if language is None:
+        return None
+    try:
+        return load_catalogue(language)
+    except KioskError:
+        return None
+
+
 def start_station(
     config_path: Path | None,
     data_dir: Path | None,
@@ -130,6 +146,8 @@ def start_station(
         divisions = load_divisions(config, verifier)
         load_languages(config)  # every catalogue it asks for is in this installation
     except KioskError as exc:  # on the terminal only, where there is no screen to show it on
+        if words is None and config_path is not None:
+            words = stated_words(config_path)  # a configuration with a mistake still says its language
         screen = no_screen(config_path, data_dir, os.environ) is None
         not_ready(exc, kiosk_session=kiosk_session and screen, smoke=smoke, words=words)
     screen_problem = no_screen(config_path, data_dir, os.environ)

@@ -15,8 +15,8 @@ import kiosk
 from kiosk.core.adjudication import Verdict
 from kiosk.core.alphabet import alphabets
 from kiosk.core.config import load_languages, parse_config
-from kiosk.core.errors import ConfigError, NotAPackError, PackVersionError, StorageError
-from kiosk.core.language import LANGUAGES, load_catalogue
+from kiosk.core.errors import ConfigError, EditionTableError, NotAPackError, PackVersionError, StorageError
+from kiosk.core.language import LANGUAGES, load_catalogue, marked
 from kiosk.core.pack import read_sealed
 from kiosk.core.plural import counted, one_or_many
 from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
@@ -39,7 +39,12 @@ KEYWORDS = {
 def code_messages() -> set[str]:
     """Every message the code marks (the first form of a plural), read as pybabel extract reads it."""
     found: set[str] = set()
-    method_map = [("core/**.py", "python"), ("storage/**.py", "python"), ("ui/**.py", "python")]
+    method_map = [
+        ("core/**.py", "python"),
+        ("storage/**.py", "python"),
+        ("ui/**.py", "python"),
+        ("paths.py", "python"),
+    ]
     for _, _, message, _, _ in extract_from_dir(str(LOCALE.parent), method_map, keywords=KEYWORDS):
         found.add(message[0] if isinstance(message, tuple) else message)
     return found
@@ -245,6 +250,218 @@ def test_a_damaged_pack_is_named_in_spanish(tmp_path: Path) -> None:
         f"{pack} est\u00e1 vac\u00edo (0 bytes), no es un l\u00e9xico; c\u00f3pielo de nuevo del original "
         "del organizador, o construya uno con 'lexicon-build build'"
     )
+
+
+# -- a director's mistakes, said whole in the station's language ---------------------------------
+
+NBSP = "\u00a0"
+DIVISION_KEYS = "colour, expect, language, name, pack, second_opinion_pack, youth_rules"
+CONFIG_MISTAKES = [  # (station.toml, English, French, Spanish): what a director meets most
+    (
+        'language = "fr"\n[[divisions]]\nname = "Open"\nyouth_rule = true\n',
+        f"station.toml division 1: unknown key 'youth_rule'; the keys here are: {DIVISION_KEYS}",
+        f"station.toml, division 1{NBSP}: cl\u00e9 inconnue 'youth_rule'{NBSP}; les cl\u00e9s possibles ici "
+        f"sont{NBSP}: {DIVISION_KEYS}",
+        f"station.toml, divisi\u00f3n 1: clave desconocida 'youth_rule'; las claves admitidas aqu\u00ed son: "
+        f"{DIVISION_KEYS}",
+    ),
+    (
+        'touch = "yes"\n',
+        "station.toml: 'touch' must be true or false (found 'yes')",
+        f"station.toml{NBSP}: 'touch' doit \u00eatre true ou false (valeur trouv\u00e9e{NBSP}: 'yes')",
+        "station.toml: 'touch' debe ser true o false (valor encontrado: 'yes')",
+    ),
+    (
+        "[timings]\nverdict_display_ms = 20\n",
+        "station.toml [timings]: 'verdict_display_ms' must be a whole number from 1000 to 600000 (found 20)",
+        f"station.toml [timings]{NBSP}: 'verdict_display_ms' doit \u00eatre un nombre entier de 1000 \u00e0 "
+        f"600000 (valeur trouv\u00e9e{NBSP}: 20)",
+        "station.toml [timings]: 'verdict_display_ms' debe ser un n\u00famero entero de 1000 a 600000 "
+        "(valor encontrado: 20)",
+    ),
+    (
+        '[rules]\nprofile = "doubel"\n',
+        'station.toml [rules]: \'profile\' must be one of "double", "penalty", "per_turn", '
+        '"escalating", "free" (found \'doubel\')',
+        f'station.toml [rules]{NBSP}: \'profile\' doit \u00eatre l\'une des valeurs "double", "penalty", '
+        f'"per_turn", "escalating", "free" (valeur trouv\u00e9e{NBSP}: \'doubel\')',
+        'station.toml [rules]: \'profile\' debe ser uno de los valores "double", "penalty", "per_turn", '
+        '"escalating", "free" (valor encontrado: \'doubel\')',
+    ),
+    (
+        '[[divisions]]\nname = "A"\n[[divisions]]\nname = "B"\nlanguage = "de"\n',
+        "station.toml division 2: language = 'de': the station does not speak it; use one of \"en\" "
+        '(English), "fr" (Fran\u00e7ais), "es" (Espa\u00f1ol)',
+        f"station.toml, division 2{NBSP}: language = 'de'{NBSP}: la borne ne parle pas cette langue{NBSP}; "
+        f'utilisez l\'une de celles-ci{NBSP}: "en" (English), "fr" (Fran\u00e7ais), "es" (Espa\u00f1ol)',
+        "station.toml, divisi\u00f3n 2: language = 'de': el puesto no habla ese idioma; use uno de estos: "
+        '"en" (English), "fr" (Fran\u00e7ais), "es" (Espa\u00f1ol)',
+    ),
+    (
+        '[[divisions]]\nname = "Open"\n[[divisions]]\nname = "open"\n',
+        "station.toml: two divisions are named 'Open'; give each its own name",
+        f"station.toml{NBSP}: deux divisions s'appellent 'Open'{NBSP}; donnez \u00e0 chacune son propre nom",
+        "station.toml: dos divisiones se llaman 'Open'; d\u00e9 a cada una su propio nombre",
+    ),
+]
+
+
+CONFIG_MISTAKES += [
+    (
+        '[rules]\nprofile = "escalating"\nescalation = [10, 5]\n',
+        "station.toml [rules]: escalation [10, 5] goes down; an escalating penalty never costs less for "
+        "more words",
+        f"station.toml [rules]{NBSP}: escalation [10, 5] diminue{NBSP}; une p\u00e9nalit\u00e9 progressive "
+        "ne co\u00fbte jamais moins pour davantage de mots",
+        "station.toml [rules]: escalation [10, 5] disminuye; una penalizaci\u00f3n progresiva nunca cuesta "
+        "menos por m\u00e1s palabras",
+    ),
+    (
+        '[[trusted_keys]]\nname = "TD"\n',
+        "station.toml: trusted_keys[0]: missing public_key (a trusted key has name and public_key)",
+        f"station.toml{NBSP}: trusted_keys[0]{NBSP}: il manque public_key (une cl\u00e9 de confiance a name "
+        "et public_key)",
+        "station.toml: trusted_keys[0]: falta public_key (una clave de confianza tiene name y public_key)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "english", "french", "spanish"), CONFIG_MISTAKES)
+def test_a_configuration_mistake_is_said_whole_in_french_and_spanish(
+    text: str, english: str, french: str, spanish: str, tmp_path: Path
+) -> None:
+    """The English stays for kiosk check and the journal; the screens say the whole message in their
+    language, the keys, values and file named as the file has them."""
+    with pytest.raises(ConfigError) as refused:
+        config(text, tmp_path)
+    error = refused.value
+    assert str(error) == english
+    assert load_catalogue("fr").say(error.wording) == french
+    assert load_catalogue("es").say(error.wording) == spanish
+    assert load_catalogue("en").say(error.wording) == english
+
+
+def _write_zip(path: Path) -> None:
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("club.txt", "AA\nAB\n")
+
+
+@pytest.mark.parametrize(
+    ("name", "make", "english", "french", "spanish"),
+    [
+        (
+            "club.kxpack",
+            lambda path: path.write_text("AARDVARK\nABACUS\nZEBRA\n" * 20, encoding="utf-8"),
+            "{path} is a word list, not a lexicon pack; build a pack from it: lexicon-build build "
+            "--name NAME --source {path} -o club.kxpack",
+            f"{{path}} est une liste de mots, et non un lexique{NBSP}; construisez-en un lexique{NBSP}: "
+            "lexicon-build build --name NAME --source {path} -o club.kxpack",
+            "{path} es una lista de palabras, no un l\u00e9xico; construya un l\u00e9xico con \u00e9l: "
+            "lexicon-build build --name NAME --source {path} -o club.kxpack",
+        ),
+        (
+            "club.zip",
+            _write_zip,
+            "{path} is a zip archive, not a lexicon pack; unzip it and give the file inside",
+            f"{{path}} est une archive zip, et non un lexique{NBSP}; d\u00e9compressez-la et donnez le "
+            "fichier qu'elle contient",
+            "{path} es un archivo zip, no un l\u00e9xico; descompr\u00edmalo e indique el archivo que "
+            "contiene",
+        ),
+    ],
+)
+def test_a_file_of_another_kind_given_as_a_pack_is_named_in_french_and_spanish(
+    name: str, make: object, english: str, french: str, spanish: str, tmp_path: Path
+) -> None:
+    path = tmp_path / name
+    make(path)  # type: ignore[operator]
+    with pytest.raises(NotAPackError) as refused:
+        read_sealed(path)
+    error = refused.value
+    assert str(error) == english.format(path=path)
+    assert load_catalogue("fr").say(error.wording) == french.format(path=path)
+    assert load_catalogue("es").say(error.wording) == spanish.format(path=path)
+
+
+def test_a_data_directory_that_cannot_be_used_is_said_in_french_and_spanish(tmp_path: Path) -> None:
+    from kiosk.paths import check_data_dir
+
+    blocker = tmp_path / "data"
+    blocker.write_text("")  # a file where the station's folder should be
+    with pytest.raises(StorageError) as refused:
+        check_data_dir(blocker)
+    error = refused.value
+    assert str(error) == (
+        f"the station's data directory {blocker} is a file, not a directory; remove it or name another folder"
+    )
+    assert load_catalogue("fr").say(error.wording) == (
+        f"le dossier de donn\u00e9es de la borne {blocker} est un fichier, et non un dossier{NBSP}; "
+        "supprimez-le ou indiquez un autre dossier"
+    )
+    assert load_catalogue("es").say(error.wording) == (
+        f"la carpeta de datos del puesto {blocker} es un archivo, no una carpeta; elim\u00ednelo o indique "
+        "otra carpeta"
+    )
+
+
+def test_an_edition_a_division_expects_and_a_table_that_is_a_folder_are_said_in_spanish(
+    tmp_path: Path,
+) -> None:
+    from kiosk.core.edition import EditionTable, Expectation, KnownEdition, read_edition_table
+
+    table = EditionTable((KnownEdition("CSW21", 3, "0" * 64, ((2, 3),), "built-in"),))
+    where = Wording(marked("{where}: division {division}"), where="station.toml", division="'Open'")
+    with pytest.raises(EditionTableError) as refused:
+        Expectation.parse("CSW99", table, where=where)
+    assert str(refused.value).startswith("station.toml: division 'Open': expect = 'CSW99' is neither")
+    assert load_catalogue("es").say(refused.value.wording) == (
+        "station.toml: divisi\u00f3n 'Open': expect = 'CSW99' no es ni una edici\u00f3n conocida ni la "
+        "huella de un conjunto (sha256: y 64 d\u00edgitos hexadecimales). Ediciones conocidas: CSW21. "
+        "A\u00f1ada la edici\u00f3n a una tabla de ediciones conocidas (known_editions) o indique la huella "
+        "de su conjunto"
+    )
+    with pytest.raises(EditionTableError) as refused:
+        read_edition_table(tmp_path)
+    assert load_catalogue("es").say(refused.value.wording) == (
+        f"{tmp_path} es una carpeta, no una tabla de ediciones conocidas; indique un archivo que est\u00e9 "
+        "dentro"
+    )
+
+
+def test_a_database_url_of_another_kind_and_a_short_pin_are_said_in_french() -> None:
+    from kiosk.core.errors import PinError
+    from kiosk.core.pin import validate_pin
+    from kiosk.storage.database import open_engine
+
+    with pytest.raises(StorageError) as refused:
+        open_engine("mysql://kiosk@judges/challenges")
+    assert str(refused.value).endswith("names 'mysql'; the log supports sqlite and postgresql+psycopg")
+    french = load_catalogue("fr").say(refused.value.wording)
+    assert french.startswith("l'URL de base de donn\u00e9es mysql://")
+    assert french.endswith(f"nomme 'mysql'{NBSP}; le journal accepte sqlite et postgresql+psycopg")
+    with pytest.raises(PinError) as short:
+        validate_pin("12")
+    assert (
+        load_catalogue("fr")
+        .say(short.value.wording)
+        .startswith(f"le code est trop court{NBSP}: utilisez au moins ")
+    )
+
+
+def test_a_configuration_with_a_mistake_still_states_its_language(tmp_path: Path) -> None:
+    """The not-ready screen names the mistake in the language the director asked for."""
+    from kiosk.core.config import stated_language
+
+    path = tmp_path / "station.toml"
+    path.write_text('station_name = "3"\nlanguage = "es"  # FISE\n[[divisions]]\nyouth_rule = 1\n')
+    assert stated_language(path) == "es"
+    path.write_text('[judge]\nlanguage = "fr"\n')  # a table's key, not the station's
+    assert stated_language(path) is None
+    path.write_text('language = "de"\n')
+    assert stated_language(path) is None
+    assert stated_language(tmp_path / "missing.toml") is None
 
 
 def test_a_wording_survives_pickling_with_its_plural() -> None:

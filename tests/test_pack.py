@@ -138,6 +138,19 @@ def test_a_pack_written_before_sections_were_compressed_is_refused_with_what_to_
     )
 
 
+def test_a_pack_of_an_older_format_is_refused_in_the_station_language() -> None:
+    from kiosk.core.language import load_catalogue
+
+    old = GOLDEN_DIR / "format-1.kxpack"
+    with pytest.raises(PackVersionError) as caught:
+        read_pack(old)
+    assert load_catalogue("fr").say(caught.value.wording) == (
+        f"{old} est au format de lexique 1, plus ancien que le format {FORMAT_VERSION} que lit cette "
+        f"borne\u00a0; reconstruisez le lexique avec lexicon-build {__version__} (le constructeur livr\u00e9 "
+        "avec cette borne)"
+    )
+
+
 def test_a_pack_from_another_normaliser_version_is_refused() -> None:
     good = load_lexicon(encode_pack_for_test(normaliser_version=1))
     assert good.info.normaliser_version == 1

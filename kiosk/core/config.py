@@ -100,6 +100,7 @@ __all__ = [
     "load_languages",
     "parse_config",
     "recognise",
+    "stated_language",
     "youth_list_problem",
 ]
 
@@ -168,49 +169,61 @@ class _Reader:
         self.where = where
 
     def fail(self, key: str, wanted: str) -> ConfigError:
-        return ConfigError(f"{self.where}: '{key}' must be {wanted} (found {self.table[key]!r})")
+        """``wanted``: a ``Wording`` ("true or false"), said in the screen's language."""
+        return ConfigError(
+            marked("{where}: '{key}' must be {wanted} (found {found})"),
+            where=self.where,
+            key=key,
+            wanted=wanted,
+            found=repr(self.table[key]),
+        )
 
     def check_keys(self, allowed: set[str]) -> None:
         unknown = sorted(set(self.table) - allowed)
         if unknown:
             raise ConfigError(
-                f"{self.where}: unknown key {unknown[0]!r}; the keys here are: {', '.join(sorted(allowed))}"
+                marked("{where}: unknown key {key}; the keys here are: {keys}"),
+                where=self.where,
+                key=repr(unknown[0]),
+                keys=", ".join(sorted(allowed)),
             )
 
     def string(self, key: str, default: str | None = None) -> str | None:
         value = self.table.get(key, default)
         if value is not None and (not isinstance(value, str) or not value.strip()):
-            raise self.fail(key, "a non-empty string in quotes")
+            raise self.fail(key, Wording(marked("a non-empty string in quotes")))
         return value
 
     def boolean(self, key: str, default: bool) -> bool:
         value = self.table.get(key, default)
         if not isinstance(value, bool):
-            raise self.fail(key, "true or false")
+            raise self.fail(key, Wording(marked("true or false")))
         return value
 
     def integer(self, key: str, default: int, low: int, high: int) -> int:
         value = self.table.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise self.fail(key, f"a whole number from {low} to {high}")
+            raise self.fail(key, Wording(marked("a whole number from {low} to {high}"), low=low, high=high))
         return value
 
     def choice(self, key: str, default: str, choices: list[str]) -> str:
         value = self.table.get(key, default)
         if value not in choices:
-            raise self.fail(key, "one of " + ", ".join(f'"{c}"' for c in choices))
+            raise self.fail(
+                key, Wording(marked("one of {choices}"), choices=", ".join(f'"{c}"' for c in choices))
+            )
         return str(value)
 
     def tables(self, key: str) -> list[Mapping[str, Any]]:
         value = self.table.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-            raise self.fail(key, f"a list of tables, written [[{key}]]")
+            raise self.fail(key, Wording(marked("a list of tables, written [[{key}]]"), key=key))
         return value
 
     def sub(self, key: str) -> _Reader:
         value = self.table.get(key, {})
         if not isinstance(value, dict):
-            raise self.fail(key, f"a table, written [{key}]")
+            raise self.fail(key, Wording(marked("a table, written [{key}]"), key=key))
         return _Reader(value, f"{self.where} [{key}]")
 
 
@@ -234,8 +247,13 @@ def _rules(reader: _Reader) -> RuleProfile:
     ):
         raise reader.fail(
             "escalation",
-            f"a list of 1 to {MAX_WORDS_PER_CHALLENGE} whole numbers: the points for one word, two "
-            "words, ... (the last one counts for more words), e.g. [5, 10, 20]",
+            Wording(
+                marked(
+                    "a list of 1 to {most} whole numbers: the points for one word, two words, ... (the "
+                    "last one counts for more words), e.g. [5, 10, 20]"
+                ),
+                most=MAX_WORDS_PER_CHALLENGE,
+            ),
         )
     party = PenaltyParty(reader.choice("penalty", "challenger_loses", [p.value for p in PenaltyParty]))
     label = reader.string("name") or ""
@@ -257,7 +275,7 @@ def _rules(reader: _Reader) -> RuleProfile:
             words=tuple(words),
         )
     except ConfigError as exc:
-        raise ConfigError(f"{reader.where}: {exc}") from exc
+        raise ConfigError(marked("{where}: {problem}"), where=reader.where, problem=exc.wording) from exc
 
 
 def _timings(reader: _Reader) -> Timings:
@@ -267,7 +285,10 @@ def _timings(reader: _Reader) -> Timings:
     idle = reader.integer("idle_entry_ms", DEFAULT_IDLE_ENTRY_MS, 1000, MAX_TIMING_MS)
     if lockout >= display:
         raise ConfigError(
-            f"{reader.where}: key_lockout_ms ({lockout}) must be shorter than verdict_display_ms ({display})"
+            marked("{where}: key_lockout_ms ({lockout}) must be shorter than verdict_display_ms ({display})"),
+            where=reader.where,
+            lockout=lockout,
+            display=display,
         )
     return Timings(key_lockout_ms=lockout, verdict_display_ms=display, idle_entry_ms=idle)
 
@@ -278,20 +299,23 @@ def _divisions(reader: _Reader, base: Path, default_pack: Path) -> tuple[Divisio
         return (Division(name="Open", pack=default_pack),)
     if len(tables) > MAX_DIVISIONS:
         raise ConfigError(
-            f"{reader.where}: {len(tables)} divisions; one station serves at most {MAX_DIVISIONS}"
+            marked("{where}: {count} divisions; one station serves at most {most}"),
+            where=reader.where,
+            count=len(tables),
+            most=MAX_DIVISIONS,
         )
     divisions = []
     for number, table in enumerate(tables, start=1):
-        sub = _Reader(table, f"{reader.where} division {number}")
+        sub = _Reader(table, Wording(marked("{where} division {number}"), where=reader.where, number=number))
         sub.check_keys({"name", "pack", "youth_rules", "colour", "second_opinion_pack", "expect", "language"})
         name = sub.string("name")
         if name is None:
-            raise ConfigError(f'{sub.where}: give it a name, e.g. name = "Open"')
+            raise ConfigError(marked('{where}: give it a name, e.g. name = "Open"'), where=sub.where)
         pack_text = sub.string("pack")
         colour = sub.string("colour", DEFAULT_COLOURS[(number - 1) % len(DEFAULT_COLOURS)])
         assert colour is not None
         if _COLOUR.fullmatch(colour) is None:
-            raise sub.fail("colour", 'a colour written "#rrggbb", e.g. "#1f5fbf"')
+            raise sub.fail("colour", Wording(marked('a colour written "#rrggbb", e.g. "#1f5fbf"')))
         second = sub.string("second_opinion_pack")
         language = sub.string("language")
         divisions.append(
@@ -304,13 +328,19 @@ def _divisions(reader: _Reader, base: Path, default_pack: Path) -> tuple[Divisio
                 expect=sub.string("expect"),
                 language=None
                 if language is None
-                else checked_language(language, where=f"{sub.where}: language"),
+                else checked_language(
+                    language, where=Wording(marked("{where}: {key}"), where=sub.where, key="language")
+                ),
             )
         )
     names = [d.name.casefold() for d in divisions]
     duplicate = next((d.name for d in divisions if names.count(d.name.casefold()) > 1), None)
     if duplicate is not None:
-        raise ConfigError(f"{reader.where}: two divisions are named {duplicate!r}; give each its own name")
+        raise ConfigError(
+            marked("{where}: two divisions are named {name}; give each its own name"),
+            where=reader.where,
+            name=repr(duplicate),
+        )
     return tuple(divisions)
 
 
@@ -321,7 +351,9 @@ def parse_config(text: str, *, where: str, base: Path, default_pack: Path) -> St
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{where} is not valid TOML: {exc}") from exc
+        raise ConfigError(
+            marked("{where} is not valid TOML: {detail}"), where=where, detail=str(exc)
+        ) from exc
     top = _Reader(data, where)
     top.check_keys(
         {
@@ -353,7 +385,10 @@ def parse_config(text: str, *, where: str, base: Path, default_pack: Path) -> St
         touch=top.boolean("touch", False),
         screen=top.integer("screen", 0, 0, 15),
         ask_table=top.boolean("ask_table", False),
-        language=checked_language(top.string("language", DEFAULT_LANGUAGE) or "", where=f"{where}: language"),
+        language=checked_language(
+            top.string("language", DEFAULT_LANGUAGE) or "",
+            where=Wording(marked("{where}: {key}"), where=where, key="language"),
+        ),
         database_url=top.string("database_url"),
         data_dir=None if data_dir is None else _path(base, data_dir),
         judge=JudgeSettings(
@@ -367,7 +402,9 @@ def parse_config(text: str, *, where: str, base: Path, default_pack: Path) -> St
 def _tables(reader: _Reader, base: Path) -> tuple[Path, ...]:
     value = reader.table.get("known_editions", [])
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-        raise reader.fail("known_editions", 'a list of file names in quotes, e.g. ["our-editions.tsv"]')
+        raise reader.fail(
+            "known_editions", Wording(marked('a list of file names in quotes, e.g. ["our-editions.tsv"]'))
+        )
     return tuple(_path(base, v) for v in value)
 
 
@@ -380,18 +417,42 @@ def load_config(path: Path, *, default_pack: Path) -> StationConfig:
     try:
         data = path.read_bytes()
     except FileNotFoundError as exc:
-        raise ConfigError(f"{path} does not exist; check the --config path") from exc
+        raise ConfigError(marked("{path} does not exist; check the --config path"), path=path) from exc
     except OSError as exc:
-        raise ConfigError(f"{path} cannot be read: {exc.strerror}") from exc
+        raise ConfigError(marked("{path} cannot be read: {detail}"), path=path, detail=exc.strerror) from exc
     problem = refusal_for_bytes(data, str(path), Role.STATION_CONFIG)
     if problem is not None:
         raise ConfigError(problem)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path} is not UTF-8 text; save it as UTF-8") from exc
+        raise ConfigError(marked("{path} is not UTF-8 text; save it as UTF-8"), path=path) from exc
     config = parse_config(text, where=str(path), base=path.resolve().parent, default_pack=default_pack)
     return replace(config, source=path)
+
+
+_STATED_LANGUAGE = re.compile(r"""language\s*=\s*["']([A-Za-z]{2})["']\s*(?:#.*)?""")
+
+
+def stated_language(path: Path) -> str | None:
+    """The station's language as its configuration states it (``language = "fr"`` before the first
+    table), read even when the file has a mistake elsewhere: the not-ready screen names that mistake
+    in the language the director asked for. None if it states none the station speaks."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("["):
+            return None  # the station's own keys come before its first table
+        found = _STATED_LANGUAGE.fullmatch(stripped)
+        if found is not None:
+            try:
+                return checked_language(found.group(1))
+            except ConfigError:
+                return None
+    return None
 
 
 @dataclass(frozen=True)
@@ -415,15 +476,25 @@ class Languages:
 def load_languages(config: StationConfig) -> Languages:
     """Every catalogue the configuration asks for, each read once; ConfigError (naming the file and
     the key) if one is missing from this installation."""
-    where = "language" if config.source is None else f"{config.source}: language"
-    station = load_catalogue(config.language, where=where)
+    key = "language"
+    station = load_catalogue(
+        config.language,
+        where=key
+        if config.source is None
+        else Wording(marked("{where}: {key}"), where=config.source, key=key),
+    )
     loaded = {station.language: station}
     for number, division in enumerate(config.divisions, start=1):
         code = division.language
         if code is not None and code not in loaded:
-            place = f"division {number} ({division.name}): language"
+            place = Wording(
+                marked("division {number} ({name}): {key}"), number=number, name=division.name, key=key
+            )
             loaded[code] = load_catalogue(
-                code, where=place if config.source is None else f"{config.source} {place}"
+                code,
+                where=place
+                if config.source is None
+                else Wording(marked("{where} {place}"), where=config.source, place=place),
             )
     return Languages(
         station=station,
@@ -466,17 +537,28 @@ def edition_problem(
     """Why this division must not judge with this pack (not the edition it expects), or None."""
     if division.expect is None:
         return None
-    where = config.source if config.source is not None else "the station configuration"
-    wanted = Expectation.parse(division.expect, editions, where=f"{where}: division {division.name!r}")
+    where = config.source if config.source is not None else Wording(marked("the station configuration"))
+    wanted = Expectation.parse(
+        division.expect,
+        editions,
+        where=Wording(marked("{where}: division {division}"), where=where, division=repr(division.name)),
+    )
     info = lexicon.info
     school = info.school_word_set
     sets = [school] if division.youth_rules and school is not None else [info.word_set]
     if wanted.met_by(sets):
         return None
-    return (
-        f"{where}: division {division.name!r} expects {wanted.label}, but its pack {division.pack} "
-        f"({info.title}) is not that word set: {wanted.shortfall(sets)}. Use the pack of {wanted.label}, "
-        "or change expect"
+    return Wording(
+        marked(
+            "{where}: division {division} expects {edition}, but its pack {path} ({title}) is not that "
+            "word set: {shortfall}. Use the pack of {edition}, or change expect"
+        ),
+        where=where,
+        division=repr(division.name),
+        edition=wanted.label,
+        path=division.pack,
+        title=info.title,
+        shortfall=wanted.shortfall(sets),
     )
 
 
@@ -484,7 +566,7 @@ def youth_list_problem(config: StationConfig, division: Division, lexicon: Maris
     """Why this division cannot judge with this pack (youth rules and no youth list), or None."""
     if not division.youth_rules or lexicon.has_youth_list:
         return None
-    where = config.source if config.source is not None else "the station configuration"
+    where = config.source if config.source is not None else Wording(marked("the station configuration"))
     return Wording(
         marked(
             "{where}: division {division} applies youth rules, but its pack {path} has no youth "

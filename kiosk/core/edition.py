@@ -378,35 +378,49 @@ def read_edition_table(path: Path, *, source: str | None = None) -> tuple[KnownE
         status = path.stat()
         if stat.S_ISDIR(status.st_mode):
             raise EditionTableError(
-                f"{path} is a folder, not a table of known editions; give a file inside it"
+                marked("{path} is a folder, not a table of known editions; give a file inside it"), path=path
             )
         if not stat.S_ISREG(status.st_mode):  # a named pipe would never end, a device never start
             raise EditionTableError(
-                f"{path} is a device or other special file, not a table of known editions; give the "
-                "name of an ordinary file"
+                marked(
+                    "{path} is a device or other special file, not a table of known editions; give the "
+                    "name of an ordinary file"
+                ),
+                path=path,
             )
         with path.open("rb") as stream:
             data = stream.read(MAX_TABLE_BYTES + 1)
     except FileNotFoundError as exc:
         raise EditionTableError(
-            f"{path} does not exist; check the path of the table of known editions"
+            marked("{path} does not exist; check the path of the table of known editions"), path=path
         ) from exc
     except OSError as exc:
-        raise EditionTableError(f"{path} cannot be read: {exc.strerror}") from exc
+        raise EditionTableError(
+            marked("{path} cannot be read: {detail}"), path=path, detail=exc.strerror
+        ) from exc
     if len(data) > MAX_TABLE_BYTES:
         raise EditionTableError(
             _other_kind(data, path)
-            or f"{path} is larger than {MAX_TABLE_BYTES:,} bytes: a table of known editions holds "
-            "facts, not word lists; give the table, not the list"
+            or Wording(
+                marked(
+                    "{path} is larger than {size} bytes: a table of known editions holds facts, not word "
+                    "lists; give the table, not the list"
+                ),
+                path=path,
+                size=f"{MAX_TABLE_BYTES:,}",
+            )
         )
     try:
         return parse_edition_lines(data.decode("utf-8"), where=str(path), source=source)
     except UnicodeDecodeError as exc:
         raise EditionTableError(
-            _other_kind(data, path) or f"{path} is not UTF-8 text (byte {exc.start}); save it as UTF-8"
+            _other_kind(data, path)
+            or Wording(
+                marked("{path} is not UTF-8 text (byte {byte}); save it as UTF-8"), path=path, byte=exc.start
+            )
         ) from exc
     except EditionTableError as exc:
-        raise EditionTableError(_other_kind(data, path) or str(exc)) from exc
+        raise EditionTableError(_other_kind(data, path) or exc.wording) from exc
 
 
 def load_edition_table(built_in: Path, added: Sequence[Path] = ()) -> EditionTable:
@@ -434,16 +448,23 @@ class Expectation:
         digest = digest_hex(text)
         if _HEX_DIGEST.fullmatch(digest) is not None:
             return cls(text, digest, None)
-        known = ", ".join(e.name for e in table.editions) or "none"
+        known = ", ".join(e.name for e in table.editions) or Wording(marked("none"))
         raise EditionTableError(
-            f"{where}: expect = {text[:60]!r} is neither a known edition nor a set digest (sha256: and 64 "
-            f"hex digits). Known editions: {known}. Add the edition to a table of known editions "
-            "(known_editions), or give the digest of its set"
+            marked(
+                "{where}: expect = {value} is neither a known edition nor a set digest (sha256: and 64 hex "
+                "digits). Known editions: {known}. Add the edition to a table of known editions "
+                "(known_editions), or give the digest of its set"
+            ),
+            where=where,
+            value=repr(text[:60]),
+            known=known,
         )
 
     @property
     def label(self) -> str:
-        return self.edition.name if self.edition is not None else f"the word set sha256:{self.digest[:16]}…"
+        if self.edition is not None:
+            return self.edition.name
+        return Wording(marked("the word set {digest}"), digest=f"sha256:{self.digest[:16]}\u2026")
 
     def met_by(self, sets: Iterable[WordSetFacts]) -> bool:
         return any(facts.digest == self.digest for facts in sets)

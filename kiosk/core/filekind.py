@@ -31,6 +31,7 @@ from pathlib import Path
 
 from kiosk.core.alphabet import FISE_GRAPH_DIGITS
 from kiosk.core.errors import OutputError
+from kiosk.core.wording import Wording, marked
 
 __all__ = [
     "GRAPH_TILE_DIGITS",
@@ -127,110 +128,133 @@ class Recognised:
 
     @property
     def description(self) -> str:
-        """The kind as a sentence continues it: 'club.txt is ...'."""
-        detail = f" ({self.detail})" if self.detail else ""
-        return _DESCRIPTIONS[self.kind] + detail
+        """The kind as a sentence continues it: 'club.txt is ...' (a ``Wording``)."""
+        kind = Wording(_DESCRIPTIONS[self.kind])
+        return Wording(marked("{kind} ({detail})"), kind=kind, detail=self.detail) if self.detail else kind
 
     def advice(self, path: str, role: Role | None = None) -> str:
-        """What to do with a file of this kind (given where ``role`` was wanted), ending a message."""
+        """What to do with a file of this kind (given where ``role`` was wanted), ending a message
+        (a ``Wording``: the commands and the path in it are values, typed as they are)."""
         text = _ROLE_ADVICE.get((role, self.kind), _ADVICE[self.kind]) if role else _ADVICE[self.kind]
+        stem = Path(path).stem or "NAME"
+        values = {
+            "path": path,
+            "stem": stem,
+            "forward": re.sub(r"-R(\.dwg)$", r"\1", path, flags=re.IGNORECASE),
+            "build": _BUILD.format(path=path, stem=stem),
+            "digits": _and(list(GRAPH_TILE_DIGITS)),
+            "tiles": _and(list(GRAPH_TILE_DIGITS.values())),
+        }
+        said = Wording(text, **values)
         if text == _UNSURE and role is not None and role.maker:
-            text = f"{_UNSURE} ({role.maker})"
-        forward = re.sub(r"-R(\.dwg)$", r"\1", path, flags=re.IGNORECASE)
-        return text.format(path=path, stem=Path(path).stem or "NAME", forward=forward)
+            return Wording(marked("{advice} ({maker})"), advice=said, maker=Wording(role.maker))
+        return said
 
 
 def _and(items: list[str]) -> str:
-    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+    if len(items) < 2:
+        return "".join(items)
+    return Wording(marked("{items} and {last}"), items=", ".join(items[:-1]), last=items[-1])
 
 
 _DESCRIPTIONS: dict[Kind, str] = {
-    Kind.MISSING: "not there (no such file)",
-    Kind.FOLDER: "a folder",
-    Kind.SPECIAL: "a device or other special file",
-    Kind.UNREADABLE: "a file this program may not read",
-    Kind.EMPTY: "an empty file (0 bytes)",
-    Kind.PACK: "a lexicon pack",
-    Kind.WORD_GRAPH: "a Zyzzyva word graph",
-    Kind.REVERSED_WORD_GRAPH: "Zyzzyva's reversed word graph (its words are spelt backwards, for hooks)",
-    Kind.SPANISH_WORD_GRAPH: "a Spanish (FISE-style) Zyzzyva word graph",
-    Kind.WORD_LIST: "a word list",
-    Kind.OTHER_ENCODING_TEXT: "a text file that is not in UTF-8 (probably Windows-1252 or Latin-1)",
-    Kind.UTF16_TEXT: "a text file saved as UTF-16 ('Unicode' in Windows Notepad)",
-    Kind.RECIPE: "a pack recipe",
-    Kind.STATION_CONFIG: "a station configuration",
-    Kind.TOML: "a TOML file",
-    Kind.PUBLIC_KEY: "a public signing key",
-    Kind.PRIVATE_KEY: "a private signing key",
-    Kind.LOG_EXPORT: "a challenge-log export (CSV)",
-    Kind.EDITION_TABLE: "a table of known editions (facts about published word sets)",
-    Kind.CSV: "a CSV file with several columns",
-    Kind.TEXT: "a text file",
-    Kind.SQLITE: "a SQLite database (a station's challenge log is one)",
-    Kind.WORD_DOCUMENT: "a word-processor document",
-    Kind.SPREADSHEET: "a spreadsheet",
-    Kind.PRESENTATION: "a presentation",
-    Kind.ZIP: "a zip archive",
-    Kind.COMPRESSED: "a compressed file",
-    Kind.PDF: "a PDF document",
-    Kind.IMAGE: "an image",
-    Kind.HTML: "a web page (HTML)",
-    Kind.PROGRAM: "a program",
-    Kind.BINARY: "a binary file",
+    Kind.MISSING: marked("not there (no such file)"),
+    Kind.FOLDER: marked("a folder"),
+    Kind.SPECIAL: marked("a device or other special file"),
+    Kind.UNREADABLE: marked("a file this program may not read"),
+    Kind.EMPTY: marked("an empty file (0 bytes)"),
+    Kind.PACK: marked("a lexicon pack"),
+    Kind.WORD_GRAPH: marked("a Zyzzyva word graph"),
+    Kind.REVERSED_WORD_GRAPH: marked(
+        "Zyzzyva's reversed word graph (its words are spelt backwards, for hooks)"
+    ),
+    Kind.SPANISH_WORD_GRAPH: marked("a Spanish (FISE-style) Zyzzyva word graph"),
+    Kind.WORD_LIST: marked("a word list"),
+    Kind.OTHER_ENCODING_TEXT: marked("a text file that is not in UTF-8 (probably Windows-1252 or Latin-1)"),
+    Kind.UTF16_TEXT: marked("a text file saved as UTF-16 ('Unicode' in Windows Notepad)"),
+    Kind.RECIPE: marked("a pack recipe"),
+    Kind.STATION_CONFIG: marked("a station configuration"),
+    Kind.TOML: marked("a TOML file"),
+    Kind.PUBLIC_KEY: marked("a public signing key"),
+    Kind.PRIVATE_KEY: marked("a private signing key"),
+    Kind.LOG_EXPORT: marked("a challenge-log export (CSV)"),
+    Kind.EDITION_TABLE: marked("a table of known editions (facts about published word sets)"),
+    Kind.CSV: marked("a CSV file with several columns"),
+    Kind.TEXT: marked("a text file"),
+    Kind.SQLITE: marked("a SQLite database (a station's challenge log is one)"),
+    Kind.WORD_DOCUMENT: marked("a word-processor document"),
+    Kind.SPREADSHEET: marked("a spreadsheet"),
+    Kind.PRESENTATION: marked("a presentation"),
+    Kind.ZIP: marked("a zip archive"),
+    Kind.COMPRESSED: marked("a compressed file"),
+    Kind.PDF: marked("a PDF document"),
+    Kind.IMAGE: marked("an image"),
+    Kind.HTML: marked("a web page (HTML)"),
+    Kind.PROGRAM: marked("a program"),
+    Kind.BINARY: marked("a binary file"),
 }
 
-_UNSURE = "check that this is the file you meant"
+# Advice: message ids whose commands ({build}, and those written out) are typed as they are.
+_UNSURE = marked("check that this is the file you meant")
 _BUILD = "lexicon-build build --name NAME --source {path} -o {stem}.kxpack"
-_AS_TEXT = "save the words as plain text (UTF-8), one word per line, and give that file"
 _ADVICE: dict[Kind, str] = {
-    Kind.MISSING: "check the name and the folder",
-    Kind.FOLDER: "give a file inside it",
-    Kind.SPECIAL: "give the name of an ordinary file",
-    Kind.UNREADABLE: "check its permissions (ls -l {path}), or copy it somewhere you may read",
-    Kind.EMPTY: "copy it again from the original",
-    Kind.PACK: "a station judges with it (kiosk check --pack {path}); 'lexicon-build info {path}' shows "
-    "what it holds and the word lists it was built from",
-    Kind.WORD_GRAPH: "build a pack from it: " + _BUILD,
-    Kind.REVERSED_WORD_GRAPH: "to build a pack, give the graph beside it instead ({forward})",
-    Kind.SPANISH_WORD_GRAPH: (
-        "its digits "
-        + _and(list(GRAPH_TILE_DIGITS))
-        + " stand for the tiles "
-        + _and(list(GRAPH_TILE_DIGITS.values()))
-        + ': build a Spanish pack from it with --alphabet spanish (alphabet = "spanish" in a recipe): '
-        "lexicon-build build --alphabet spanish --name NAME --source {path} -o {stem}.kxpack"
+    Kind.MISSING: marked("check the name and the folder"),
+    Kind.FOLDER: marked("give a file inside it"),
+    Kind.SPECIAL: marked("give the name of an ordinary file"),
+    Kind.UNREADABLE: marked("check its permissions (ls -l {path}), or copy it somewhere you may read"),
+    Kind.EMPTY: marked("copy it again from the original"),
+    Kind.PACK: marked(
+        "a station judges with it (kiosk check --pack {path}); 'lexicon-build info {path}' shows "
+        "what it holds and the word lists it was built from"
     ),
-    Kind.WORD_LIST: "build a pack from it: " + _BUILD,
-    Kind.OTHER_ENCODING_TEXT: "save it again as UTF-8 (or plain ASCII) and try again",
-    Kind.UTF16_TEXT: "save it again as UTF-8 (in Notepad: Save as, Encoding: UTF-8) and try again",
-    Kind.RECIPE: "build the pack it describes: lexicon-build build {path} -o {stem}.kxpack",
-    Kind.STATION_CONFIG: "start a station with it: kiosk station --config {path}",
+    Kind.WORD_GRAPH: marked("build a pack from it: {build}"),
+    Kind.REVERSED_WORD_GRAPH: marked("to build a pack, give the graph beside it instead ({forward})"),
+    Kind.SPANISH_WORD_GRAPH: marked(
+        "its digits {digits} stand for the tiles {tiles}: build a Spanish pack from it with --alphabet "
+        'spanish (alphabet = "spanish" in a recipe): lexicon-build build --alphabet spanish --name NAME '
+        "--source {path} -o {stem}.kxpack"
+    ),
+    Kind.WORD_LIST: marked("build a pack from it: {build}"),
+    Kind.OTHER_ENCODING_TEXT: marked("save it again as UTF-8 (or plain ASCII) and try again"),
+    Kind.UTF16_TEXT: marked("save it again as UTF-8 (in Notepad: Save as, Encoding: UTF-8) and try again"),
+    Kind.RECIPE: marked("build the pack it describes: lexicon-build build {path} -o {stem}.kxpack"),
+    Kind.STATION_CONFIG: marked("start a station with it: kiosk station --config {path}"),
     Kind.TOML: _UNSURE,
-    Kind.PUBLIC_KEY: "paste its lines into each station's configuration, or check a signed pack with "
-    "lexicon-build verify PACK --trust {path}",
-    Kind.PRIVATE_KEY: "sign packs with it (lexicon-build sign PACK --key {path}), and never copy it to "
-    "a station",
-    Kind.LOG_EXPORT: "it was written by 'kiosk log export'; open it in a spreadsheet",
-    Kind.EDITION_TABLE: "packs are recognised by it when it is given to lexicon-build with "
-    "--known-editions {path}, or named in known_editions of a recipe or a station configuration",
-    Kind.CSV: "save only the column of words, one word per line, as plain text (UTF-8)",
+    Kind.PUBLIC_KEY: marked(
+        "paste its lines into each station's configuration, or check a signed pack with "
+        "lexicon-build verify PACK --trust {path}"
+    ),
+    Kind.PRIVATE_KEY: marked(
+        "sign packs with it (lexicon-build sign PACK --key {path}), and never copy it to a station"
+    ),
+    Kind.LOG_EXPORT: marked("it was written by 'kiosk log export'; open it in a spreadsheet"),
+    Kind.EDITION_TABLE: marked(
+        "packs are recognised by it when it is given to lexicon-build with --known-editions {path}, or "
+        "named in known_editions of a recipe or a station configuration"
+    ),
+    Kind.CSV: marked("save only the column of words, one word per line, as plain text (UTF-8)"),
     Kind.TEXT: _UNSURE,
-    Kind.SQLITE: "read a station's log with kiosk log show --data-dir FOLDER (the folder holding it)",
-    Kind.WORD_DOCUMENT: "open it and " + _AS_TEXT,
-    Kind.SPREADSHEET: "save the column of words as a CSV or text file (UTF-8), one word per line, and "
-    "give that file",
+    Kind.SQLITE: marked("read a station's log with kiosk log show --data-dir FOLDER (the folder holding it)"),
+    Kind.WORD_DOCUMENT: marked(
+        "open it and save the words as plain text (UTF-8), one word per line, and give that file"
+    ),
+    Kind.SPREADSHEET: marked(
+        "save the column of words as a CSV or text file (UTF-8), one word per line, and give that file"
+    ),
     Kind.PRESENTATION: _UNSURE,
-    Kind.ZIP: "unzip it and give the file inside",
-    Kind.COMPRESSED: "decompress it and give the file inside",
-    Kind.PDF: "a PDF's words cannot be read reliably: get the list as a plain text file",
-    Kind.IMAGE: "an image holds no words a program can read: get the list as a plain text file",
-    Kind.HTML: "it is probably the web page around the file, not the file: download the raw file (on "
-    "GitHub, the Raw button) and try again",
+    Kind.ZIP: marked("unzip it and give the file inside"),
+    Kind.COMPRESSED: marked("decompress it and give the file inside"),
+    Kind.PDF: marked("a PDF's words cannot be read reliably: get the list as a plain text file"),
+    Kind.IMAGE: marked("an image holds no words a program can read: get the list as a plain text file"),
+    Kind.HTML: marked(
+        "it is probably the web page around the file, not the file: download the raw file (on GitHub, "
+        "the Raw button) and try again"
+    ),
     Kind.PROGRAM: _UNSURE,
     Kind.BINARY: _UNSURE,
 }
 
-_TEXT_AS_PACK = "if it is a word list, save it as UTF-8 and build a pack from it: " + _BUILD
+_TEXT_AS_PACK = marked("if it is a word list, save it as UTF-8 and build a pack from it: {build}")
 
 # Kinds a role takes as it is, and kinds that are another version of the role's own kind (the
 # message then says what is wrong with it, not "X, not Y").
@@ -246,40 +270,40 @@ _NO_VARIANTS: frozenset[Kind] = frozenset()
 class Role(enum.Enum):
     """What a command expects a file to be: (noun, kinds taken, kinds that are variants of it)."""
 
-    PACK = ("a lexicon pack", _PACKS, _NO_VARIANTS)
+    PACK = (marked("a lexicon pack"), _PACKS, _NO_VARIANTS)
     WORD_LIST = (
-        "a word list",
+        marked("a word list"),
         _LISTS,
         frozenset({Kind.SPANISH_WORD_GRAPH, Kind.REVERSED_WORD_GRAPH, Kind.UTF16_TEXT}),
     )
     PACK_OR_WORD_LIST = (
-        "a lexicon pack or a word list",
+        marked("a lexicon pack or a word list"),
         _PACKS | _LISTS,
         frozenset({Kind.SPANISH_WORD_GRAPH, Kind.REVERSED_WORD_GRAPH, Kind.UTF16_TEXT}),
     )
-    RECIPE = ("a pack recipe (TOML)", frozenset({Kind.RECIPE}) | _TOML_OF_UNKNOWN_KIND, _OTHER_TEXT)
+    RECIPE = (marked("a pack recipe (TOML)"), frozenset({Kind.RECIPE}) | _TOML_OF_UNKNOWN_KIND, _OTHER_TEXT)
     STATION_CONFIG = (
-        "a station configuration (TOML)",
+        marked("a station configuration (TOML)"),
         frozenset({Kind.STATION_CONFIG}) | _TOML_OF_UNKNOWN_KIND,
         _OTHER_TEXT,
     )
     TRUSTED_KEYS = (
-        "a public key (.pub) or a station configuration with [[trusted_keys]]",
+        marked("a public key (.pub) or a station configuration with [[trusted_keys]]"),
         frozenset({Kind.PUBLIC_KEY, Kind.STATION_CONFIG, Kind.TOML, Kind.TEXT, Kind.WORD_LIST}),
         _NO_VARIANTS,
     )
-    PRIVATE_KEY = ("a private signing key", frozenset({Kind.PRIVATE_KEY}), _NO_VARIANTS)
-    PUBLIC_KEY = ("a public signing key", frozenset({Kind.PUBLIC_KEY}), _NO_VARIANTS)
+    PRIVATE_KEY = (marked("a private signing key"), frozenset({Kind.PRIVATE_KEY}), _NO_VARIANTS)
+    PUBLIC_KEY = (marked("a public signing key"), frozenset({Kind.PUBLIC_KEY}), _NO_VARIANTS)
     CHALLENGES = (
-        "a file of challenges, one per line",
+        marked("a file of challenges, one per line"),
         frozenset({Kind.WORD_LIST, Kind.TEXT, Kind.CSV, Kind.OTHER_ENCODING_TEXT, Kind.EMPTY}),
         frozenset({Kind.UTF16_TEXT}),
     )
-    LOG_EXPORT = ("a challenge-log export (CSV)", frozenset({Kind.LOG_EXPORT}), _NO_VARIANTS)
+    LOG_EXPORT = (marked("a challenge-log export (CSV)"), frozenset({Kind.LOG_EXPORT}), _NO_VARIANTS)
     # Text of any kind: the table's reader names the line that is wrong (a header with spaces
     # for tabs, a count missing), which says more than "a word list, not a table".
     EDITION_TABLE = (
-        "a table of known editions",
+        marked("a table of known editions"),
         frozenset({Kind.EDITION_TABLE, Kind.WORD_LIST, Kind.TEXT, Kind.CSV, Kind.TOML}),
         _OTHER_TEXT,
     )
@@ -296,28 +320,33 @@ class Role(enum.Enum):
 
 
 _MAKERS = {
-    Role.PACK: "a pack is a file written by lexicon-build build",
-    Role.RECIPE: "a recipe is a TOML file naming the word lists: see docs/organisers.md",
-    Role.STATION_CONFIG: "a station configuration is a TOML file: see docs/station.md",
-    Role.PRIVATE_KEY: "a private key is the file lexicon-build keygen wrote without .pub",
-    Role.PUBLIC_KEY: "a public key is the .pub file lexicon-build keygen wrote",
-    Role.TRUSTED_KEYS: "a public key is the .pub file lexicon-build keygen wrote",
-    Role.EDITION_TABLE: "a table of known editions is a text file like data/known-lexicons.tsv",
+    Role.PACK: marked("a pack is a file written by lexicon-build build"),
+    Role.RECIPE: marked("a recipe is a TOML file naming the word lists: see docs/organisers.md"),
+    Role.STATION_CONFIG: marked("a station configuration is a TOML file: see docs/station.md"),
+    Role.PRIVATE_KEY: marked("a private key is the file lexicon-build keygen wrote without .pub"),
+    Role.PUBLIC_KEY: marked("a public key is the .pub file lexicon-build keygen wrote"),
+    Role.TRUSTED_KEYS: marked("a public key is the .pub file lexicon-build keygen wrote"),
+    Role.EDITION_TABLE: marked("a table of known editions is a text file like data/known-lexicons.tsv"),
 }
 
 # Advice that depends on what was wanted: a pack where a word list belongs has its own way out.
 _ROLE_ADVICE: dict[tuple[Role, Kind], str] = {
     (Role.PACK, Kind.OTHER_ENCODING_TEXT): _TEXT_AS_PACK,
     (Role.PACK, Kind.UTF16_TEXT): _TEXT_AS_PACK,
-    (Role.WORD_LIST, Kind.PACK): "give the word list it was built from ('lexicon-build info {path}' "
-    "names its sources)",
-    (Role.STATION_CONFIG, Kind.PACK): "a station judges with it when its configuration names it: "
-    'pack = "{path}" under [[divisions]] (see docs/station.md)',
-    (Role.PRIVATE_KEY, Kind.PUBLIC_KEY): "that is the public half: sign with the private key made "
-    "with it (lexicon-build keygen wrote both)",
-    (Role.TRUSTED_KEYS, Kind.PRIVATE_KEY): "give the .pub file made with it instead, and never hand "
-    "out the private key",
-    (Role.CHALLENGES, Kind.PACK): "to judge with it, give it as --pack {path}",
+    (Role.WORD_LIST, Kind.PACK): marked(
+        "give the word list it was built from ('lexicon-build info {path}' names its sources)"
+    ),
+    (Role.STATION_CONFIG, Kind.PACK): marked(
+        'a station judges with it when its configuration names it: pack = "{path}" under [[divisions]] '
+        "(see docs/station.md)"
+    ),
+    (Role.PRIVATE_KEY, Kind.PUBLIC_KEY): marked(
+        "that is the public half: sign with the private key made with it (lexicon-build keygen wrote both)"
+    ),
+    (Role.TRUSTED_KEYS, Kind.PRIVATE_KEY): marked(
+        "give the .pub file made with it instead, and never hand out the private key"
+    ),
+    (Role.CHALLENGES, Kind.PACK): marked("to judge with it, give it as --pack {path}"),
 }
 
 
@@ -376,8 +405,16 @@ def _refusal(where: str, found: Recognised, role: Role) -> str | None:
         Kind.UNREADABLE,
         Kind.EMPTY,
     ):
-        return f"{where} is {found.description}; {advice}"
-    return f"{where} is {found.description}, not {role.noun}; {advice}"
+        return Wording(
+            marked("{where} is {kind}; {advice}"), where=where, kind=found.description, advice=advice
+        )
+    return Wording(
+        marked("{where} is {kind}, not {wanted}; {advice}"),
+        where=where,
+        kind=found.description,
+        wanted=Wording(role.noun),
+        advice=advice,
+    )
 
 
 # --- recognition ------------------------------------------------------------------------------

@@ -102,7 +102,12 @@ def checked_language(language: str, *, where: str = "language") -> str:
     code = language.strip().lower()
     if code not in LANGUAGES:
         spoken = ", ".join(f'"{c}" ({name})' for c, name in LANGUAGES.items())
-        raise ConfigError(f"{where} = {language!r}: the station does not speak it; use one of {spoken}")
+        raise ConfigError(
+            marked("{where} = {value}: the station does not speak it; use one of {spoken}"),
+            where=where,
+            value=repr(language),
+            spoken=spoken,
+        )
     return code
 
 
@@ -118,9 +123,15 @@ def load_catalogue(language: str, *, where: str = "language") -> Catalogue:
             translations = gettext.GNUTranslations(stream)
     except FileNotFoundError as exc:
         raise ConfigError(
-            f"{where} = {language!r}: this installation has no compiled {LANGUAGES[code]} catalogue "
-            f"({path}); it was built without its catalogues: reinstall it (pip install, ./dev.sh or "
-            "packaging/build.sh compile them)"
+            marked(
+                "{where} = {value}: this installation has no compiled {language} catalogue ({path}); it "
+                "was built without its catalogues: reinstall it (pip install, ./dev.sh or "
+                "packaging/build.sh compile them)"
+            ),
+            where=where,
+            value=repr(language),
+            language=LANGUAGES[code],
+            path=path,
         ) from exc
     except OSError as exc:
         raise ConfigError(f"{where} = {language!r}: the catalogue {path} cannot be read: {exc}") from exc

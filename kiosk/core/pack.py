@@ -664,7 +664,9 @@ _REBUILD = marked("rebuild it with lexicon-build, or copy it again from the orga
 
 
 def _this_builder() -> str:
-    return f"lexicon-build {__version__} (the builder that ships with this station)"
+    return Wording(
+        marked("lexicon-build {version} (the builder that ships with this station)"), version=__version__
+    )
 
 
 def _not_a_pack(head: bytes, where: str) -> NotAPackError:
@@ -673,8 +675,13 @@ def _not_a_pack(head: bytes, where: str) -> NotAPackError:
 
     return NotAPackError(
         refusal_for_bytes(head, where, Role.PACK)
-        or f"{where} is not a lexicon pack (it does not start like one); build a pack from a word "
-        "list with 'lexicon-build build'"
+        or Wording(
+            marked(
+                "{path} is not a lexicon pack (it does not start like one); build a pack from a word list "
+                "with 'lexicon-build build'"
+            ),
+            path=where,
+        )
     )
 
 
@@ -743,10 +750,19 @@ def open_pack(data: bytes, path: Path | None = None) -> SealedPack:
             raise PackCorruptError(damaged_checksum)
         newer = format_version > FORMAT_VERSION
         raise PackVersionError(
-            f"{where} uses pack format {format_version}, "
-            + ("newer than" if newer else "older than")
-            + f" the format {FORMAT_VERSION} this station reads; rebuild the pack with {_this_builder()}"
-            + (", or update the station software" if newer else "")
+            marked(
+                "{path} uses pack format {found}, newer than the format {ours} this station reads; rebuild "
+                "the pack with {builder}, or update the station software"
+            )
+            if newer
+            else marked(
+                "{path} uses pack format {found}, older than the format {ours} this station reads; rebuild "
+                "the pack with {builder}"
+            ),
+            path=where,
+            found=format_version,
+            ours=FORMAT_VERSION,
+            builder=_this_builder(),
         )
     if len(data) not in expected_sizes:
         if len(data) < expected_sizes[0]:
@@ -830,9 +846,16 @@ def unseal(sealed: SealedPack) -> PackContents:
         )
     if info.normaliser_version != NORMALISER_VERSION:
         raise PackVersionError(
-            f"{where} was built by lexicon-build {info.builder_version} with word normaliser "
-            f"version {info.normaliser_version}, but this station uses version {NORMALISER_VERSION} "
-            f"(words may be spelt differently); rebuild the pack with {_this_builder()}"
+            marked(
+                "{path} was built by lexicon-build {version} with word normaliser version {found}, but "
+                "this station uses version {ours} (words may be spelt differently); rebuild the pack with "
+                "{builder}"
+            ),
+            path=where,
+            version=info.builder_version,
+            found=info.normaliser_version,
+            ours=NORMALISER_VERSION,
+            builder=_this_builder(),
         )
     sections: dict[str, bytes] = {}
     for section in layout:

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from kiosk.core.errors import PinError
+from kiosk.core.wording import marked
 
 __all__ = [
     "PIN_BACKOFF_BASE_S",
@@ -73,11 +74,11 @@ SCHEME = "scrypt"
 def validate_pin(pin: str) -> str:
     """Return the PIN if it can be used; raise PinError saying what is wrong with it."""
     if len(pin) < PIN_MIN_LENGTH:
-        raise PinError(f"the PIN is too short: use at least {PIN_MIN_LENGTH} characters")
+        raise PinError(marked("the PIN is too short: use at least {count} characters"), count=PIN_MIN_LENGTH)
     if len(pin) > PIN_MAX_LENGTH:
-        raise PinError(f"the PIN is too long: use at most {PIN_MAX_LENGTH} characters")
+        raise PinError(marked("the PIN is too long: use at most {count} characters"), count=PIN_MAX_LENGTH)
     if any(not ch.isprintable() or ch.isspace() for ch in pin):
-        raise PinError("the PIN may not contain spaces or control characters")
+        raise PinError(marked("the PIN may not contain spaces or control characters"))
     return pin
 
 
@@ -117,8 +118,11 @@ def verify_pin(pin: str, encoded: str) -> bool:
         raise PinError("the stored judge PIN hash is damaged; set a new PIN with 'kiosk set-pin'") from exc
     if scheme != SCHEME or not (1 <= log2_n <= 20 and 1 <= r <= 32 and 1 <= p <= 16) or not expected:
         raise PinError(
-            f"the stored judge PIN hash uses '{scheme}' with parameters this kiosk does not accept; "
-            "set a new PIN with 'kiosk set-pin'"
+            marked(
+                "the stored judge PIN hash uses '{scheme}' with parameters this kiosk does not accept; set "
+                "a new PIN with 'kiosk set-pin'"
+            ),
+            scheme=scheme,
         )
     actual = _scrypt(pin, salt, log2_n, r, p, len(expected))
     return hmac.compare_digest(actual, expected)

@@ -37,6 +37,7 @@ from types import MappingProxyType
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, Verdict
 from kiosk.core.errors import ConfigError
 from kiosk.core.language import Catalogue, english, marked
+from kiosk.core.wording import Wording
 
 __all__ = [
     "DEFAULT_ESCALATION",
@@ -144,11 +145,19 @@ def check_template(text: str, where: str) -> str:
         fields = [name for _, name, spec, conversion in string.Formatter().parse(text) if name is not None]
     except ValueError as exc:
         raise ConfigError(
-            f"{where}: {exc} (write {{{{ and }}}} for a brace; the placeholders are {allowed})"
+            marked("{where}: {detail} (write {{{{ and }}}} for a brace; the placeholders are {allowed})"),
+            where=where,
+            detail=str(exc),
+            allowed=allowed,
         ) from exc
     unknown = [name for name in fields if name not in PLACEHOLDERS]
     if unknown:
-        raise ConfigError(f"{where}: {{{unknown[0]}}} is not a placeholder; use {allowed}")
+        raise ConfigError(
+            marked("{where}: {placeholder} is not a placeholder; use {allowed}"),
+            where=where,
+            placeholder="{" + unknown[0] + "}",
+            allowed=allowed,
+        )
     return text
 
 
@@ -166,7 +175,12 @@ class Outcome:
 
 def _points_in_range(name: str, value: int) -> None:
     if not 0 < value <= MAX_POINTS:
-        raise ConfigError(f"{name} is {value}; give a whole number from 1 to {MAX_POINTS}")
+        raise ConfigError(
+            marked("{name} is {value}; give a whole number from 1 to {most}"),
+            name=name,
+            value=value,
+            most=MAX_POINTS,
+        )
 
 
 @dataclass(frozen=True)
@@ -190,25 +204,36 @@ class RuleProfile:
         _points_in_range("points_per_challenge", self.points_per_challenge)
         if not 0 < len(self.escalation) <= MAX_WORDS_PER_CHALLENGE:
             raise ConfigError(
-                f"escalation has {len(self.escalation)} steps; give 1 to {MAX_WORDS_PER_CHALLENGE}: "
-                "the points for one word, two words, ... (the last one counts for more words)"
+                marked(
+                    "escalation has {count} steps; give 1 to {most}: the points for one word, two words, "
+                    "... (the last one counts for more words)"
+                ),
+                count=len(self.escalation),
+                most=MAX_WORDS_PER_CHALLENGE,
             )
         for points in self.escalation:
-            _points_in_range("every step of escalation", points)
+            _points_in_range(Wording(marked("every step of escalation")), points)
         if any(later < earlier for earlier, later in zip(self.escalation, self.escalation[1:], strict=False)):
             raise ConfigError(
-                f"escalation {list(self.escalation)} goes down; an escalating penalty never costs "
-                "less for more words"
+                marked("escalation {steps} goes down; an escalating penalty never costs less for more words"),
+                steps=list(self.escalation),
             )
         if self.label and _LABEL.fullmatch(self.label) is None:
             raise ConfigError(
-                f"the profile name {self.label!r} may hold only letters A-Z, digits, '-' and '_' "
-                "(at most 40): it is written into the log"
+                marked(
+                    "the profile name {name} may hold only letters A-Z, digits, '-' and '_' (at most 40): "
+                    "it is written into the log"
+                ),
+                name=repr(self.label),
             )
         for key, template in self.words:
             if key not in WORD_KEYS:
-                raise ConfigError(f"{key!r} is not a profile's word; use {', '.join(WORD_KEYS)}")
-            check_template(template, f"the profile's {key}")
+                raise ConfigError(
+                    marked("{key} is not a profile's word; use {keys}"),
+                    key=repr(key),
+                    keys=", ".join(WORD_KEYS),
+                )
+            check_template(template, Wording(marked("the profile's {key}"), key=key))
 
     # -- names: the log and the judge's saved choice ----------------------------------------------
 
@@ -266,8 +291,11 @@ class RuleProfile:
             if len(numbers) == 1:
                 return cls(kind=kind, points_per_challenge=numbers[0], penalty_party=parties[party])
         raise ConfigError(
-            f"{name!r} is not a rule profile: use double, free, penalty-POINTS-PARTY, "
-            "per_turn-POINTS-PARTY or escalating-P1.P2.P3-PARTY, e.g. penalty-5-challenger_loses"
+            marked(
+                "{name} is not a rule profile: use double, free, penalty-POINTS-PARTY, per_turn-POINTS-PARTY "
+                "or escalating-P1.P2.P3-PARTY, e.g. penalty-5-challenger_loses"
+            ),
+            name=repr(name),
         )
 
     # -- what players read -------------------------------------------------------------------------

@@ -57,11 +57,16 @@ class TrustedKey:
 
     def __post_init__(self) -> None:
         if not self.name.strip():
-            raise ConfigError("a trusted key needs a name (shown on the station for its signatures)")
+            raise ConfigError(marked("a trusted key needs a name (shown on the station for its signatures)"))
         if len(self.public_key) != PUBLIC_KEY_BYTES:
             raise ConfigError(
-                f"trusted key {self.name!r} is {len(self.public_key)} bytes; an Ed25519 public key "
-                f"is {PUBLIC_KEY_BYTES}. Copy the public_key line from the organiser's .pub file"
+                marked(
+                    "trusted key {name} is {count} bytes; an Ed25519 public key is {size}. Copy the "
+                    "public_key line from the organiser's .pub file"
+                ),
+                name=repr(self.name),
+                count=len(self.public_key),
+                size=PUBLIC_KEY_BYTES,
             )
 
     @property
@@ -78,13 +83,24 @@ class TrustedKey:
             raw = base64.b64decode(text.strip(), validate=True)
         except (binascii.Error, ValueError) as exc:
             raise ConfigError(
-                f"{where}: public_key for {name!r} is not base64 ({exc}); copy the public_key line "
-                "from the organiser's .pub file (made by 'lexicon-build keygen')"
+                marked(
+                    "{where}: public_key for {name} is not base64 ({detail}); copy the public_key line "
+                    "from the organiser's .pub file (made by 'lexicon-build keygen')"
+                ),
+                where=where,
+                name=repr(name),
+                detail=str(exc),
             ) from exc
         if len(raw) != PUBLIC_KEY_BYTES:
             raise ConfigError(
-                f"{where}: public_key for {name!r} decodes to {len(raw)} bytes; an Ed25519 public key "
-                f"is {PUBLIC_KEY_BYTES}. Copy the public_key line from the organiser's .pub file"
+                marked(
+                    "{where}: public_key for {name} decodes to {count} bytes; an Ed25519 public key is "
+                    "{size}. Copy the public_key line from the organiser's .pub file"
+                ),
+                where=where,
+                name=repr(name),
+                count=len(raw),
+                size=PUBLIC_KEY_BYTES,
             )
         return cls(name=name, public_key=raw)
 
@@ -98,32 +114,55 @@ def trusted_keys_from_config(entries: object, where: str) -> tuple[TrustedKey, .
     """
     if not isinstance(entries, list):
         raise ConfigError(
-            f"{where}: trusted_keys must be a list of tables ([[trusted_keys]] with name and "
-            "public_key), not a single value"
+            marked(
+                "{where}: trusted_keys must be a list of tables ([[trusted_keys]] with name and "
+                "public_key), not a single value"
+            ),
+            where=where,
         )
     keys: list[TrustedKey] = []
     for index, entry in enumerate(entries):
-        here = f"{where}: trusted_keys[{index}]"
+        here = Wording(marked("{where}: {key}"), where=where, key=f"trusted_keys[{index}]")
         if not isinstance(entry, Mapping):
-            raise ConfigError(f"{here} must be a table with name and public_key")
+            raise ConfigError(marked("{where} must be a table with name and public_key"), where=here)
         unknown = sorted(set(entry) - _CONFIG_KEYS)
         missing = sorted(_CONFIG_KEYS - set(entry))
         if unknown or missing:
-            problems = ([f"unknown key {unknown[0]!r}"] if unknown else []) + (
-                [f"missing {', '.join(missing)}"] if missing else []
+            if unknown:
+                raise ConfigError(
+                    marked("{where}: unknown key {key}{missing} (a trusted key has name and public_key)"),
+                    where=here,
+                    key=repr(unknown[0]),
+                    missing=Wording(marked("; missing {keys}"), keys=", ".join(missing)) if missing else "",
+                )
+            raise ConfigError(
+                marked("{where}: missing {keys} (a trusted key has name and public_key)"),
+                where=here,
+                keys=", ".join(missing),
             )
-            raise ConfigError(f"{here}: {'; '.join(problems)} (a trusted key has name and public_key)")
         name, text = entry["name"], entry["public_key"]
         if not isinstance(name, str) or not isinstance(text, str):
-            raise ConfigError(f"{here}: name and public_key must both be strings")
+            raise ConfigError(marked("{where}: name and public_key must both be strings"), where=here)
         if not name.strip():
-            raise ConfigError(f"{here}: name is empty; give the organiser's name shown for the signature")
+            raise ConfigError(
+                marked("{where}: name is empty; give the organiser's name shown for the signature"),
+                where=here,
+            )
         key = TrustedKey.from_base64(name, text, where=here)
         for other in keys:
             if other.name == key.name:
-                raise ConfigError(f"{here}: the name {name!r} is used for two keys; names must differ")
+                raise ConfigError(
+                    marked("{where}: the name {name} is used for two keys; names must differ"),
+                    where=here,
+                    name=repr(name),
+                )
             if other.public_key == key.public_key:
-                raise ConfigError(f"{here}: the key of {name!r} is already trusted as {other.name!r}")
+                raise ConfigError(
+                    marked("{where}: the key of {name} is already trusted as {other}"),
+                    where=here,
+                    name=repr(name),
+                    other=repr(other.name),
+                )
         keys.append(key)
     return tuple(keys)
 

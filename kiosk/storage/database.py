@@ -213,8 +213,11 @@ def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
         mode = cursor.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
             raise StorageError(
-                f"the log database could not switch to WAL journalling (it reports '{mode}'); "
-                "keep the data directory on a local disk, not a network share"
+                marked(
+                    "the log database could not switch to WAL journalling (it reports '{mode}'); keep the "
+                    "data directory on a local disk, not a network share"
+                ),
+                mode=mode,
             )
         cursor.execute("PRAGMA synchronous = FULL")
         cursor.execute("PRAGMA foreign_keys = ON")
@@ -237,7 +240,8 @@ def open_engine(url: str) -> Engine:
         parsed = make_url(url)
     except ArgumentError as exc:
         raise StorageError(
-            f"the database URL '{url}' cannot be read; use e.g. postgresql+psycopg://user@host/kiosk"
+            marked("the database URL '{url}' cannot be read; use e.g. postgresql+psycopg://user@host/kiosk"),
+            url=url,
         ) from exc
     backend = parsed.get_backend_name()
     doing = Wording(marked("open the log database {database}"), database=describe_url(url))
@@ -258,6 +262,7 @@ def open_engine(url: str) -> Engine:
                 connect_args=pg_connect_args(_single(parsed.query.get("options"))),
             )
     raise StorageError(
-        f"the database URL {describe_url(url)} names '{backend}'; the log supports sqlite and "
-        "postgresql+psycopg"
+        marked("the database URL {url} names '{backend}'; the log supports sqlite and postgresql+psycopg"),
+        url=describe_url(url),
+        backend=backend,
     )

@@ -20,11 +20,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
 
 import kiosk
-from kiosk.core.config import Division, Languages
-from kiosk.core.errors import NotAPackError
+from kiosk.core.config import Division, Languages, load_divisions
+from kiosk.core.errors import ConfigError, KioskError, NotAPackError
 from kiosk.core.judge import MENU_PAGES, JudgePage
 from kiosk.core.language import Catalogue, load_catalogue, marked
 from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
+from kiosk.core.wording import SUMMED_UP
+from kiosk.station import load_station_config
 from kiosk.ui.window import StationWindow
 from tests.conftest import PackFactory
 from tests.ui.conftest import PIN, JudgeFactory, StationFactory, press, tab, type_text
@@ -161,8 +163,12 @@ def test_french_counts_one_and_zero_in_the_singular(station: StationFactory) -> 
 # -- nothing escapes the catalogue ---------------------------------------------------------------
 
 
+_ENGLISH_MARK = "\u2592"  # around the English of an error written whole, in the pseudo-language
+
+
 def pseudo_language() -> Catalogue:
-    """Every message of kiosk.pot as ⟦message⟧, placeholders kept: compiled here with Babel."""
+    """Every message of kiosk.pot as ⟦message⟧, placeholders kept: compiled here with Babel. The
+    English detail of an error written whole stays outside the brackets: it escaped the catalogue."""
     with POT.open("rb") as stream:
         template = read_po(stream)
     pseudo = Catalog(locale="en", domain="kiosk")
@@ -171,6 +177,8 @@ def pseudo_language() -> Catalogue:
             continue
         if isinstance(message.id, tuple):
             pseudo.add(message.id, tuple(f"\u27e6{text}\u27e7" for text in message.id))
+        elif message.id == SUMMED_UP:  # the detail of an error written whole is English, not ours
+            pseudo.add(message.id, f"\u27e6{{summary}}:\u27e7 {_ENGLISH_MARK}{{detail}}{_ENGLISH_MARK}")
         else:
             pseudo.add(message.id, f"\u27e6{message.id}\u27e7")
     compiled = io.BytesIO()
@@ -180,12 +188,17 @@ def pseudo_language() -> Catalogue:
 
 
 _BRACKETED = re.compile("\u27e6[^\u27e6\u27e7]*\u27e7")
+_ENGLISH = re.compile(f"{_ENGLISH_MARK}([^{_ENGLISH_MARK}]*){_ENGLISH_MARK}")
 
 
 def escaped(text: str, data: tuple[str, ...]) -> str:
-    """What of ``text`` is neither translated (bracketed) nor data: "" when all is well."""
+    """What of ``text`` is neither translated (bracketed) nor data: "" when all is well. The English
+    of an error written whole escaped, wherever it stands (a value inside a translated message)."""
+    english = " ".join(_ENGLISH.findall(text))
+    text = _ENGLISH.sub(" ", text)
     while _BRACKETED.search(text):
         text = _BRACKETED.sub(" ", text)
+    text = f"{text} {english}"
     for item in sorted(data, key=len, reverse=True):
         text = text.replace(item, " ")
     return " ".join(word for word in re.split(r"[^\w]+", text) if word and not word.isdigit())
@@ -281,6 +294,49 @@ def test_the_screens_of_a_pack_in_another_alphabet_come_from_the_catalogue(
     tab(window)
     seen += assert_nothing_escapes(window, data)  # the verdict
     assert seen > 12
+
+
+def test_a_director_s_mistakes_on_the_not_ready_screen_come_from_the_catalogue(
+    station: StationFactory, tmp_path: Path
+) -> None:
+    """Configuration mistakes and files of the wrong kind, as the judge reads them: nothing but the
+    file's own keys, values and paths outside the catalogue."""
+    words = pseudo_language()
+    window = station(languages=Languages(station=words, divisions=(words,))).window
+    (tmp_path / "club.zip").write_bytes(b"PK\x05\x06" + bytes(18))  # an empty zip archive
+    (tmp_path / "words").mkdir()
+    (tmp_path / "club.txt").write_text("AARDVARK\nABACUS\nZEBRA\n" * 20, encoding="utf-8")
+    keys = "colour, expect, language, name, pack, second_opinion_pack, youth_rules"
+    mistakes = [
+        ("[[divisions]]\nname = 'A'\nyouth_rule = true\n", ("'youth_rule'", keys)),
+        ("touch = 'yes'\n", ("'touch'", "true", "false", "'yes'")),
+        ("[timings]\nverdict_display_ms = 20\n", ("[timings]", "'verdict_display_ms'")),
+        ("[rules]\nprofile = 'x'\n", ("[rules]", "'profile'", "'x'", *(k.value for k in ProfileKind))),
+        (
+            "language = 'de'\n",
+            ("language = 'de'", "English", "Fran\u00e7ais", "Espa\u00f1ol", "en", "fr", "es"),
+        ),
+        ("[[divisions]]\nname = 'A'\n[[divisions]]\nname = 'a'\n", ("'a'",)),
+        ("[rules]\nprofile = 'escalating'\nescalation = [10, 5]\n", ("[rules]", "escalation", "[10, 5]")),
+        ("[[trusted_keys]]\nname = 'TD'\n", ("trusted_keys[0]", "name", "public_key")),
+        ("[[divisions]]\nname = 'A'\npack = 'club.zip'\n", ("'A'", "pack")),
+        ("[[divisions]]\nname = 'A'\npack = 'words'\n", ("'A'", "pack")),
+        (
+            "[[divisions]]\nname = 'A'\npack = 'club.txt'\n",
+            ("'A'", "pack", "lexicon-build build --name NAME --source", "-o club.kxpack"),
+        ),
+    ]
+    seen = 0
+    for text, data in mistakes:
+        config = tmp_path / "station.toml"
+        config.write_text(text, encoding="utf-8")
+        with pytest.raises(KioskError) as refused:
+            load_divisions(load_station_config(config))
+        assert isinstance(refused.value, ConfigError | NotAPackError), refused.value
+        window.show_not_ready(refused.value.wording)
+        paths = tuple(str(tmp_path / name) for name in ("club.zip", "words", "club.txt"))
+        seen += assert_nothing_escapes(window, (*data, *paths, str(config), "Station 7", "Open"))
+    assert seen >= 3 * len(mistakes)
 
 
 def test_the_escape_check_finds_an_english_text(station: StationFactory) -> None:

@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from kiosk.core.config import load_divisions
-from kiosk.core.errors import NotAPackError
-from kiosk.station import load_station_config, station_words
+from kiosk.core.errors import ConfigError, KioskError, NotAPackError
+from kiosk.station import load_station_config, stated_words, station_words
 from kiosk.ui.notready import NotReadyWindow
 from kiosk.ui.theme import fits
 from tests.ui.test_fit import assert_every_text_fits
@@ -86,4 +86,67 @@ def test_a_station_that_cannot_start_says_why_in_its_language(qtbot: QtBot, tmp_
     said = f"Pour l'arbitre\u00a0: {config}\u00a0: division 'Ecoles', pack\u00a0: {pack} est vide (0 octet)"
     assert "".join(window.problem.source.split()).startswith("".join(said.split()))  # wrapped anywhere
     assert window.how.source == "Corrigez-le, puis appuyez sur Ctrl+Alt+Shift+Q pour relancer la borne."
+    assert_every_text_fits(window)
+
+
+def _zip(path: Path) -> None:
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("club.txt", "AA\nAB\n")
+
+
+@pytest.mark.parametrize(
+    ("language", "mistake", "said"),
+    [
+        (
+            "fr",
+            "youth_rule = true",
+            "Pour l'arbitre\u00a0: {config}, division 1\u00a0: cl\u00e9 inconnue 'youth_rule'\u00a0; les "
+            "cl\u00e9s possibles ici sont\u00a0: colour, expect, language, name, pack, second_opinion_pack, "
+            "youth_rules",
+        ),
+        (
+            "es",
+            "youth_rules = 1",
+            "Para el juez: {config}, divisi\u00f3n 1: 'youth_rules' debe ser true o false (valor "
+            "encontrado: 1)",
+        ),
+        (
+            "fr",
+            'pack = "club.zip"',
+            "Pour l'arbitre\u00a0: {config}\u00a0: division 'Open', pack\u00a0: {folder}/club.zip est "
+            "une archive zip, et non un lexique\u00a0; d\u00e9compressez-la et donnez le fichier qu'elle "
+            "contient",
+        ),
+        (
+            "es",
+            'pack = "club.zip"',
+            "Para el juez: {config}: divisi\u00f3n 'Open', pack: {folder}/club.zip es un archivo zip, no un "
+            "l\u00e9xico; descompr\u00edmalo e indique el archivo que contiene",
+        ),
+    ],
+)
+def test_a_director_s_mistake_is_said_whole_in_the_station_language(
+    qtbot: QtBot, tmp_path: Path, language: str, mistake: str, said: str
+) -> None:
+    """A misspelt key, a wrong value, a zip given as the pack: the judge reads the whole message in
+    the language the configuration asks for (even when the configuration itself is the mistake),
+    with no English left but the file's own keys and names."""
+    config = tmp_path / "station.toml"
+    config.write_text(f'language = "{language}"\n[[divisions]]\nname = "Open"\n{mistake}\n')
+    _zip(tmp_path / "club.zip")
+    with pytest.raises(KioskError) as refused:
+        load_divisions(load_station_config(config))
+    assert isinstance(refused.value, ConfigError | NotAPackError)
+    window = NotReadyWindow(refused.value.wording, stated_words(config))
+    qtbot.addWidget(window)
+    window.setGeometry(QRect(0, 0, 1024, 600))
+    window.show()
+    qtbot.waitExposed(window)
+    shown = window.problem.source
+    expected = said.format(config=config, folder=tmp_path)
+    assert "".join(shown.split()) == "".join(expected.split()), shown  # wrapped anywhere
+    assert "anglais" not in shown
+    assert "ingl\u00e9s" not in shown
     assert_every_text_fits(window)
