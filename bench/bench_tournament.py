@@ -181,7 +181,7 @@ def size_and_build(list_path: Path, words: list[str], folder: Path, runs: int) -
     bin_dir = Path(sys.executable).parent
     pack = folder / "tournament.kxpack"
     build = [str(bin_dir / "lexicon-build"), "build", "--name", "Bench", "--source", str(list_path)]
-    build += ["-o", str(pack)]
+    build += ["-o", str(pack), "--force"]  # each run replaces the last run's pack
     build_s, marisa_s, set_s, warm_s = interleaved(
         runs,
         lambda: timed(build),
@@ -318,7 +318,12 @@ def station(pack: Path, folder: Path, runs: int) -> None:
     )
     log_dir = folder / "station-log"
     log_file = log_dir / "kiosk.sqlite3"
-    station_rss = resident_mib([*kiosk_args, "station", "--data-dir", str(log_dir)], env, log_file.exists)
+    # a station with no judge PIN does not serve (it exits): give it one, as a judge would
+    pin = [*kiosk_args, "set-pin", "--random", "--data-dir", str(log_dir)]
+    subprocess.run(pin, stdout=subprocess.DEVNULL, env=env, check=True)
+    # the log is open once its write-ahead file exists (set-pin's own connection closed it)
+    wal = log_file.with_name(log_file.name + "-wal")
+    station_rss = resident_mib([*kiosk_args, "station", "--data-dir", str(log_dir)], env, wal.exists)
     print("resident memory (VmRSS), window painted; for the station, its challenge log open:")
     print(f"  bare PySide6 window  {bare_rss:6.0f} MiB")
     print(f"  kiosk station        {station_rss:6.0f} MiB   ({station_rss / bare_rss:.2f} x)")
