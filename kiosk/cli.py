@@ -315,7 +315,7 @@ def check(
             if not alphabet.simple:  # the tiles the pack holds the word as (or would, read the first way)
                 found = next(lexicon.spellings(result.word), None)
                 shown = tiles_of(found) if found is not None else alphabet.shown_tiles(result.word)
-                tiles = f"  ({'·'.join(shown)})"
+                tiles = f"  ({' '.join(shown)})"  # spaces: a dot would read L·L as two Ls
             click.echo(f"  {result.word:<15}  {result.status.value}{tiles}")
         youth_note = "youth rules" if youth else "no youth rules"
         click.echo(f"  pack: {ruling.pack_name} {ruling.pack_edition} ({youth_note})")

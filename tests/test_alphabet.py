@@ -132,6 +132,17 @@ def test_catalan_l_l_is_typed_three_ways(make_pack: PackFactory) -> None:
     assert CATALAN.shown_tiles(normalise_word("quanys", alphabet=CATALAN)) == ("QU", "A", "NY", "S")
 
 
+def test_a_judge_reads_the_catalan_l_l_tile_apart_from_two_ls(make_pack: PackFactory) -> None:
+    """`kiosk check --judge` shows each word as its tiles, apart by spaces: COL·LECCIÓ's L·L tile is
+    not to be taken for the two L tiles of CALL (a dot between tiles made both read L·L)."""
+    pack = make_pack(["COL·LECCIÓ", "CALL"], alphabet="catalan", name="DISC club")
+    checked = CliRunner().invoke(kiosk, ["check", "--judge", "--pack", str(pack), "col·lecció call"])
+    assert checked.exit_code == 0, checked.output
+    lines = checked.output.splitlines()
+    assert lines[1].endswith("(C O L·L E C C I O)"), lines
+    assert lines[2].endswith("(C A L L)"), lines
+
+
 @pytest.mark.parametrize(("typed", "position"), [("QAT", 1), ("AQ", 2), ("YA", 1), ("A.B", 2), ("BA·", 3)])
 def test_catalan_letters_that_make_no_tile_are_refused_where_they_stand(typed: str, position: int) -> None:
     with pytest.raises(TileError) as caught:
@@ -287,7 +298,7 @@ def test_lexicon_build_and_kiosk_check_a_spanish_graph(tmp_path: Path) -> None:
     assert built.exit_code == 0, built.output
     checked = runner.invoke(kiosk, ["check", "--judge", "--pack", str(pack), "CHALLAPATEÑA"])
     assert checked.exit_code == 0, checked.output
-    assert "CH·A·LL·A·P·A·T·E·Ñ·A" in checked.output
+    assert "(CH A LL A P A T E Ñ A)" in checked.output
     refused = runner.invoke(kiosk, ["check", "--pack", str(pack), "KAKO"])
     assert refused.exit_code == 2
     assert "'K' (U+004B" in refused.output

@@ -67,6 +67,9 @@ class Alphabet:
     typed: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     marks: str = ""
     graph_digits: Mapping[str, str] = field(default_factory=dict)
+    # the alphabet named inside a sentence, whole ("the Spanish alphabet"): marked for the catalogue,
+    # where each language places, declines and lower-cases it as it must ("l'alphabet espagnol")
+    called: str = ""
     # derived from the fields above, once, by __post_init__
     _typed_chars: Mapping[str, str] = field(init=False, repr=False, compare=False)
     _loose: Mapping[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
@@ -467,7 +470,9 @@ _AZ = tuple(ASCII_LETTERS)
 # Zyzzyva's FISE graphs write the Spanish tiles CH, LL, RR and Ñ as the digits 1-4
 FISE_GRAPH_DIGITS: Mapping[str, str] = MappingProxyType({"1": "CH", "2": "LL", "3": "RR", "4": "Ñ"})
 
-ENGLISH = Alphabet(name="english", title=marked("English (A-Z)"), tiles=_AZ)
+ENGLISH = Alphabet(
+    name="english", title=marked("English (A-Z)"), tiles=_AZ, called=marked("the English alphabet")
+)
 DEFAULT_ALPHABET = ENGLISH.name
 
 
@@ -483,12 +488,14 @@ def _profiles() -> tuple[Alphabet, ...]:
         Alphabet(
             name="french",
             title=marked("French (A-Z, accents typed fold away)"),
+            called=marked("the French alphabet"),
             tiles=_AZ,
             folds=_accents("ÀÂÄ:A Ç:C ÉÈÊË:E ÎÏ:I ÔÖ:O ÙÛÜ:U Ÿ:Y Œ:OE Æ:AE"),
         ),
         Alphabet(
             name="spanish",
             title=marked("Spanish (FISE: CH, LL, RR and Ñ)"),
+            called=marked("the Spanish alphabet"),
             tiles=spanish_tiles,
             folds=_accents("Á:A É:E Í:I Ó:O ÚÜ:U"),
             graph_digits=FISE_GRAPH_DIGITS,
@@ -496,6 +503,7 @@ def _profiles() -> tuple[Alphabet, ...]:
         Alphabet(
             name="catalan",
             title=marked("Catalan (Ç, L·L, NY, QU)"),
+            called=marked("the Catalan alphabet"),
             tiles=catalan_tiles,
             folds=_accents("À:A ÉÈ:E ÍÏ:I ÒÓ:O ÚÜ:U Ŀ:L·"),
             typed={"L·L": ("L.L", "LL")},
@@ -504,17 +512,20 @@ def _profiles() -> tuple[Alphabet, ...]:
         Alphabet(
             name="italian",
             title=marked("Italian (A-Z, accents typed fold away)"),
+            called=marked("the Italian alphabet"),
             tiles=_AZ,
             folds=_accents("ÀÁ:A ÈÉ:E ÌÍÎ:I ÒÓ:O ÙÚ:U"),
         ),
         Alphabet(
             name="polish",
             title=marked("Polish (32 letters)"),
+            called=marked("the Polish alphabet"),
             tiles=tuple("AĄBCĆDEĘFGHIJKLŁMNŃOÓPRSŚTUWYZŹŻ"),
         ),
         Alphabet(
             name="german",
             title=marked("German (A-Z with Ä, Ö, Ü)"),
+            called=marked("the German alphabet"),
             tiles=tuple("AÄBCDEFGHIJKLMNOÖPQRSTUÜVWXYZ"),
             folds={"ß": "SS", "ẞ": "SS"},
         ),

@@ -10,7 +10,7 @@ Example (every key is optional; paths are relative to the file)::
     known_editions = ["our-editions.tsv"]   # editions to recognise beside the built-in table
 
     ask_table = false              # true: each challenge asks for the table number
-    language = "en"                # what players and judges read: "en", "fr" or "es"
+    language = "en"                # what players and judges read: "en", or a catalogue's code ("fr", "ca")
     [rules]
     profile = "penalty"            # "double", "penalty", "per_turn", "escalating" or "free"
     points_per_word = 5            # penalty: points for every word challenged
@@ -431,7 +431,7 @@ def load_config(path: Path, *, default_pack: Path) -> StationConfig:
     return replace(config, source=path)
 
 
-_STATED_LANGUAGE = re.compile(r"""language\s*=\s*["']([A-Za-z]{2})["']\s*(?:#.*)?""")
+_STATED_LANGUAGE = re.compile(r"""language\s*=\s*["']([A-Za-z]{2,3}(?:_[A-Za-z]{2})?)["']\s*(?:#.*)?""")
 
 
 def stated_language(path: Path) -> str | None:
