@@ -9,6 +9,7 @@ import pickle
 import subprocess
 import sys
 import types
+import unicodedata
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -267,6 +268,8 @@ def test_the_languages_are_the_catalogues_present() -> None:
         ("en", ["0 letters", "1 letter", "2 letters", "1,234 letters"]),
         ("fr", ["0 lettre", "1 lettre", "2 lettres", "1\u202f234 lettres"]),
         ("es", ["0 letras", "1 letra", "2 letras", "1234 letras"]),
+        ("it", ["0 lettere", "1 lettera", "2 lettere", "1.234 lettere"]),
+        ("ca", ["0 lletres", "1 lletra", "2 lletres", "1.234 lletres"]),
     ],
 )
 def test_counts_take_each_language_s_plural(code: str, counts: list[str]) -> None:
@@ -664,10 +667,17 @@ def test_a_refused_character_is_named_for_players_in_their_language(
         state = transition(state, Typed(f"c{typed}")).state
         assert named in state.notice, state.notice
         assert "LETTER" not in state.notice.upper().replace("LETTRE", "").replace("LETRA", "")
+    for code in spoken()[1:]:  # every language: no English Unicode name, whatever its words
+        words = load_catalogue(code)
+        state = start((15,), station_words=words, division_words=(words,))
+        state = transition(state, Typed("1")).state
+        state = transition(state, Typed(f"c{typed}")).state
+        assert state.notice, code
+        assert unicodedata.name(typed).upper() not in state.notice.upper(), state.notice
 
 
 @pytest.mark.parametrize(("alphabet", "typed"), [("spanish", "k"), ("spanish", "W"), ("polish", "q")])
-@pytest.mark.parametrize("code", ["en", "fr", "es"])
+@pytest.mark.parametrize("code", spoken())
 def test_a_letter_a_to_z_the_alphabet_lacks_is_shown_as_it_is(alphabet: str, typed: str, code: str) -> None:
     """A Spanish K or a Polish Q is a plain letter: shown as typed, with no code point or name."""
     words = load_catalogue(code)
