@@ -3,7 +3,7 @@
     QT_QPA_PLATFORM=offscreen .venv/bin/python bench/screens.py [OUT_DIR] [--alphabets] [--languages]
 
 (``--alphabets``: only the shots of packs in other alphabets, 80-89; ``--languages``: only the
-Italian, Catalan and further French and Spanish shots, 100-129: a station walked in each language,
+Italian, Catalan, German and further French and Spanish shots, 100-139: a station walked in each language,
 on a pack of its own alphabet, its judge mode and its not-ready screen.)
 
 Drives the real window through the real controller with key events, on the embedded pack; the
@@ -297,6 +297,7 @@ ALPHABET_LISTS = {
     "catalan": ["COL·LECCIÓ", "CALL", "ANYS", "QUE", "FAÇANA"],
     "polish": ["ŻÓŁW", "ŹDŹBŁO", "GĘŚ"],
     "italian": ["SCARABEO", "TESSERA", "GIOCATA", "CASA", "GATTO", "ZAINO"],
+    "german": ["ÄRGERN", "BÜCHER", "STRASSE", "ÖLIG", "ZUG"],
 }
 
 
@@ -598,7 +599,7 @@ def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None
 
 
 IMU = RuleProfile(ProfileKind.PENALTY, penalty_party=PenaltyParty.BOTH)  # the longest consequence
-# Each language's station on a pack of its alphabet (100-129): the players' screens, then judge mode
+# Each language's station on a pack of its alphabet (100-139): the players' screens, then judge mode
 # (after 37 wrong PINs; the packs, counted in its tiles; settings left unsaved) and the not-ready
 # screen of a station with no judge PIN. (name, language, alphabet, touch, keys); "judge" keys are
 # typed in judge mode, "no-pin" shows the not-ready screen.
@@ -629,6 +630,12 @@ LANGUAGE_SHOTS: list[tuple[str, str, str, bool, str]] = [
     ("121-es-not-ready-no-pin", "es", "spanish", False, "no-pin"),
     ("122-es-judge-menu-after-wrong-pins", "es", "spanish", False, "judge"),
     ("123-es-judge-packs-tiles", "es", "spanish", False, "judge2"),
+    ("130-de-ready", "de", "german", False, ""),
+    ("131-de-entry-refused-character", "de", "german", False, "2bücher \u00e9"),
+    ("132-de-verdict-acceptable", "de", "german", False, "3ärgern straße zug\t"),
+    ("133-de-touch-entry", "de", "german", True, "2bücher stra"),
+    ("134-de-judge-menu-after-wrong-pins", "de", "german", False, "judge"),
+    ("135-de-not-ready-no-pin", "de", "german", False, "no-pin"),
 ]
 
 
