@@ -3,8 +3,8 @@
     QT_QPA_PLATFORM=offscreen .venv/bin/python bench/screens.py [OUT_DIR] [--alphabets] [--languages]
 
 (``--alphabets``: only the shots of packs in other alphabets, 80-89; ``--languages``: only the
-Italian, Catalan, German and further French and Spanish shots, 100-139: a station walked in each language,
-on a pack of its own alphabet, its judge mode and its not-ready screen.)
+Italian, Catalan, German, Polish and further French and Spanish shots, 100-149: a station walked
+in each language, on a pack of its own alphabet, its judge mode and its not-ready screen.)
 
 Drives the real window through the real controller with key events, on the embedded pack; the
 judge screens run over real storage in a temporary data directory (PIN 4826).
@@ -326,7 +326,7 @@ def alphabet_shots(app: QCoreApplication, out: Path) -> None:
                 rules=RuleProfile(ProfileKind.DOUBLE),
             )
 
-        spanish, catalan, polish = config("spanish", "es"), config("catalan", "ca"), config("polish", "en")
+        spanish, catalan, polish = config("spanish", "es"), config("catalan", "ca"), config("polish", "pl")
         shots: list[tuple[str, StationConfig, str]] = [
             ("80-es-touch-tiles-entry", spanish, "2challapateña calle"),
             ("81-es-touch-tiles-confirm", spanish, "2challapateña calle "),
@@ -599,7 +599,7 @@ def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None
 
 
 IMU = RuleProfile(ProfileKind.PENALTY, penalty_party=PenaltyParty.BOTH)  # the longest consequence
-# Each language's station on a pack of its alphabet (100-139): the players' screens, then judge mode
+# Each language's station on a pack of its alphabet (100-149): the players' screens, then judge mode
 # (after 37 wrong PINs; the packs, counted in its tiles; settings left unsaved) and the not-ready
 # screen of a station with no judge PIN. (name, language, alphabet, touch, keys); "judge" keys are
 # typed in judge mode, "no-pin" shows the not-ready screen.
@@ -636,6 +636,11 @@ LANGUAGE_SHOTS: list[tuple[str, str, str, bool, str]] = [
     ("133-de-touch-entry", "de", "german", True, "2bücher stra"),
     ("134-de-judge-menu-after-wrong-pins", "de", "german", False, "judge"),
     ("135-de-not-ready-no-pin", "de", "german", False, "no-pin"),
+    ("140-pl-ready", "pl", "polish", False, ""),
+    ("141-pl-confirm", "pl", "polish", False, "3\u017c\u00f3\u0142w \u017ad\u017ab\u0142o g\u0119\u015b "),
+    ("142-pl-verdict-unacceptable", "pl", "polish", False, "2\u017c\u00f3\u0142w g\u0119\u015bi\t"),
+    ("143-pl-judge-menu-after-wrong-pins", "pl", "polish", False, "judge"),
+    ("144-pl-not-ready-no-pin", "pl", "polish", False, "no-pin"),
 ]
 
 

@@ -155,8 +155,12 @@ def station_data(
     if data_dir is not None:
         return StationData(data_dir, url, "--data-dir", source)
     if config is not None and config.data_dir is not None:
-        where = source if source is not None else Wording(marked("the station configuration"))
-        return StationData(config.data_dir, url, Wording(marked("data_dir in {where}"), where=where), source)
+        found_by = (
+            Wording(marked("data_dir in {where}"), where=source)
+            if source is not None
+            else Wording(marked("data_dir in the station configuration"))  # whole: it declines
+        )
+        return StationData(config.data_dir, url, found_by, source)
     env = os.environ.get(DATA_DIR_ENV)
     if env:
         return StationData(Path(env), url, f"${DATA_DIR_ENV}", source)
