@@ -93,6 +93,12 @@ def _character(char: str) -> Wording:
     return Wording.aside(describe_character(char), marked("an invisible character ({code})"), code=code)
 
 
+def _called(alphabet: Alphabet) -> str:
+    """The alphabet named inside a sentence, as the catalogue says it (its title if it has no such
+    phrase of its own)."""
+    return Wording(alphabet.called) if alphabet.called else alphabet.title
+
+
 def _is_foldable(char: str) -> bool:
     return char in _ASCII_LETTERS or ord(char) in _FULLWIDTH_FOLD
 
@@ -163,7 +169,7 @@ def _folded(raw: str, alphabet: Alphabet, keep: str = "") -> tuple[str, list[int
                     character=_character(char),
                     position=index + 1,
                     word=repr(raw),
-                    alphabet=Wording(alphabet.called),
+                    alphabet=_called(alphabet),
                     letters=alphabet.letters_shown,
                 ),
                 character=char,
@@ -203,7 +209,7 @@ def _no_tile(raw: str, position: int, alphabet: Alphabet) -> TileError:
             NO_TILE_AT,
             word=repr(raw),
             position=position,
-            alphabet=Wording(alphabet.called),
+            alphabet=_called(alphabet),
             letters=alphabet.letters_shown,
         ),
         position=position,
