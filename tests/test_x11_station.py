@@ -152,3 +152,77 @@ def test_station_fills_a_bare_x_screen_takes_keys_and_logs_the_challenge(
     plugins = Path(PySide6.__file__).parent / "Qt" / "plugins"  # the PySide6 the station ran with
     assert plugins_outside_the_sessions(output, plugins) == [], told()
     assert "Detected locale" not in output, told()
+
+
+def test_holding_tab_in_a_real_x_server_never_flashes_the_verdict_away(display: str, tmp_path: Path) -> None:
+    """The X server repeats a held key; Qt flags only some repeats as such (issue 20 §4). Tab held
+    from the press that judged, well past the 0.5 s lock-out: the verdict stays until Tab is let
+    go and pressed again."""
+    pack = REPO_ROOT / "data" / "enable-demo.kxpack"
+    config = tmp_path / "station.toml"
+    config.write_text(  # a verdict shown for a minute: only a key may clear it within this test
+        f'[timings]\nverdict_display_ms = 60000\n\n[[divisions]]\nname = "Open"\npack = "{pack}"\n',
+        encoding="utf-8",
+    )
+    env = {
+        **os.environ,
+        "DISPLAY": display,
+        "QT_QPA_PLATFORM": "xcb",
+        "KIOSK_DATA_DIR": str(tmp_path / "data"),
+    }
+    kiosk = Path(sys.executable).with_name("kiosk")
+    station_out = tmp_path / "station.out"
+
+    def told() -> str:
+        return report({"Xvfb": read_output(tmp_path / "xvfb.log"), "the station": read_output(station_out)})
+
+    def pixel(name: str) -> tuple[int, ...]:
+        probe = ["20", str(SCREEN_HEIGHT_PX // 2)]  # left edge, half-way down: the verdict's background
+        grab = subprocess.run(
+            [sys.executable, "-c", GRAB_SCRIPT, str(tmp_path / f"{name}.png"), *probe],
+            env=env, capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        return tuple(int(v) for v in grab.stdout.split())
+
+    def window_id() -> str:
+        found = subprocess.run(
+            ["xdotool", "search", "--onlyvisible", "--name", "Challenge station"],
+            env=env, capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        return found.stdout.split()[0] if found.stdout.split() else ""
+
+    def logged() -> bool:
+        shown = subprocess.run(
+            [str(kiosk), "log", "show", "--data-dir", str(tmp_path / "data")],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        return "QIX" in shown.stdout
+
+    subprocess.run([str(kiosk), "set-pin", "--random"], env=env, capture_output=True, check=True)
+    with station_out.open("wb") as out:
+        station = subprocess.Popen(
+            [str(kiosk), "station", "--config", str(config)], env=env, stdout=out, stderr=subprocess.STDOUT
+        )
+    try:
+        _wait_for(lambda: window_id() != "", 30, "the station window", told)
+        wid = window_id()
+        time.sleep(1.0)
+        for keys in (["key", "1"], ["type", "--delay", "40", "qix"]):
+            subprocess.run(["xdotool", keys[0], "--window", wid, *keys[1:]], env=env, check=True)
+            time.sleep(0.4)
+        # Held through the X server (XTEST), which repeats it as a keyboard does.
+        subprocess.run(["xdotool", "keydown", "Tab"], env=env, check=True)
+        try:
+            _wait_for(logged, 15, "the challenge in the log", told)
+            time.sleep(2.0)  # four times the lock-out, with the X server repeating Tab all along
+            assert pixel("held") == UNACCEPTABLE_RGB, "the held Tab cleared the verdict" + told()
+        finally:
+            subprocess.run(["xdotool", "keyup", "Tab"], env=env, check=True)
+        time.sleep(0.3)
+        assert pixel("let-go") == UNACCEPTABLE_RGB, told()
+        subprocess.run(["xdotool", "key", "Tab"], env=env, check=True)  # a fresh press clears it
+        _wait_for(lambda: pixel("cleared") != UNACCEPTABLE_RGB, 15, "the ready screen", told)
+        assert station.poll() is None, "the station must still be running" + told()
+    finally:
+        station.terminate()
+        station.wait(timeout=10)

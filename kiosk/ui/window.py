@@ -154,6 +154,7 @@ class StationWindow(QWidget):
         self._leaving = False
         self.judging = False
         self._pressed_on: Screen | None = None  # where the key now held (if any) was pressed
+        self._released: tuple[int, int] | None = None  # the last key let go, and when (ms)
         controller.state_changed.connect(self._on_state_changed)
         controller.set_judge_handler(self.open_judge_mode)
         self.show_state(controller.state)
@@ -373,19 +374,38 @@ class StationWindow(QWidget):
         event.accept()
         if self.not_ready:
             return
+        repeated = self._auto_repeat(event)
         if self.judging:
             self._pressed_on = None  # a key held from judge mode repeats nothing on the players' screens
             shortcut = event.modifiers() & (Mod.ControlModifier | Mod.AltModifier | Mod.MetaModifier)
             if typed_text(event) or not shortcut:
-                self.judge.handle_key(event)
+                self.judge.handle_key(event, repeated=repeated)
             return
         meant = key_to_event(event)
-        if event.isAutoRepeat():
+        if repeated:
             if self._pressed_on is not None and isinstance(meant, _KEY_EVENTS):
                 self.controller.dispatch(Repeated(meant, self._pressed_on))
             return
         self._pressed_on = self.controller.state.screen
         self.controller.dispatch(meant)
+
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
+        event.accept()
+        if not event.isAutoRepeat():
+            self._released = (event.key(), event.timestamp())
+
+    def _auto_repeat(self, event: QKeyEvent) -> bool:
+        """Whether a press is the keyboard repeating a key held down.
+
+        Qt says so itself on Windows, macOS and Wayland. Under X11 it misses repeats whose press
+        has not reached it yet when it sees the release before it (most of them, on a loaded
+        machine): those come as a release and a press of the same key at the same millisecond,
+        which no hand can do. (A synthesised event carries no time, 0: never taken for a repeat.)
+        """
+        if event.isAutoRepeat():
+            return True
+        stamp = event.timestamp()
+        return stamp != 0 and self._released == (event.key(), stamp)
 
     def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802 (Qt's names)
         return False  # Tab judges; it never moves the focus

@@ -62,6 +62,30 @@ def test_a_held_tab_never_clears_the_verdict_after_the_lockout(station: StationF
     assert window.stack.currentWidget() is window.ready
 
 
+def send_at(window: StationWindow, kind: QKeyEvent.Type, key: Qt.Key, text: str, stamp_ms: int) -> None:
+    event = QKeyEvent(kind, key, Mod.NoModifier, text)
+    event.setTimestamp(stamp_ms)
+    QApplication.sendEvent(window, event)
+
+
+def test_a_repeat_qt_does_not_flag_under_x11_is_still_a_repeat(station: StationFactory) -> None:
+    """Under X11, Qt flags a repeat only if its press is already queued when it reads the release
+    before it; most come unflagged, as a release and a press of the same millisecond."""
+    rig = station()
+    window = rig.window
+    type_text(window, "2cat qi")
+    send_at(window, QKeyEvent.Type.KeyPress, K.Key_Tab, "\t", 1000)  # the press that judges
+    assert window.stack.currentWidget() is window.verdict
+    rig.controller.lockout_timer.timeout.emit()
+    for stamp in range(1660, 3000, 40):  # the X server's repeats, unflagged
+        send_at(window, QKeyEvent.Type.KeyRelease, K.Key_Tab, "\t", stamp)
+        send_at(window, QKeyEvent.Type.KeyPress, K.Key_Tab, "\t", stamp)
+    assert window.stack.currentWidget() is window.verdict
+    send_at(window, QKeyEvent.Type.KeyRelease, K.Key_Tab, "\t", 3010)  # let go...
+    send_at(window, QKeyEvent.Type.KeyPress, K.Key_Tab, "\t", 3250)  # ...and pressed again
+    assert window.stack.currentWidget() is window.ready
+
+
 def test_a_held_count_key_never_chooses_the_division(station: StationFactory, pack: Path) -> None:
     divisions = (Division("Open", pack), Division("Schools", pack, youth_rules=True))
     rig = station(divisions=divisions)

@@ -273,10 +273,11 @@ class JudgeView(View):
         """Every second: the idle lock, the countdowns, the USB sticks."""
         self.dispatch(Ticked(self._moment()))
 
-    def handle_key(self, event: QKeyEvent) -> None:
+    def handle_key(self, event: QKeyEvent, *, repeated: bool = False) -> None:
+        """A key press; ``repeated``: the keyboard's auto-repeat of a key held down."""
         key = _KEYS.get(event.key())
         text = event.text()
-        held = event.isAutoRepeat() and key not in _REPEATING
+        held = (repeated or event.isAutoRepeat()) and key not in _REPEATING
         if held or (key is None and not (text and text.isprintable())):
             self.dispatch(Touched(self._moment()))  # a key with no use here still keeps judge mode open
             return
