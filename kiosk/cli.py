@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 import click
 
 from kiosk import __version__
+from kiosk.argument import OutputFile
 from kiosk.console import fail
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, adjudicate
 from kiosk.core.alphabet import tiles_of
@@ -497,7 +498,7 @@ def show(
     "--csv",
     "csv_path",
     required=True,
-    type=click.Path(path_type=Path, dir_okay=False, allow_dash=True, writable=True),
+    type=OutputFile(Role.LOG_EXPORT, "challenges.csv", allow_dash=True),
     help="Write the log to this CSV file ('-' for standard output).",
 )
 @click.option(
