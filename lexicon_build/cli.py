@@ -165,7 +165,8 @@ def build(
       lexicon-build build --name "Club list" --edition 2024 --source words.txt -o club.kxpack
       lexicon-build build --name School --source nwl.txt --youth-exclusions youth.txt -o school.kxpack
       lexicon-build build school-2014.toml -o school-2014.kxpack
-      lexicon-build build --name Club --source words.txt --known-editions club.tsv --expect CLUB24 -o c.kxpack
+      lexicon-build build --name Club --source base-list.txt --known-editions club-editions.tsv \\
+          --expect CLUB2024 -o club-2024.kxpack
       lexicon-build build --alphabet spanish --name FISE --source FISE2.dwg -o es.kxpack
     """
     try:
@@ -292,7 +293,7 @@ def verify(pack: Path, trust: tuple[str, ...], known_editions: tuple[Path, ...])
     Examples:
       lexicon-build verify club.kxpack
       lexicon-build verify club.kxpack --trust organiser.pub
-      lexicon-build verify club.kxpack --known-editions club.tsv
+      lexicon-build verify club.kxpack --known-editions club-editions.tsv
     """
     from lexicon_build.signing import load_trusted_keys  # cryptography: ~17 ms that build does not pay
 
@@ -319,7 +320,7 @@ def info(pack: Path, known_editions: tuple[Path, ...]) -> None:
     \b
     Examples:
       lexicon-build info club.kxpack
-      lexicon-build info club.kxpack --known-editions club.tsv
+      lexicon-build info club.kxpack --known-editions club-editions.tsv
     """
     table = edition_table(known_editions)
     lexicon = _load(pack)

@@ -39,6 +39,7 @@ import pytest
 from kiosk.argument import OutputFile
 from tests.cli_world import (
     EDITION,
+    EDITION_LIST,
     EDITIONS,
     FIFO,
     FOLDER,
@@ -180,6 +181,9 @@ VALUES: dict[str, str] = {
     "name": "Club",
     "sources": "words.txt",
     "youth_exclusions": "youth.txt",
+    # --expect names the shipped table's edition: the list it was published from, and its youth list
+    "lexicon-build build sources": EDITION_LIST,
+    "lexicon-build build youth_exclusions": "youth-list.txt",
     "max_length": "15",
     "list_format": "auto",
     "alphabet": "english",
