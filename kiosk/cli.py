@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 import click
 
 from kiosk import __version__
+from kiosk.argument import OutputFile
 from kiosk.console import fail
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, adjudicate
 from kiosk.core.alphabet import tiles_of
@@ -224,9 +225,7 @@ def check_station(config_path: Path | None, data_dir_flag: Path | None) -> None:
     folder = where_data.data_dir
     made = [p for p in (folder.absolute(), *folder.absolute().parents) if not p.exists()]
     try:
-        check_data_dir(folder)  # the station's own check: made, written to, and its database files
-    except KioskError as exc:
-        fail(f"{exc} (this folder comes from {where_data.found_by})")
+        checked_data_dir(where_data)
     finally:
         for path in made:  # deepest first; only the empty folders this check made
             with contextlib.suppress(OSError):
@@ -359,9 +358,19 @@ def locate(config_path: Path | None, data_dir: Path | None, database_url: str | 
     return station_data(config, data_dir=data_dir, database_url=database_url)
 
 
+def checked_data_dir(where: StationData) -> None:
+    """The station's own check of its data directory (made, written to, its database files), said
+    as ``kiosk station --check`` says it: exit 2 naming the folder, why, and where it came from."""
+    try:
+        check_data_dir(where.data_dir)
+    except KioskError as exc:
+        fail(f"{exc} (this folder comes from {where.found_by})")
+
+
 def open_storage(where: StationData, *, existing: bool = False) -> StationStorage:
     """Open the station's storage; ``existing``: refuse to create a station database that is not there
-    (a reader given the wrong folder must hear so, not read an empty log)."""
+    (a reader given the wrong folder must hear so, not read an empty log). A command that writes
+    (``existing`` False) checks the data directory first, as the station does."""
     from kiosk.storage import open_station_storage  # SQLAlchemy loads only for these commands
 
     if existing and where.database_url is None and not where.local_database.exists():
@@ -370,6 +379,8 @@ def open_storage(where: StationData, *, existing: bool = False) -> StationStorag
             f"{where.found_by}): no station has logged anything there. Name the station's "
             "configuration with --config (or its folder with --data-dir)"
         )
+    if not existing:
+        checked_data_dir(where)
     try:
         return open_station_storage(where.data_dir, where.database_url, forward_in_background=False)
     except KioskError as exc:
@@ -497,7 +508,7 @@ def show(
     "--csv",
     "csv_path",
     required=True,
-    type=click.Path(path_type=Path, dir_okay=False, allow_dash=True, writable=True),
+    type=OutputFile(Role.LOG_EXPORT, "challenges.csv", allow_dash=True),
     help="Write the log to this CSV file ('-' for standard output).",
 )
 @click.option(

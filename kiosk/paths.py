@@ -45,6 +45,7 @@ __all__ = [
     "default_pack_path",
     "guide_dir",
     "known_editions_path",
+    "make_data_dir",
     "station_data",
     "walk_cache_dir",
 ]
@@ -241,14 +242,15 @@ def _free_bytes(folder: Path) -> int:
     return shutil.disk_usage(folder).free
 
 
-def check_data_dir(folder: Path) -> None:
-    """Create ``folder`` if needed and make sure the station can keep its log there.
+def _data_dir_named(folder: Path) -> str:
+    return Wording(marked("the station's data directory {folder}"), folder=folder)
 
-    Raises StorageError naming the folder and the reason: a file where the folder should be, a
-    folder that cannot be created or written (permission denied, a read-only file system), a full
-    disk, or a database file in it that this user cannot write.
-    """
-    start = Wording(marked("the station's data directory {folder}"), folder=folder)
+
+def make_data_dir(folder: Path) -> None:
+    """Create ``folder`` (and its parents) if needed; StorageError saying why it cannot be: a file
+    where a folder should be, permission denied, a read-only file system, a full disk. Every
+    command that opens a station's storage makes its folder here, so one wording says it."""
+    start = _data_dir_named(folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except FileExistsError as exc:
@@ -266,6 +268,17 @@ def check_data_dir(folder: Path) -> None:
         raise StorageError(
             marked("{start} cannot be created: {reason}"), start=start, reason=_reason(exc, folder)
         ) from exc
+
+
+def check_data_dir(folder: Path) -> None:
+    """Create ``folder`` if needed and make sure the station can keep its log there.
+
+    Raises StorageError naming the folder and the reason: a file where the folder should be, a
+    folder that cannot be created or written (permission denied, a read-only file system), a full
+    disk, or a database file in it that this user cannot write.
+    """
+    make_data_dir(folder)
+    start = _data_dir_named(folder)
     probe = folder / f".kiosk-write-check-{os.getpid()}"  # (tempfile and shutil: ~8 ms to import)
     try:
         handle = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)

@@ -22,6 +22,7 @@ from pathlib import Path
 import click
 
 from kiosk import __version__
+from kiosk.argument import OutputFile
 from kiosk.console import EXIT_ERROR, fail
 from kiosk.core.alphabet import DEFAULT_ALPHABET, Alphabet, alphabets
 from kiosk.core.config import recognise as recognise_pack_of
@@ -45,9 +46,9 @@ EXIT_PROBLEM = 1  # a check found a problem in what it checked
 MIN_PASSPHRASE_CHARS = 8
 
 
-# Files a command writes are marked writable=True: click then refuses an existing read-only one,
-# and tests/test_cli_errors.py knows which options are outputs.
-output_file = click.Path(path_type=Path, dir_okay=False, writable=True)
+# Files a command writes are OutputFile (click.Path(writable=True), read as typed): click then
+# refuses an existing read-only one and a name that ends in a folder's slash, and
+# tests/test_cli_errors.py knows which options are outputs.
 existing_file = click.Path(path_type=Path, dir_okay=False, exists=True)
 force_option = click.option(
     "--force", is_flag=True, help="Replace the output file if it exists (never a file of another kind)."
@@ -98,7 +99,9 @@ def main() -> None:
 
 @main.command()
 @click.argument("recipe", required=False, type=existing_file)
-@click.option("-o", "--output", required=True, type=output_file, help="Pack file to write.")
+@click.option(
+    "-o", "--output", required=True, type=OutputFile(Role.PACK, "club.kxpack"), help="Pack file to write."
+)
 @click.option("--name", help="Pack name shown on the station (without a recipe).")
 @click.option("--edition", default="", help="Edition or date, e.g. 2024-01.")
 @click.option("--description", default="", help="One line describing the pack.")
@@ -162,7 +165,8 @@ def build(
       lexicon-build build --name "Club list" --edition 2024 --source words.txt -o club.kxpack
       lexicon-build build --name School --source nwl.txt --youth-exclusions youth.txt -o school.kxpack
       lexicon-build build school-2014.toml -o school-2014.kxpack
-      lexicon-build build --name Club --source words.txt --known-editions club.tsv --expect CLUB24 -o c.kxpack
+      lexicon-build build --name Club --source base-list.txt --known-editions club-editions.tsv \\
+          --expect CLUB2024 -o club-2024.kxpack
       lexicon-build build --alphabet spanish --name FISE --source FISE2.dwg -o es.kxpack
     """
     try:
@@ -289,7 +293,7 @@ def verify(pack: Path, trust: tuple[str, ...], known_editions: tuple[Path, ...])
     Examples:
       lexicon-build verify club.kxpack
       lexicon-build verify club.kxpack --trust organiser.pub
-      lexicon-build verify club.kxpack --known-editions club.tsv
+      lexicon-build verify club.kxpack --known-editions club-editions.tsv
     """
     from lexicon_build.signing import load_trusted_keys  # cryptography: ~17 ms that build does not pay
 
@@ -316,7 +320,7 @@ def info(pack: Path, known_editions: tuple[Path, ...]) -> None:
     \b
     Examples:
       lexicon-build info club.kxpack
-      lexicon-build info club.kxpack --known-editions club.tsv
+      lexicon-build info club.kxpack --known-editions club-editions.tsv
     """
     table = edition_table(known_editions)
     lexicon = _load(pack)
@@ -360,8 +364,18 @@ def _diff_sets(old: Path, new: Path, alphabet_name: str | None) -> tuple[set[str
 @main.command()
 @click.argument("old", type=existing_file)
 @click.argument("new", type=existing_file)
-@click.option("--added", "added_file", type=output_file, help="Write the added words to this file.")
-@click.option("--removed", "removed_file", type=output_file, help="Write the removed words to this file.")
+@click.option(
+    "--added",
+    "added_file",
+    type=OutputFile(Role.WORD_LIST, "added.txt"),
+    help="Write the added words to this file.",
+)
+@click.option(
+    "--removed",
+    "removed_file",
+    type=OutputFile(Role.WORD_LIST, "removed.txt"),
+    help="Write the removed words to this file.",
+)
 @click.option("--list/--no-list", "show", default=True, help="Print the words themselves.")
 @click.option(
     "--alphabet",
@@ -413,7 +427,7 @@ def diff(
 
 
 @main.command()
-@click.argument("key_file", metavar="KEY", type=output_file)
+@click.argument("key_file", metavar="KEY", type=OutputFile(Role.PRIVATE_KEY, "organiser.key"))
 @click.option("--name", required=True, help="The organiser's name, shown on stations for its signatures.")
 @click.option(
     "--force", is_flag=True, help="Replace KEY and its .pub file if they exist (never other files)."
@@ -457,7 +471,10 @@ def keygen(key_file: Path, name: str, force: bool, ask_passphrase: bool) -> None
 @click.argument("pack", type=existing_file)
 @click.option("--key", "key_file", required=True, type=existing_file, help="Private key from keygen.")
 @click.option(
-    "-o", "--output", type=output_file, help="Write the signed pack here (default: PACK, in place)."
+    "-o",
+    "--output",
+    type=OutputFile(Role.PACK, "signed.kxpack"),
+    help="Write the signed pack here (default: PACK, in place).",
 )
 @force_option
 def sign(pack: Path, key_file: Path, output: Path | None, force: bool) -> None:

@@ -1,11 +1,13 @@
 """A folder of real files for driving both programs as users do, and the programs' command trees.
 
-``make_world(folder)`` fills a folder with what an organiser's USB stick might hold: word lists, a
-recipe, packs built by the real builder (one signed), keys, a station configuration, a station
-data folder whose log holds a challenge from "Стол 3", and files of every wrong kind a tired
-director might hand over (a zip, a Word document, a spreadsheet, a PDF, Zyzzyva's Spanish graph,
-UTF-16 text...). Every file is made here, by the test, so each one's kind is known without asking
-the recogniser under test.
+``make_world(folder)`` fills a folder with what an organiser's USB stick might hold: the example
+files the guides ship (``docs/examples``: word lists, a recipe, a table of the club's editions, a
+station configuration), exactly as shipped, so that an example of a ``--help`` that names one of
+them runs on the file a reader has; and, under names of their own, more word lists, packs built
+by the real builder (one signed), keys, a station data folder whose log holds a challenge from
+"Стол 3", and files of every wrong kind a tired director might hand over (a zip, a Word document,
+a spreadsheet, a PDF, Zyzzyva's Spanish graph, UTF-16 text...). Every file is made here, by the
+test, or shipped, so each one's kind is known without asking the recogniser under test.
 
 ``commands()`` walks the click trees of ``kiosk`` and ``lexicon-build``: a new command is found
 here, and the tests that use it then ask for what they need to drive it.
@@ -32,18 +34,19 @@ from lexicon_build.builder import build_pack
 from lexicon_build.cli import main as lexicon_build
 from lexicon_build.recipe import Recipe, SourceSpec
 from lexicon_build.signing import generate_key_pair, load_private_key, sign_pack
-from tests.conftest import write_list
+from tests.conftest import REPO_ROOT, write_list
 from tests.storage.entries import make_entry
 from tests.test_dwg import encode_dwg
-from tests.test_edition import table_line, write_table
 
 PROGRAMS: dict[str, click.Group] = {"kiosk": kiosk, "lexicon-build": lexicon_build}
 WORDS = ["CAT", "CATS", "DOG", "DOGS", "QI", "ZA", "ZAS", "QAT", "ZEBRA", "ZEBRAS"]
 PIN = "24682468"  # also a good passphrase: 8 characters
 PASSPHRASE = "correct horse"
 STATION_NAME = "Стол 3"
-EDITIONS = "club.tsv"
-EDITION = "CLUB24"  # the edition that table names for WORDS
+EXAMPLES = REPO_ROOT / "docs" / "examples"  # shipped with the guides: the world never makes its own
+EDITIONS = "club-editions.tsv"  # the club's own table, as shipped
+EDITION = "CLUB2024"  # the edition it names: the shipped base-list.txt
+EDITION_LIST = "base-list.txt"
 
 # The test's own word for each sample's kind: what the file is, as the test made it.
 SAMPLES: dict[str, str] = {
@@ -57,7 +60,7 @@ SAMPLES: dict[str, str] = {
     "organiser.pub": "pub",
     "organiser.key": "key",
     "export.csv": "export",
-    "club.tsv": "editions",
+    "club-editions.tsv": "editions",
     "words.zip": "zip",
     "words.txt.gz": "gzip",
     "words.pdf": "pdf",
@@ -105,34 +108,20 @@ def _zip(path: Path, members: dict[str, str]) -> None:
 
 def make_world(folder: Path) -> Path:
     """Fill ``folder`` (created) with the files described in the module docstring."""
-    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(EXAMPLES, folder, dirs_exist_ok=True)  # the guides' examples, as shipped
     write_list(folder / "words.txt", WORDS)
     write_list(folder / "nwl.txt", WORDS)
     write_list(folder / "youth.txt", ["ZA"])
-    write_list(folder / "base-list.txt", WORDS)
-    write_list(folder / "long-words.txt", ["PINEAPPLES"])
-    write_list(folder / "youth-list.txt", ["ZAS"])
-    (folder / "definitions.txt").write_text("CAT a small animal\nQI vital force\n", encoding="utf-8")
     (folder / "slips.txt").write_text("cat dogs\nqi, za\nzebraz\n", encoding="utf-8")
-    (folder / "club.dwg").write_bytes(encode_dwg(WORDS))
-    (folder / "school-2014.toml").write_text(
-        'name = "School 2014"\nadditions = ["QAJAQ"]\n[[sources]]\npath = "base-list.txt"\n'
-        '[[sources]]\npath = "long-words.txt"\nmin_length = 9\n[youth_exclusions]\npath = "youth-list.txt"\n',
-        encoding="utf-8",
-    )
     keys = generate_key_pair(folder / "organiser.key", "Club Organiser")
     generate_key_pair(folder / "director.key", "Director", passphrase=PASSPHRASE.encode())
     signing_key = load_private_key(keys.private_path)
     club = _pack(WORDS, folder / "club.kxpack")
     club.write_bytes(sign_pack(club.read_bytes(), signing_key, club))
     _pack(WORDS, folder / "school.kxpack", youth=["ZA"], name="School")
+    _pack(WORDS, folder / "club-youth.kxpack", youth=["ZA"], name="Club")  # the shipped station.toml's
     _pack(WORDS[:6], folder / "nwl2020.kxpack", name="NWL2020")
     _pack(WORDS, folder / "nwl2023.kxpack", name="NWL2023")
-    (folder / "station.toml").write_text(
-        f'station_name = "{STATION_NAME}"\n\n[[divisions]]\nname = "Open"\npack = "club.kxpack"\n\n'
-        '[[divisions]]\nname = "Schools"\npack = "school.kxpack"\nyouth_rules = true\n',
-        encoding="utf-8",
-    )
     data = folder / "data"
     entry = make_entry(["CAT", "DOGZ"], station=STATION_NAME, judged_at=datetime(2024, 5, 1, 9, tzinfo=UTC))
     with open_station_storage(data) as storage:
@@ -140,7 +129,6 @@ def make_world(folder: Path) -> Path:
     with (folder / "export.csv").open("w", encoding="utf-8", newline="") as out:
         write_csv([entry], out)
     shutil.copy(data / "kiosk.sqlite3", folder / "kiosk.sqlite3")
-    write_table(folder / EDITIONS, [table_line(EDITION, WORDS)])  # the club publishes its list
     # Files of the wrong kind, as they come from other programs.
     _zip(folder / "words.zip", {"words.txt": "CAT\nDOG\n"})
     (folder / "words.txt.gz").write_bytes(gzip.compress(b"CAT\nDOG\n"))
@@ -222,10 +210,12 @@ def help_text(command: Command) -> str:
 
 
 def examples(command: Command) -> list[str]:
-    """The command lines of the Examples block of the command's help, comments left out."""
+    """The command lines of the Examples block of the command's help, comments left out (a line
+    ending in a backslash goes on on the next, as in a shell)."""
     lines = help_text(command).splitlines()
     found: list[str] = []
     inside = False
+    going_on = False
     for line in lines:
         stripped = line.strip()
         if stripped in ("Example:", "Examples:"):
@@ -239,7 +229,12 @@ def examples(command: Command) -> list[str]:
             if not line.startswith(" "):
                 inside = False
                 continue
-            found.append(_command_part(stripped))
+            part = _command_part(stripped)
+            if going_on:
+                found[-1] = f"{found[-1][:-1].rstrip()} {part}"
+            else:
+                found.append(part)
+            going_on = found[-1].endswith("\\")
     return found
 
 

@@ -36,8 +36,10 @@ from typing import Any
 import click
 import pytest
 
+from kiosk.argument import OutputFile
 from tests.cli_world import (
     EDITION,
+    EDITION_LIST,
     EDITIONS,
     FIFO,
     FOLDER,
@@ -179,6 +181,9 @@ VALUES: dict[str, str] = {
     "name": "Club",
     "sources": "words.txt",
     "youth_exclusions": "youth.txt",
+    # --expect names the shipped table's edition: the list it was published from, and its youth list
+    "lexicon-build build sources": EDITION_LIST,
+    "lexicon-build build youth_exclusions": "youth-list.txt",
     "max_length": "15",
     "list_format": "auto",
     "alphabet": "english",
@@ -384,6 +389,10 @@ def _output_cases(command: Command, name: str, inputs: list[str], has_force: boo
 
     yield case(FOLDER, FOLDER)
     yield case("a folder that does not exist", f"nowhere/out{suffix}", names="nowhere")
+    # A name ending in a slash names a folder (a shell completes one so): never a file named like it.
+    yield case("a folder that does not exist, with its slash", "nowhere/", names="nowhere")
+    yield case(f"{FOLDER}, with its slash", f"{FOLDER}/")
+    yield case(f"existing {own}, with a slash", f"{own}/", force)
     yield case("in a read-only folder", f"{READ_ONLY_FOLDER}/out{suffix}")
     yield case("a named pipe", FIFO)
     yield case(f"existing {own} without --force", own)
@@ -505,7 +514,8 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, dict
 
 
 def test_every_file_a_command_writes_is_marked_as_an_output() -> None:
-    """click.Path(writable=True) is how the matrix (and click) know a parameter is a file written."""
+    """click.Path(writable=True) is how the matrix (and click) know a parameter is a file written;
+    each is an OutputFile, which reads its name as typed (``nodir/`` is a folder, not a file)."""
     found = {
         f"{command.id} {param.name}"
         for command in commands()
@@ -513,6 +523,10 @@ def test_every_file_a_command_writes_is_marked_as_an_output() -> None:
         if f"{command.id} {param.name}" in OUTPUTS and _marked_output(param)
     }
     assert found == OUTPUTS
+    for command in commands():
+        for param in command.command.params:
+            if _marked_output(param):
+                assert isinstance(param.type, OutputFile), f"{command.id} {param.name}"
 
 
 def test_the_matrix_covers_every_command() -> None:

@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 from typing import IO
 
+import pytest
 from click.testing import CliRunner
 
 from kiosk.cli import kiosk
@@ -186,6 +187,29 @@ def test_a_data_dir_that_is_a_file_is_named_and_shown_in_a_kiosk_session(tmp_pat
     assert session.returncode == 2
     assert "not-ready frame painted" in session.stdout
     assert "station-data is a file, not a directory" in session.stderr
+
+
+@pytest.mark.parametrize("below", ["", "sub"], ids=["the folder", "a folder in it"])
+def test_set_pin_on_a_read_only_disk_says_it_as_the_station_check_does(tmp_path: Path, below: str) -> None:
+    """One wording for a data directory that cannot be used: set-pin said a raw [Errno 30] (or
+    SQLite's "unable to open database file") where ``station --check`` names the folder and why."""
+    from tests.test_paths import in_private_tmpfs
+
+    mounted = tmp_path / "read-only"
+    folder = mounted / below if below else mounted
+    kiosk = [sys.executable, "-c", "from kiosk.entry import run; run()"]
+    said = {}
+    for command in (["set-pin", "--random"], ["station", "--check"]):
+        result = in_private_tmpfs(mounted, "ro,size=1m", False, *kiosk, *command, "--data-dir", str(folder))
+        assert result.returncode == 2, result.stderr
+        said[command[0]] = result.stderr.strip().splitlines()[-1]
+    verb = "created" if below else "written"
+    assert said["set-pin"] == (
+        f"error: the station's data directory {folder} cannot be {verb}: it is on a read-only file "
+        "system; give the station a folder on a writable disk (this folder comes from --data-dir)"
+    )
+    assert said["set-pin"] == said["station"]
+    assert "Errno" not in said["set-pin"]
 
 
 def test_a_read_only_data_dir_gets_its_own_reason_and_the_not_ready_screen(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ import pytest
 from kiosk.core import config, filekind
 from kiosk.core.edition import HEADER_FIELDS
 from kiosk.core.errors import OutputError
-from kiosk.core.filekind import Kind, Role, check_output, recognise, recognise_bytes, refusal
+from kiosk.core.filekind import Kind, Role, check_output, output_path, recognise, recognise_bytes, refusal
 from kiosk.core.pack import MAGIC
 from kiosk.paths import known_editions_path
 from kiosk.storage import CSV_COLUMNS, write_csv
@@ -164,3 +164,26 @@ def test_a_pack_is_accepted_where_a_pack_belongs_and_named_elsewhere(make_pack: 
     message = refusal(pack, Role.RECIPE)
     assert message is not None
     assert message.startswith(f"{pack} is a lexicon pack, not a pack recipe (TOML)")
+
+
+@pytest.mark.parametrize("typed", ["nodir/", "nodir//", "folder/", "club.kxpack/"])
+def test_an_output_named_with_a_folder_s_slash_is_never_a_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, typed: str
+) -> None:
+    """``-o nodir/``: Path() drops the slash; read as typed, it names a folder, whether or not one
+    (or a file of that name) is there."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "club.kxpack").write_bytes(b"")
+    with pytest.raises(OutputError) as refused:
+        output_path(typed, Role.PACK, example="club.kxpack")
+    message = str(refused.value)
+    folder = typed.rstrip("/")
+    assert message.startswith(f"{typed} ends with '/', so it names a folder, not a file")
+    assert f"e.g. {folder}/club.kxpack" in message
+    if folder == "nodir":
+        assert "mkdir -p 'nodir'" in message
+    if folder == "club.kxpack":
+        assert "club.kxpack is not a folder" in message
+    assert output_path("out.kxpack", Role.PACK) == Path("out.kxpack")
+    assert output_path("folder/out.kxpack", Role.PACK) == Path("folder/out.kxpack")

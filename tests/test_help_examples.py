@@ -22,6 +22,7 @@ from pathlib import Path
 import click
 import pytest
 
+from tests.cli_world import EXAMPLES as SHIPPED
 from tests.cli_world import PIN, PROGRAMS, Command, commands, copy_world, examples, make_world, release_world
 
 EXAMPLES = [(command, line) for command in commands() for line in examples(command)]
@@ -32,6 +33,17 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     folder = make_world(tmp_path_factory.mktemp("examples") / "world")
     yield folder
     release_world(folder)
+
+
+def test_the_examples_run_on_the_example_files_the_guides_ship(world: Path) -> None:
+    """An example naming a file of ``docs/examples`` runs on that file as shipped, never on one the
+    tests made up under its name: an example and the guides' example table cannot disagree unseen
+    (``--expect CLUB24`` passed here against a made-up table, while the shipped one says CLUB2024)."""
+    shipped = {path.name: path for path in SHIPPED.iterdir() if path.is_file()}
+    for name, path in shipped.items():
+        assert (world / name).read_bytes() == path.read_bytes(), f"the world made its own {name}"
+    named = {word for _, line in EXAMPLES for word in shlex.split(line)} & set(shipped)
+    assert {"club-editions.tsv", "base-list.txt", "school-2014.toml", "station.toml"} <= named
 
 
 def test_every_command_has_examples() -> None:

@@ -135,6 +135,30 @@ def test_a_pin_accepted_after_the_judge_walked_away_opens_nothing(station: Stati
     assert (state.page, state.session, effects) == (None, None, [])
 
 
+def test_the_door_left_idle_closes_and_the_next_pin_is_the_judge_s_alone(station: Station) -> None:
+    """Esc, ``12``, and the player walks away: the door goes back to the players after the idle
+    lock, digits and all, and the judge who opens it later sends only the PIN typed then."""
+    state, effects = run(start(station, Path("/data"), at(0.0)), Opened(at(0.0)))
+    (read,) = requests(effects)
+    state, _ = run(state, DoorRead(read.ticket, has_pin=True, wait_s=0.0), Touched(at(5.0)), Typed("12"))
+    assert state.door.typed == "12"
+    state, effects = run(state, Ticked(at(64.0)))
+    assert (state.page, effects) == (JudgePage.DOOR, [])  # 59 s since the last key
+    state, effects = run(state, Ticked(at(65.0)))
+    assert state.page is None
+    assert state.door.typed == ""
+    assert Journal("the judge PIN door closed itself after being left idle") in effects
+    assert Leave() in effects
+    state, effects = run(state, Opened(at(92.0)))
+    (read,) = requests(effects)
+    state, effects = run(
+        state, DoorRead(read.ticket, has_pin=True, wait_s=0.0), Typed("482613"), Pressed(Key.ENTER)
+    )
+    (check,) = requests(effects)
+    assert isinstance(check, CheckPin)
+    assert check.pin == "482613"
+
+
 def test_an_answer_to_a_question_no_longer_asked_changes_nothing(station: Station) -> None:
     state, effects = run(unlocked(station), Typed("1"))
     (first,) = requests(effects)
@@ -257,3 +281,5 @@ def test_no_sequence_of_keys_taps_and_answers_opens_judge_mode_without_the_pin(
             out.append(request)
         assert (state.page is None) <= (state.session is None)
         assert state.session is None or state.page not in (None, JudgePage.DOOR)
+        if isinstance(item, Ticked) and state.page is JudgePage.DOOR:  # a door left idle closes
+            assert item.at.monotonic_s - state.door_touched_s < state.idle_lock_s

@@ -21,6 +21,7 @@ from kiosk.core.session import (
     Nudged,
     Recorded,
     RecordFailed,
+    Repeated,
     Screen,
     SessionState,
     Typed,
@@ -188,6 +189,47 @@ def test_a_failed_record_shows_a_fault_not_a_verdict() -> None:
     assert run(fault, FaultCleared()).screen is Screen.READY
 
 
+def test_a_held_tab_never_clears_the_verdict_only_a_fresh_press_after_the_lockout(
+    small_lexicon: MarisaLexicon,
+) -> None:
+    judging = transition(entered("cat qi", 2), JudgePressed()).state
+    verdict = run(judging, Recorded(adjudicate(judging.words, small_lexicon)), LockoutEnded())
+    held = Repeated(JudgePressed(), pressed_on=Screen.CONFIRM)
+    for event in (held, held, Repeated(Typed("x"), Screen.VERDICT), Repeated(Nudged(), Screen.VERDICT)):
+        step = transition(verdict, event)
+        assert (step.state, step.effects) == (verdict, ())
+    assert run(verdict, held, held, JudgePressed()).screen is Screen.READY  # let go, pressed again
+
+
+def test_a_held_count_key_neither_chooses_the_division_nor_types_in_the_entry() -> None:
+    division = run(start((15, 15)), Typed("2"))
+    assert division.screen is Screen.DIVISION
+    assert run(division, Repeated(Typed("2"), Screen.READY)) == division
+    entry = run(start((15,)), Typed("2"))
+    assert run(entry, Repeated(Typed("2"), Screen.READY)) == entry  # no "2 is not a letter"
+    table = run(start((15,), ask_table=True), Typed("2"))
+    assert run(table, *[Repeated(Typed("2"), Screen.READY)] * 3).table_digits == ""
+
+
+def test_a_held_esc_clears_the_entry_once_and_never_opens_the_judges_door() -> None:
+    state = entered("cat do", 2)
+    state = run(state, Escape())
+    assert (state.screen, state.entered) == (Screen.ENTRY, ())
+    for _ in range(3):
+        step = transition(state, Repeated(Escape(), Screen.ENTRY))
+        assert (step.state.screen, step.effects) == (Screen.ENTRY, ())
+    assert transition(start((15,)), Repeated(Escape(), Screen.ENTRY)).effects == ()
+
+
+def test_letters_and_backspace_held_in_the_entry_repeat_there_and_keep_it() -> None:
+    state = run(entered("ca", 1), Repeated(Typed("t"), Screen.ENTRY), Repeated(Typed("t"), Screen.ENTRY))
+    assert state.current == "CATT"
+    state = run(state, Repeated(Backspace(), Screen.CONFIRM), Repeated(Backspace(), Screen.ENTRY))
+    assert state.current == "CA"
+    warned = run(state, IdleWarned(3))
+    assert run(warned, Repeated(JudgePressed(), Screen.ENTRY)).clearing_in_s == 0  # still there
+
+
 def test_escape_on_ready_requests_judge_mode() -> None:
     assert transition(start((15,)), Escape()).effects == (Effect.JUDGE_REQUESTED,)
     assert transition(start((15,)), JudgeRequested()).effects == (Effect.JUDGE_REQUESTED,)
@@ -315,6 +357,14 @@ KEYS = st.one_of(
     st.just(RecordFailed()),
     st.just(FaultCleared()),
 )
+HELD = st.builds(
+    Repeated,
+    st.one_of(
+        st.builds(Typed, st.sampled_from(["1", "2", "a", "q", " ", "\r", "0"])),
+        st.sampled_from([Backspace(), Escape(), JudgePressed(), JudgeRequested(), Nudged()]),
+    ),
+    st.sampled_from(list(Screen)),
+)
 
 
 def check_consistent(state: SessionState) -> None:
@@ -379,7 +429,7 @@ def check_consistent(state: SessionState) -> None:
 # The lexicon is only read, so sharing it between examples is safe.
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
-    keys=st.lists(KEYS, max_size=60),
+    keys=st.lists(st.one_of(KEYS, HELD), max_size=60),
     lengths=st.lists(st.integers(2, 15), min_size=1, max_size=3),
     served=st.lists(st.integers(0, 2), min_size=1, max_size=3, unique=True),
     ask_table=st.booleans(),
@@ -391,6 +441,10 @@ def test_random_key_sequences_never_reach_an_inconsistent_state(
     state = start(tuple(lengths), tuple(i for i in served if i < len(lengths)) or (0,), ask_table=ask_table)
     for event in keys:
         step = transition(state, event)
+        if isinstance(event, Repeated):  # a key held down moves no screen: it types, at most
+            typing = (Screen.ENTRY, Screen.CONFIRM)
+            assert step.effects == ()
+            assert step.state.screen is state.screen or {step.state.screen, state.screen} <= set(typing)
         state = step.state
         check_consistent(state)
         if Effect.JUDGE_PLAY in step.effects:

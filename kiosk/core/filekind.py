@@ -8,7 +8,8 @@ kind, shows one message: what the file is, what was expected, and what to do wit
     club.txt is a word list, not a lexicon pack; build a pack from it: lexicon-build build ...
 
 ``check_output`` is the other half: no command writes over a file it read, over a file of another
-kind, or (without ``--force``) over one of its own kind.
+kind, or (without ``--force``) over one of its own kind; ``output_path`` reads an output's name as
+it was typed (``nodir/`` names a folder, never a file ``nodir``).
 
 Recognition reads the first ``HEAD_BYTES`` of a file; only a file that already looks like a word
 graph, a zip or a TOML table is read whole (graphs to learn their alphabet, TOML to see its keys).
@@ -39,6 +40,7 @@ __all__ = [
     "Recognised",
     "Role",
     "check_output",
+    "output_path",
     "recognise",
     "recognise_bytes",
     "refusal",
@@ -623,6 +625,32 @@ def same_file(one: Path, other: Path) -> bool:
         return one.samefile(other)
     except OSError:
         return False
+
+
+def output_path(typed: str, role: Role, *, example: str = "") -> Path:
+    """The file an output argument names, as it was typed; OutputError if it names a folder.
+
+    A name ending with a separator (``nodir/``, as a shell completes a folder's name) names a
+    folder, whether or not one is there: ``Path`` drops that separator, and the command would write
+    a *file* named like the folder. It is refused; ``check_output`` then asks the rest.
+    """
+    separators = tuple(sep for sep in (os.sep, os.altsep) if sep)
+    folder = typed.rstrip("".join(separators))
+    if typed != folder and folder:
+        inside = f", e.g. {folder}{typed[-1]}{example}" if example else ""
+        if Path(folder).is_dir():
+            there = ""
+        elif os.path.lexists(folder):
+            there = f" (but {folder} is not a folder)"
+        else:
+            there = (
+                f" (there is no folder {folder}: is the USB stick mounted? or create it: mkdir -p '{folder}')"
+            )
+        raise OutputError(
+            f"{typed} ends with '{typed[-1]}', so it names a folder, not a file; give a file name for "
+            f"{role.noun} inside it{inside}{there}; nothing was written"
+        )
+    return Path(typed)
 
 
 def check_output(

@@ -30,6 +30,12 @@ tiles (Spanish ``CHALLA`` is four) and Backspace takes off the last tile shown.
 
 Idle clearing is announced: ``IdleWarned`` (from the controller's countdown) puts the seconds left
 on screen, and any key (``Nudged`` for a key the flow has no use for) keeps the entry.
+
+A key held down repeats (``Repeated``): a letter or Backspace pressed in the entry repeats there,
+as on any keyboard, and no repeat does anything else. The count, the table, the division, Tab and
+Esc take fresh presses only, and a key held since another screen must be let go first: a held Tab
+never clears a verdict once its lock-out ends, a held count key never chooses the division or
+types in the entry, a held Esc never walks from an entry to the judges' door.
 """
 
 from __future__ import annotations
@@ -73,6 +79,7 @@ __all__ = [
     "Nudged",
     "RecordFailed",
     "Recorded",
+    "Repeated",
     "Screen",
     "SessionState",
     "Step",
@@ -159,6 +166,15 @@ class Nudged(_Signal):
 
 
 @dataclass(frozen=True)
+class Repeated:
+    """The keyboard's auto-repeat of a key held down: ``key`` is what a press of it means, and
+    ``pressed_on`` the screen it was pressed on."""
+
+    key: Typed | Backspace | Escape | JudgePressed | JudgeRequested | Nudged
+    pressed_on: Screen
+
+
+@dataclass(frozen=True)
 class Recorded:
     """The controller ruled on the play and the log has stored it: show the verdict."""
 
@@ -204,6 +220,7 @@ Event = (
     | JudgeRequested
     | DivisionSelected
     | Nudged
+    | Repeated
     | Recorded
     | RecordFailed
     | FaultCleared
@@ -617,8 +634,24 @@ def _on_entry(state: SessionState, event: Event) -> Step:
     return Step(replace(state, screen=_entry_screen(state, state.words, state.current)))
 
 
+_TYPING_SCREENS = (Screen.ENTRY, Screen.CONFIRM)
+
+
+def _on_repeat(state: SessionState, event: Repeated) -> Step:
+    """A key held down: a letter or Backspace pressed in the entry repeats there; any other repeat
+    (a key held since another screen included) only says the players are still there."""
+    typing = state.screen in _TYPING_SCREENS and event.pressed_on in _TYPING_SCREENS
+    if typing and isinstance(event.key, Typed | Backspace):
+        return transition(state, event.key)
+    if state.screen in _ENTRY_SCREENS:
+        return transition(state, Nudged())
+    return Step(state)
+
+
 def transition(state: SessionState, event: Event) -> Step:
     """The one way the flow moves: a new state, and what the controller must do for it."""
+    if isinstance(event, Repeated):
+        return _on_repeat(state, event)
     screen = state.screen
     if screen is Screen.READY:
         if isinstance(event, Escape | JudgeRequested):

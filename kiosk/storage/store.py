@@ -13,8 +13,8 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from kiosk.core.errors import StorageError
 from kiosk.core.heartbeat import HEARTBEAT_INTERVAL_S
+from kiosk.paths import make_data_dir
 from kiosk.storage.access import JudgeAccess
 from kiosk.storage.database import (
     SqliteFiles,
@@ -102,10 +102,7 @@ def open_station_storage(
     """
     local_path = local_database_path(data_dir)
     where = str(local_path)
-    try:
-        data_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise StorageError(f"cannot create the station's data directory {data_dir}: {exc}") from exc
+    make_data_dir(data_dir)  # the station's wording for a folder that cannot be made, as --check says it
     local = open_engine(sqlite_url(local_path))
     engines = [local]
     try:

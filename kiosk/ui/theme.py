@@ -193,6 +193,9 @@ class FitLabel(QLabel):
     in long lines (a message naming a file, an error from the disk) is broken between words
     wherever that gives it a larger type, so that no line of it shrinks the whole to a size
     nobody can read; ``source`` keeps the text as it was given.
+
+    The text is plain, never rich text: a station, division or pack name (or a word, a file name,
+    an error from the disk) is shown as it is written, ``<img src=...>`` and ``&amp;`` included.
     """
 
     def __init__(
@@ -207,7 +210,9 @@ class FitLabel(QLabel):
         wrap: bool = False,
         parent: QWidget | None = None,
     ) -> None:
-        super().__init__(text, parent)
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)  # before any text: Qt guesses rich text from tags
+        super().setText(text)
         self._fill = fill
         self._reference = reference
         self._wrap = wrap
@@ -335,7 +340,8 @@ class FitButton(QPushButton):
     def __init__(
         self, text: str = "", *, colour: str | None = KEY_BACKGROUND, left: bool = False, key: bool = False
     ) -> None:
-        super().__init__(text)
+        super().__init__()
+        self._show(text)
         self.full_text = text
         self.reference: str | None = None  # size the font for this text (buttons that match)
         self.fixed_px: int | None = None  # one size for a set of buttons; a longer text is cut short
@@ -425,14 +431,14 @@ class FitButton(QPushButton):
         text = self.full_text
         width, height = self._room()
         if width <= 8 or height <= 4:
-            super().setText(text)
+            self._show(text)
             return
         font = QFont(FONT_FAMILY)
         font.setBold(True)
         if self.fixed_px is not None:
             font.setPixelSize(self.fixed_px)
             self.setFont(font)
-            super().setText(QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, width))
+            self._show(QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, width))
             return
         size = self.fitting_px()
         if self.max_px is not None:
@@ -444,4 +450,9 @@ class FitButton(QPushButton):
             text = QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, width)
         font.setPixelSize(size)
         self.setFont(font)
-        super().setText(text)
+        self._show(text)
+
+    def _show(self, text: str) -> None:
+        """Show ``text`` as it is written: a button takes "&" for a shortcut mark (a division
+        "R&D" would show "RD" and answer Alt+D), so each one is doubled to be a plain "&"."""
+        super().setText(text.replace("&", "&&"))

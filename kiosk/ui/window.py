@@ -26,6 +26,7 @@ from kiosk.core.session import (
     JudgePressed,
     JudgeRequested,
     Nudged,
+    Repeated,
     Screen,
     SessionState,
     Typed,
@@ -55,6 +56,7 @@ JUDGE_CHORD = (Mod.ControlModifier | Mod.AltModifier, Qt.Key.Key_J)  # Ctrl+Alt+
 APP_TITLE = "Challenge station"
 HEADER_STRETCH = 9
 BODY_STRETCH = 91
+_KEY_EVENTS = (Typed, Backspace, Escape, JudgePressed, JudgeRequested, Nudged)  # what a key can mean
 
 
 def window_title(station_name: str) -> str:
@@ -64,15 +66,31 @@ def window_title(station_name: str) -> str:
     return f"{APP_TITLE} \u2014 {station_name}"
 
 
+def typed_text(event: QKeyEvent) -> str:
+    """The text a key types, whatever modifiers are held for it; "" for a key that types none.
+
+    On Windows, AltGr arrives as Ctrl+Alt: Polish Ą is AltGr+A, and it is text. A shortcut types
+    no text of its own: Ctrl+Q gives a control character, Alt+F4 and Ctrl+Alt+Del give none.
+    """
+    text = event.text()
+    # Control characters come from keys the station ignores; everything else (invisible and
+    # look-alike characters included) goes to the session, which refuses it with a reason.
+    if text and not all(ord(char) < 0x20 or ord(char) == 0x7F for char in text):
+        return text
+    return ""
+
+
 def key_to_event(event: QKeyEvent) -> Event:
     """The session event a key press stands for; ``Nudged`` for a key the flow has no use for
     (an arrow, Shift, F1, Ctrl+Q): it does nothing but keep an entry from clearing itself."""
     key = event.key()
     modifiers = event.modifiers() & _CHORD_MODIFIERS
-    if (modifiers, key) == JUDGE_CHORD:
+    text = typed_text(event)
+    if (modifiers, key) == JUDGE_CHORD and not text:
         return JudgeRequested()
     if modifiers & (Mod.ControlModifier | Mod.AltModifier | Mod.MetaModifier):
-        return Nudged()  # Ctrl+Q, Ctrl+W, Alt+F4 and friends do nothing here
+        # AltGr's letters are typed; Ctrl+Q, Ctrl+W, Alt+F4, Alt+Tab and friends do nothing here
+        return Typed(text) if text else Nudged()
     simple: dict[int, Event] = {
         Qt.Key.Key_Tab: JudgePressed(),
         Qt.Key.Key_Backtab: JudgePressed(),
@@ -83,12 +101,7 @@ def key_to_event(event: QKeyEvent) -> Event:
     }
     if key in simple:
         return simple[key]
-    text = event.text()
-    # Control characters come from keys the station ignores; everything else (invisible and
-    # look-alike characters included) goes to the session, which refuses it with a reason.
-    if text and not all(ord(char) < 0x20 or ord(char) == 0x7F for char in text):
-        return Typed(text)
-    return Nudged()
+    return Typed(text) if text else Nudged()
 
 
 class StationWindow(QWidget):
@@ -140,6 +153,8 @@ class StationWindow(QWidget):
         self._painted = False
         self._leaving = False
         self.judging = False
+        self._pressed_on: Screen | None = None  # where the key now held (if any) was pressed
+        self._released: tuple[int, int] | None = None  # the last key let go, and when (ms)
         controller.state_changed.connect(self._on_state_changed)
         controller.set_judge_handler(self.open_judge_mode)
         self.show_state(controller.state)
@@ -354,14 +369,43 @@ class StationWindow(QWidget):
     # -- input -----------------------------------------------------------------------------------
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
+        """A fresh press goes to the session as what it means; a key held down repeats as
+        ``Repeated``, with the screen it was pressed on (the session decides what a repeat may do)."""
         event.accept()
         if self.not_ready:
             return
+        repeated = self._auto_repeat(event)
         if self.judging:
-            if not event.modifiers() & (Mod.ControlModifier | Mod.AltModifier | Mod.MetaModifier):
-                self.judge.handle_key(event)
+            self._pressed_on = None  # a key held from judge mode repeats nothing on the players' screens
+            shortcut = event.modifiers() & (Mod.ControlModifier | Mod.AltModifier | Mod.MetaModifier)
+            if typed_text(event) or not shortcut:
+                self.judge.handle_key(event, repeated=repeated)
             return
-        self.controller.dispatch(key_to_event(event))
+        meant = key_to_event(event)
+        if repeated:
+            if self._pressed_on is not None and isinstance(meant, _KEY_EVENTS):
+                self.controller.dispatch(Repeated(meant, self._pressed_on))
+            return
+        self._pressed_on = self.controller.state.screen
+        self.controller.dispatch(meant)
+
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
+        event.accept()
+        if not event.isAutoRepeat():
+            self._released = (event.key(), event.timestamp())
+
+    def _auto_repeat(self, event: QKeyEvent) -> bool:
+        """Whether a press is the keyboard repeating a key held down.
+
+        Qt says so itself on Windows, macOS and Wayland. Under X11 it misses repeats whose press
+        has not reached it yet when it sees the release before it (most of them, on a loaded
+        machine): those come as a release and a press of the same key at the same millisecond,
+        which no hand can do. (A synthesised event carries no time, 0: never taken for a repeat.)
+        """
+        if event.isAutoRepeat():
+            return True
+        stamp = event.timestamp()
+        return stamp != 0 and self._released == (event.key(), stamp)
 
     def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802 (Qt's names)
         return False  # Tab judges; it never moves the focus

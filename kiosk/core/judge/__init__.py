@@ -23,7 +23,9 @@ The flow, with the keys of Zyzzyva's judge screens::
                          \\--Esc--> CLOSED                   (8: EXIT --Enter--> the station exits)
 
 Any key or tap restarts the idle lock (``Touched``); a judge mode left idle for ``idle_lock_s``
-closes itself (``Ticked``), and the next judge types the PIN again. No text is made here: every
+closes itself (``Ticked``), and the next judge types the PIN again. The PIN door left idle as long
+closes too, forgetting what was typed on it: the next players never find a judges-only screen, and
+a judge's PIN is never sent behind a player's digits. No text is made here: every
 page turns this state into words in one place (``kiosk.ui.judge``), ready for a translation
 catalogue.
 

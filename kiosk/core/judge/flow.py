@@ -105,7 +105,7 @@ def _close(state: JudgeState, *, clear_fault: bool = False, why: str = "") -> St
 
 
 def _open_door(state: JudgeState, at: Moment) -> Step:
-    state, ticket = _ticket(replace(state, now=at, session=None))
+    state, ticket = _ticket(replace(state, now=at, session=None, door_touched_s=at.monotonic_s))
     return Step(replace(state, page=JudgePage.DOOR, door=Door(asking=ticket)), (ReadDoor(ticket),))
 
 
@@ -370,6 +370,9 @@ def _on_tick(state: JudgeState, at: Moment) -> Step:
     session = state.session
     if session is not None and session.is_locked(at.monotonic_s):
         return _close(state, why="judge mode locked itself after being left idle")
+    if state.page is JudgePage.DOOR and at.monotonic_s - state.door_touched_s >= state.idle_lock_s:
+        # Left alone (a player's Esc, a judge called away): back to the players, the digits forgotten.
+        return _close(state, why="the judge PIN door closed itself after being left idle")
     if state.page is JudgePage.EXPORT:
         return _list_mounts(state)
     return Step(state)
@@ -506,7 +509,10 @@ def transition(state: JudgeState, event: Event) -> Step:
     if isinstance(event, Touched):
         session = state.session
         touched = None if session is None else session.touched(event.at.monotonic_s)
-        return Step(replace(state, now=event.at, session=touched))
+        door_touched_s = state.door_touched_s
+        if state.page is JudgePage.DOOR:
+            door_touched_s = max(door_touched_s, event.at.monotonic_s)
+        return Step(replace(state, now=event.at, session=touched, door_touched_s=door_touched_s))
     if isinstance(event, Ticked):
         return _on_tick(state, event.at) if state.page is not None else Step(replace(state, now=event.at))
     if isinstance(event, _INPUT):

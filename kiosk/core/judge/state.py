@@ -396,6 +396,7 @@ class JudgeState:
     page: JudgePage | None = None
     session: JudgeSession | None = None  # unlocked
     door: Door = field(default_factory=Door)
+    door_touched_s: float = 0.0  # monotonic: the door was opened, or last had a key or a tap, then
     cleared: PinAttempts = field(default_factory=PinAttempts)  # wrong PINs before the right one
     recheck: Recheck = field(default_factory=Recheck)
     counts: Counts = field(default_factory=Counts)

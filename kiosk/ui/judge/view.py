@@ -82,6 +82,10 @@ _KEYS: dict[int, Key] = {
     K.Key_PageUp: Key.PAGE_UP,
     K.Key_PageDown: Key.PAGE_DOWN,
 }
+# The keys a judge may hold down to repeat: moving through a list or a setting, and erasing. Any
+# other key acts once per press: a held digit never types a PIN of 1111, a held Esc never leaves
+# unsaved settings past their warning, a held 7 never goes on to start a challenge.
+_REPEATING = frozenset({Key.UP, Key.DOWN, Key.LEFT, Key.RIGHT, Key.PAGE_UP, Key.PAGE_DOWN, Key.BACKSPACE})
 
 # The frame's words: the title over each page and the lock's countdown.
 TITLE = marked("Judge mode")
@@ -269,10 +273,12 @@ class JudgeView(View):
         """Every second: the idle lock, the countdowns, the USB sticks."""
         self.dispatch(Ticked(self._moment()))
 
-    def handle_key(self, event: QKeyEvent) -> None:
+    def handle_key(self, event: QKeyEvent, *, repeated: bool = False) -> None:
+        """A key press; ``repeated``: the keyboard's auto-repeat of a key held down."""
         key = _KEYS.get(event.key())
         text = event.text()
-        if key is None and not (text and text.isprintable()):
+        held = (repeated or event.isAutoRepeat()) and key not in _REPEATING
+        if held or (key is None and not (text and text.isprintable())):
             self.dispatch(Touched(self._moment()))  # a key with no use here still keeps judge mode open
             return
         self.send(Pressed(key) if key is not None else Typed(text))
