@@ -5,7 +5,11 @@ judged, the separator + types the other), tiles counted, and everything else ref
 from __future__ import annotations
 
 import hashlib
+import re
+import shlex
 import struct
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -323,6 +327,84 @@ def test_lexicon_build_and_kiosk_check_a_spanish_graph(tmp_path: Path) -> None:
     batch = runner.invoke(kiosk, ["check", "--pack", str(pack), "--batch", str(slips)])
     assert batch.output.splitlines()[:3] == ["ACCEPTABLE", "ACCEPTABLE", "UNACCEPTABLE"]
     assert batch.output.splitlines()[3].startswith("INVALID: 'K'")
+
+
+FISE_ZYZZYVA = ["CA1O", "1A2APATE4A", "PE3O", "4U", "CHE", "2AMA", "CA2E", "NI4O"]
+
+
+def test_kiosk_check_on_a_zyzzyva_fise_graph_gives_a_build_command_that_works_as_printed(
+    tmp_path: Path,
+) -> None:
+    """Issue 24: FISE2009.dwg (Zyzzyva-shaped, its root's empty slots and all) was called damaged,
+    and the command suggested lacked --alphabet spanish. The advice is run exactly as printed."""
+    graph = tmp_path / "Zyzzyva words" / "FISE 2009.dwg"  # as a stick holds it, spaces and all
+    graph.parent.mkdir()
+    graph.write_bytes(encode_dwg(FISE_ZYZZYVA))
+    refused = CliRunner().invoke(kiosk, ["check", "--pack", str(graph), "CHE"])
+    assert refused.exit_code == 2
+    assert "damaged" not in refused.output
+    command = re.search(r"lexicon-build build [^\n]*?\.kxpack", refused.output)
+    assert command is not None, refused.output
+    assert "--alphabet spanish" in command.group()
+    args = shlex.split(command.group())[1:]  # exactly as printed, NAME and all
+    built = subprocess.run(
+        [str(Path(sys.executable).with_name("lexicon-build")), *args],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert built.returncode == 0, built.stderr
+    pack = next(tmp_path.glob("*.kxpack"))
+    lexicon = load_lexicon(pack)
+    assert lexicon.info.alphabet is SPANISH
+    assert ruled("challapateña ñu C+HE", lexicon)
+
+
+def test_zyzzyvas_fise_text_list_writes_tiles_as_digits_and_is_read_with_alphabet_spanish(
+    tmp_path: Path,
+) -> None:
+    """Zyzzyva's Spanish text list (1=CH 2=LL 3=RR 4=Ñ; a letter is always a tile of its own):
+    built with --alphabet spanish it gives the pack its graph gives; without, the refusal says what
+    the digits are and what reads them."""
+    text = write_list(tmp_path / "FISE2009.txt", FISE_ZYZZYVA)
+    graph = tmp_path / "FISE2009.dwg"
+    graph.write_bytes(encode_dwg(FISE_ZYZZYVA))
+    runner = CliRunner()
+    packs = {}
+    for source in (text, graph):
+        out = tmp_path / f"{source.suffix[1:]}.kxpack"
+        args = ["build", "--alphabet", "spanish", "--name", "FISE", "--source", str(source), "-o", str(out)]
+        result = runner.invoke(lexicon_build, args)
+        assert result.exit_code == 0, result.output
+        packs[source.suffix] = load_lexicon(out)
+    assert packs[".txt"].info.set_hash == packs[".dwg"].info.set_hash
+    assert set(packs[".txt"].words.keys()) >= {"CA[CH]O", "[CH]A[LL]APATEÑA", "CHE", "ÑU"}
+    result = runner.invoke(
+        lexicon_build,
+        [
+            "build",
+            "--alphabet",
+            "spanish",
+            "--name",
+            "F",
+            "--source",
+            str(text),
+            "-o",
+            str(tmp_path / "n.kxpack"),
+        ],
+    )
+    assert "note: " in result.output
+    assert "1 = CH, 2 = LL, 3 = RR, 4 = Ñ" in result.output
+    assert "1 of its words write CH, LL or RR as letters" in result.output  # CHE: C, H, E
+    english = runner.invoke(
+        lexicon_build, ["build", "--name", "F", "--source", str(text), "-o", str(tmp_path / "e.kxpack")]
+    )
+    assert english.exit_code == 1
+    assert "the digits are how Zyzzyva writes the spanish tiles (1 for CH, 2 for LL, 3 for RR, 4 for Ñ)" in (
+        english.output
+    )
+    assert "--alphabet spanish" in english.output
 
 
 def test_batch_gives_what_adjudicate_gives_in_spanish(make_pack: PackFactory) -> None:

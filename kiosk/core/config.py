@@ -528,6 +528,7 @@ def recognise(lexicon: MarisaLexicon, editions: EditionTable) -> PackRecognition
         carried=info.known_editions,
         vouched_by=lexicon.trust.signer if signed else None,
         title=info.title,
+        alphabet=info.alphabet.name,
     )
 
 

@@ -22,6 +22,7 @@ import enum
 import io
 import os
 import re
+import shlex
 import stat
 import struct
 import zipfile
@@ -55,6 +56,10 @@ WORD_LIST_SHARE = 0.6  # lines starting with a word, among the first SAMPLE_LINE
 # profile's own table (``kiosk.core.alphabet``); lexicon-build reads them with --alphabet spanish.
 GRAPH_TILE_DIGITS = dict(FISE_GRAPH_DIGITS)
 _GRAPH_HEADER = struct.Struct("<i")
+# Graham Toal's DAWG, as Zyzzyva's graphs are made, gives the root node 256 edge slots (one per
+# byte value): its own edges, then empty slots (0, the last one marked last edge of its node).
+GRAPH_ROOT_SLOTS = 256
+_EMPTY_SLOTS = frozenset({0, 1 << 22})  # an empty edge, and the empty last slot
 _ASCII_LETTER_BYTES = frozenset(range(ord("A"), ord("Z") + 1)) | frozenset(range(ord("a"), ord("z") + 1))
 _TILE_DIGIT_BYTES = frozenset(ord(digit) for digit in GRAPH_TILE_DIGITS)
 
@@ -136,12 +141,15 @@ class Recognised:
         """What to do with a file of this kind (given where ``role`` was wanted), ending a message
         (a ``Wording``: the commands and the path in it are values, typed as they are)."""
         text = _ROLE_ADVICE.get((role, self.kind), _ADVICE[self.kind]) if role else _ADVICE[self.kind]
-        stem = Path(path).stem or "NAME"
+        # each value is typed in a command: quoted where a shell would split it, so that the
+        # advice works as printed ('my lists/FISE 2009.dwg')
+        stem = shlex.quote(Path(path).stem or "NAME")
+        quoted = shlex.quote(path)
         values = {
-            "path": path,
+            "path": quoted,
             "stem": stem,
-            "forward": re.sub(r"-R(\.dwg)$", r"\1", path, flags=re.IGNORECASE),
-            "build": _BUILD.format(path=path, stem=stem),
+            "forward": shlex.quote(re.sub(r"-R(\.dwg)$", r"\1", path, flags=re.IGNORECASE)),
+            "build": _BUILD.format(path=quoted, stem=stem),
             "digits": _and(list(GRAPH_TILE_DIGITS)),
             "tiles": _and(list(GRAPH_TILE_DIGITS.values())),
         }
@@ -514,14 +522,26 @@ def _zip_kind(data: bytes) -> Recognised:
 
 
 def _graph_kind(head: bytes, size: int, name: str, whole: Callable[[], bytes]) -> Recognised | None:
-    """A Zyzzyva graph: an edge count that gives exactly the file's size, and edges spelling letters."""
+    """A Zyzzyva graph: an edge count that gives exactly the file's size, and edges spelling letters
+    (or, in the root node's slots, left empty as Toal's layout leaves them)."""
     if size < _GRAPH_HEADER.size + 4 or len(head) < _GRAPH_HEADER.size:
         return None
     (count,) = _GRAPH_HEADER.unpack_from(head)
     if count <= 0 or _GRAPH_HEADER.size + 4 * count != size:
         return None
-    letters = frozenset(whole()[_GRAPH_HEADER.size + 3 :: 4])  # bits 31-24 of each little-endian edge
-    if not letters <= _ASCII_LETTER_BYTES | _TILE_DIGIT_BYTES:
+    data = whole()
+    letter_bytes = data[_GRAPH_HEADER.size + 3 :: 4]  # bits 31-24 of each little-endian edge
+    root = letter_bytes[:GRAPH_ROOT_SLOTS]
+    first_empty = root.find(0)  # the root's own edges, then (Toal's layout) only empty slots
+    slots_empty = first_empty < 0 or all(
+        int.from_bytes(data[_GRAPH_HEADER.size + 4 * slot : _GRAPH_HEADER.size + 4 * slot + 4], "little")
+        in _EMPTY_SLOTS
+        for slot in range(first_empty, len(root))
+    )
+    letters = frozenset(letter_bytes[GRAPH_ROOT_SLOTS:]) | frozenset(
+        root[: len(root) if first_empty < 0 else first_empty]
+    )
+    if not slots_empty or not letters <= _ASCII_LETTER_BYTES | _TILE_DIGIT_BYTES:
         return Recognised(Kind.WORD_GRAPH, "damaged") if name.lower().endswith(".dwg") else None
     if letters & _TILE_DIGIT_BYTES:
         return Recognised(Kind.SPANISH_WORD_GRAPH)

@@ -46,6 +46,7 @@ __all__ = [
     "normalise_play",
     "normalise_word",
     "normalise_words",
+    "normalise_zyzzyva",
     "read_typed",
     "split_words",
     "typed_tile",
@@ -292,6 +293,25 @@ def normalise_listed(raw: str, *, alphabet: Alphabet = ENGLISH) -> str:
     tiles = alphabet.listed_tiles(letters)
     if isinstance(tiles, int):
         raise _no_tile(raw, positions[tiles] if tiles < len(positions) else len(raw), alphabet)
+    _counted(raw, (len(tiles), len(tiles)), ANY_LENGTH, alphabet)
+    return alphabet.stored(tiles)
+
+
+def normalise_zyzzyva(raw: str, *, alphabet: Alphabet) -> str:
+    """A word as Zyzzyva's graphs and text lists write it, as the pack stores it: each letter a
+    tile of its own, each of the alphabet's digits the tile it stands for (FISE: ``1A2A`` is
+    CH·A·LL·A, ``4U`` is Ñ·U, and ``CHE`` C·H·E: Zyzzyva writes the CH tile ``1``, always).
+    InputError, naming the character and its position, for anything else."""
+    if not raw:
+        raise WordLengthError("an empty word cannot be judged", word=raw, alphabet=alphabet.name)
+    digits = alphabet.graph_digits
+    letters, positions = _folded(raw, alphabet, keep="".join(digits))
+    tiles: list[str] = []
+    for index, char in enumerate(letters):
+        tile = digits.get(char, char)
+        if tile not in alphabet.tiles:  # a mark, the separator, a Catalan Y on its own
+            raise _no_tile(raw, positions[index], alphabet)
+        tiles.append(tile)
     _counted(raw, (len(tiles), len(tiles)), ANY_LENGTH, alphabet)
     return alphabet.stored(tiles)
 
