@@ -351,7 +351,12 @@ def _is_graph(path: Path, data: bytes, list_format: ListFormat, alphabet: Alphab
             f"{path} is a Zyzzyva word graph, not a {list_format.value} text list; read it with "
             '--format auto (or format = "auto" in the recipe)'
         )
-    if list_format is ListFormat.DWG and found.kind in (Kind.WORD_LIST, Kind.TEXT, Kind.OTHER_ENCODING_TEXT):
+    if list_format is ListFormat.DWG and found.kind in (
+        Kind.WORD_LIST,
+        Kind.SPANISH_WORD_LIST,
+        Kind.TEXT,
+        Kind.OTHER_ENCODING_TEXT,
+    ):
         raise SourceError(
             f"{path} is a text word list, not a Zyzzyva word graph; read it with --format auto "
             '(or format = "auto" in the recipe)'

@@ -62,6 +62,9 @@ GRAPH_ROOT_SLOTS = 256
 _EMPTY_SLOTS = frozenset({0, 1 << 22})  # an empty edge, and the empty last slot
 _ASCII_LETTER_BYTES = frozenset(range(ord("A"), ord("Z") + 1)) | frozenset(range(ord("a"), ord("z") + 1))
 _TILE_DIGIT_BYTES = frozenset(ord(digit) for digit in GRAPH_TILE_DIGITS)
+# a word of Zyzzyva's FISE lists: letters and at least one tile digit (1A2APATE4A)
+_TILE_DIGITS = "".join(GRAPH_TILE_DIGITS)
+_TILED_WORD = re.compile(f"(?=.*[{_TILE_DIGITS}])(?=.*[^\\W\\d_])(?:[^\\W\\d_]|[{_TILE_DIGITS}])+")
 
 PACK_MAGIC = b"KXLEXPK\n"  # kiosk.core.pack.MAGIC; pack.py imports this module, so it is spelt here
 PACK_MAGIC_DAMAGE_BYTES = 2
@@ -99,6 +102,7 @@ class Kind(enum.Enum):
     WORD_GRAPH = "word graph"
     REVERSED_WORD_GRAPH = "reversed word graph"
     SPANISH_WORD_GRAPH = "Spanish word graph"
+    SPANISH_WORD_LIST = "Spanish word list"  # Zyzzyva's FISE text list: digits 1-4 for CH, LL, RR, Ñ
     WORD_LIST = "word list"
     OTHER_ENCODING_TEXT = "text not in UTF-8"
     UTF16_TEXT = "UTF-16 text"
@@ -177,6 +181,7 @@ _DESCRIPTIONS: dict[Kind, str] = {
         "Zyzzyva's reversed word graph (its words are spelt backwards, for hooks)"
     ),
     Kind.SPANISH_WORD_GRAPH: marked("a Spanish (FISE-style) Zyzzyva word graph"),
+    Kind.SPANISH_WORD_LIST: marked("a Spanish (FISE-style) word list as Zyzzyva writes it"),
     Kind.WORD_LIST: marked("a word list"),
     Kind.OTHER_ENCODING_TEXT: marked("a text file that is not in UTF-8 (probably Windows-1252 or Latin-1)"),
     Kind.UTF16_TEXT: marked("a text file saved as UTF-16 ('Unicode' in Windows Notepad)"),
@@ -205,6 +210,11 @@ _DESCRIPTIONS: dict[Kind, str] = {
 # Advice: message ids whose commands ({build}, and those written out) are typed as they are.
 _UNSURE = marked("check that this is the file you meant")
 _BUILD = "lexicon-build build --name NAME --source {path} -o {stem}.kxpack"
+_SPANISH_BUILD = marked(
+    "its digits {digits} stand for the tiles {tiles}: build a Spanish pack from it with --alphabet "
+    'spanish (alphabet = "spanish" in a recipe): lexicon-build build --alphabet spanish --name NAME '
+    "--source {path} -o {stem}.kxpack"
+)
 _ADVICE: dict[Kind, str] = {
     Kind.MISSING: marked("check the name and the folder"),
     Kind.FOLDER: marked("give a file inside it"),
@@ -217,11 +227,8 @@ _ADVICE: dict[Kind, str] = {
     ),
     Kind.WORD_GRAPH: marked("build a pack from it: {build}"),
     Kind.REVERSED_WORD_GRAPH: marked("to build a pack, give the graph beside it instead ({forward})"),
-    Kind.SPANISH_WORD_GRAPH: marked(
-        "its digits {digits} stand for the tiles {tiles}: build a Spanish pack from it with --alphabet "
-        'spanish (alphabet = "spanish" in a recipe): lexicon-build build --alphabet spanish --name NAME '
-        "--source {path} -o {stem}.kxpack"
-    ),
+    Kind.SPANISH_WORD_GRAPH: _SPANISH_BUILD,
+    Kind.SPANISH_WORD_LIST: _SPANISH_BUILD,
     Kind.WORD_LIST: marked("build a pack from it: {build}"),
     Kind.OTHER_ENCODING_TEXT: marked("save it again as UTF-8 (or plain ASCII) and try again"),
     Kind.UTF16_TEXT: marked("save it again as UTF-8 (in Notepad: Save as, Encoding: UTF-8) and try again"),
@@ -267,7 +274,9 @@ _TEXT_AS_PACK = marked("if it is a word list, save it as UTF-8 and build a pack 
 # Kinds a role takes as it is, and kinds that are another version of the role's own kind (the
 # message then says what is wrong with it, not "X, not Y").
 _PACKS = frozenset({Kind.PACK})
-_LISTS = frozenset({Kind.WORD_LIST, Kind.TEXT, Kind.WORD_GRAPH, Kind.OTHER_ENCODING_TEXT})
+_LISTS = frozenset(
+    {Kind.WORD_LIST, Kind.SPANISH_WORD_LIST, Kind.TEXT, Kind.WORD_GRAPH, Kind.OTHER_ENCODING_TEXT}
+)
 # TOML of no known kind, or text with no table at all (e.g. every line commented out): the TOML
 # reader names the key or the line that is wrong.
 _TOML_OF_UNKNOWN_KIND = frozenset({Kind.TOML, Kind.TEXT})
@@ -304,7 +313,16 @@ class Role(enum.Enum):
     PUBLIC_KEY = (marked("a public signing key"), frozenset({Kind.PUBLIC_KEY}), _NO_VARIANTS)
     CHALLENGES = (
         marked("a file of challenges, one per line"),
-        frozenset({Kind.WORD_LIST, Kind.TEXT, Kind.CSV, Kind.OTHER_ENCODING_TEXT, Kind.EMPTY}),
+        frozenset(
+            {
+                Kind.WORD_LIST,
+                Kind.SPANISH_WORD_LIST,
+                Kind.TEXT,
+                Kind.CSV,
+                Kind.OTHER_ENCODING_TEXT,
+                Kind.EMPTY,
+            }
+        ),
         frozenset({Kind.UTF16_TEXT}),
     )
     LOG_EXPORT = (marked("a challenge-log export (CSV)"), frozenset({Kind.LOG_EXPORT}), _NO_VARIANTS)
@@ -604,9 +622,10 @@ def _text_kind(text: str, size: int, whole: Callable[[], bytes]) -> Recognised:
         counts = {line.count(",") for line in lines[1:]}
         if len(counts) == 1:
             return Recognised(Kind.CSV)
-    starts_with_word = sum(line.split(maxsplit=1)[0].replace(",", "").isalpha() for line in lines)
-    if starts_with_word >= WORD_LIST_SHARE * len(lines):
-        return Recognised(Kind.WORD_LIST)
+    firsts = [line.split(maxsplit=1)[0].replace(",", "") for line in lines]
+    tiled = sum(_TILED_WORD.fullmatch(word) is not None for word in firsts)  # Zyzzyva's FISE digits
+    if sum(word.isalpha() for word in firsts) + tiled >= WORD_LIST_SHARE * len(lines):
+        return Recognised(Kind.SPANISH_WORD_LIST if tiled else Kind.WORD_LIST)
     return Recognised(Kind.TEXT)
 
 
