@@ -213,7 +213,7 @@ class Alphabet:
 
     def shown(self, tiles: Sequence[str]) -> str:
         """Tiles for people, as the screens show a word: letters run together where every tile is a
-        letter (``CAT``), else each tile apart (``CH A LL A``: a narrow no-break space between)."""
+        letter (``CAT``), else each tile apart (``CH A LL A``, ``TILE_GAP`` between)."""
         return "".join(tiles) if self.simple else TILE_GAP.join(tiles)
 
     # --- stored spellings (what a pack holds) --------------------------------------------------
@@ -376,8 +376,9 @@ class Alphabet:
         return reading.tiles if reading.stop == len(letters) else reading.stop
 
 
-# Between the tiles of a word on a player's screen (Catalan L·L has a dot of its own).
-TILE_GAP = "\u202f"
+# Between the tiles of a word on a player's screen: an en space, wide enough that C H and CH, L L
+# and L·L are told apart at a glance (Catalan L·L has a dot of its own).
+TILE_GAP = "\u2002"
 _BRACKETED = re.compile(r"\[([^\]]*)\]")
 
 
