@@ -246,6 +246,23 @@ def test_every_stored_spelling_can_be_typed_and_the_touch_keyboard_types_it(
     assert separated == (read_typed("".join(tiles), alphabet).tiles != tuple(tiles))
 
 
+@pytest.mark.parametrize("name", sorted(alphabets()))
+def test_each_profile_records_its_federations_rules_and_its_players_keyboards(name: str) -> None:
+    """Issue 24: which letter pairs are tiles, the reading typed letters get, how to type the
+    other, the touch keyboard in the players' layout and the physical keyboard, written down."""
+    alphabet = alphabets()[name]
+    assert alphabet.federation
+    assert alphabet.rules
+    assert alphabet.layout
+    assert sorted(key for row in alphabet.keyboard for key in row.split()) == sorted(alphabet.tiles)
+    for tile in (t for t in alphabet.tiles if len(t) > 1):
+        assert tile in alphabet.rules  # each multi-letter tile and how it is typed
+        assert "touch keyboard" in alphabet.rules
+    assert (alphabet.separator == "+") == (not alphabet.simple)
+    if name == "spanish":
+        assert "C+H" in alphabet.rules
+
+
 def test_english_is_what_it_always_was() -> None:
     assert normalise_word("cat") == normalise_word("cat", alphabet=ENGLISH) == "CAT"
     with pytest.raises(InvalidCharacterError, match="is not a letter A-Z"):

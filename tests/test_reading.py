@@ -128,6 +128,11 @@ def assert_judged_as_shown(state: SessionState, ruling: Ruling, path: Path) -> N
     assert per_word == [(r.word, r.status.value) for r in ruling.results]
 
 
+def test_every_alphabet_is_proved() -> None:
+    """A new profile is not done until this file proves its reading too."""
+    assert set(PACK_WORDS) == set(TYPED_WORDS) == set(alphabets())
+
+
 @pytest.mark.parametrize("name", sorted(PACK_WORDS))
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
