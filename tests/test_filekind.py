@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import inspect
+import struct
 import tomllib
 import zipfile
 from pathlib import Path
@@ -158,6 +159,10 @@ def test_zyzzyvas_own_graphs_with_their_empty_root_slots_are_graphs_not_damaged(
     damaged = bytearray(graph)
     damaged[4 + 4 * 30] = 7  # an empty slot with something in it
     assert recognise_bytes(bytes(damaged), "ODS5.dwg") == filekind.Recognised(Kind.WORD_GRAPH, "damaged")
+    no_last_mark = bytearray(graph)
+    no_last_mark[4 + 4 * 255 + 2] = 0  # the 256th slot without its last-edge mark: not Toal's layout
+    assert recognise_bytes(bytes(no_last_mark), "x.dwg") == filekind.Recognised(Kind.WORD_GRAPH, "damaged")
+    assert recognise_bytes(struct.pack("<i3I", 3, 0, 0, 0), "x.bin").kind is Kind.BINARY  # zeros: no graph
     damaged = bytearray(graph)
     damaged[4 + 4 * 256 + 3] = 0  # edge 257, the first past the root's slots: letter 0x00
     assert recognise_bytes(bytes(damaged), "ODS5.dwg") == filekind.Recognised(Kind.WORD_GRAPH, "damaged")

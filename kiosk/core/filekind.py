@@ -59,7 +59,8 @@ _GRAPH_HEADER = struct.Struct("<i")
 # Graham Toal's DAWG, as Zyzzyva's graphs are made, gives the root node 256 edge slots (one per
 # byte value): its own edges, then empty slots (0, the last one marked last edge of its node).
 GRAPH_ROOT_SLOTS = 256
-_EMPTY_SLOTS = frozenset({0, 1 << 22})  # an empty edge, and the empty last slot
+_LAST_EMPTY_SLOT = 1 << 22  # the root's 256th slot: empty, marked last edge of its node
+_EMPTY_SLOTS = frozenset({0, _LAST_EMPTY_SLOT})
 _ASCII_LETTER_BYTES = frozenset(range(ord("A"), ord("Z") + 1)) | frozenset(range(ord("a"), ord("z") + 1))
 _TILE_DIGIT_BYTES = frozenset(ord(digit) for digit in GRAPH_TILE_DIGITS)
 # a word of Zyzzyva's FISE lists: letters and at least one tile digit (1A2APATE4A)
@@ -550,11 +551,18 @@ def _graph_kind(head: bytes, size: int, name: str, whole: Callable[[], bytes]) -
     data = whole()
     letter_bytes = data[_GRAPH_HEADER.size + 3 :: 4]  # bits 31-24 of each little-endian edge
     root = letter_bytes[:GRAPH_ROOT_SLOTS]
-    first_empty = root.find(0)  # the root's own edges, then (Toal's layout) only empty slots
-    slots_empty = first_empty < 0 or all(
-        int.from_bytes(data[_GRAPH_HEADER.size + 4 * slot : _GRAPH_HEADER.size + 4 * slot + 4], "little")
-        in _EMPTY_SLOTS
-        for slot in range(first_empty, len(root))
+
+    def edge(slot: int) -> int:
+        return int.from_bytes(
+            data[_GRAPH_HEADER.size + 4 * slot : _GRAPH_HEADER.size + 4 * slot + 4], "little"
+        )
+
+    # Toal's layout: the root's own edges, then only empty slots, the 256th marked last edge
+    first_empty = root.find(0)
+    slots_empty = first_empty < 0 or (
+        count >= GRAPH_ROOT_SLOTS
+        and edge(GRAPH_ROOT_SLOTS - 1) == _LAST_EMPTY_SLOT
+        and all(edge(slot) in _EMPTY_SLOTS for slot in range(first_empty, GRAPH_ROOT_SLOTS))
     )
     letters = frozenset(letter_bytes[GRAPH_ROOT_SLOTS:]) | frozenset(
         root[: len(root) if first_empty < 0 else first_empty]
