@@ -504,3 +504,19 @@ def test_a_recipe_names_its_alphabet(tmp_path: Path) -> None:
     recipe.write_text('name = "X"\nalphabet = "klingon"\n[[sources]]\npath = "ca.txt"\n', encoding="utf-8")
     with pytest.raises(SourceError, match="alphabet 'klingon'; use one of english, french, spanish"):
         load_recipe(recipe)
+
+
+def test_a_second_opinion_in_another_alphabet_is_refused(tmp_path: Path, make_pack: PackFactory) -> None:
+    """A second opinion reads the words judged: in another alphabet the same keys are other tiles
+    (Spanish CALLE is C A LL E; in English, five letters), so the station does not start with one."""
+    from kiosk.core.config import Division, StationConfig, load_divisions
+    from kiosk.core.errors import ConfigError
+
+    spanish_pack = make_pack(SPANISH_WORDS, alphabet="spanish")
+    english_pack = make_pack(["CALLE", "PERRO"])
+    config = StationConfig(divisions=(Division("Open", spanish_pack, second_opinion_pack=english_pack),))
+    with pytest.raises(ConfigError, match=r"second opinion pack .* is in the english alphabet, but its pack"):
+        load_divisions(config)
+    same = make_pack(SPANISH_WORDS[:3], alphabet="spanish")
+    config = StationConfig(divisions=(Division("Open", spanish_pack, second_opinion_pack=same),))
+    assert load_divisions(config)[0].second_opinion is not None
