@@ -233,9 +233,9 @@ def test_a_held_esc_clears_the_entry_once_and_never_opens_the_judges_door() -> N
 
 def test_letters_and_backspace_held_in_the_entry_repeat_there_and_keep_it() -> None:
     state = run(entered("ca", 1), Repeated(Typed("t"), Screen.ENTRY), Repeated(Typed("t"), Screen.ENTRY))
-    assert state.current == "CATT"
+    assert state.current == "catt"
     state = run(state, Repeated(Backspace(), Screen.CONFIRM), Repeated(Backspace(), Screen.ENTRY))
-    assert state.current == "CA"
+    assert state.current == "ca"
     warned = run(state, IdleWarned(3))
     assert run(warned, Repeated(JudgePressed(), Screen.ENTRY)).clearing_in_s == 0  # still there
 
