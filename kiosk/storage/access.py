@@ -61,6 +61,13 @@ class JudgeAccess:
             row = session.get(JudgeAccessRow, ACCESS_ROW_ID)
             return row is not None and row.pin_hash is not None
 
+    def pin_hash(self) -> str | None:
+        """The stored hash (None: no PIN is set), for a door that keeps its own count of wrong PINs
+        (the director's page) and so never writes here."""
+        with self._failing("read"), Session(self._engine) as session:
+            row = session.get(JudgeAccessRow, ACCESS_ROW_ID)
+            return None if row is None else row.pin_hash
+
     def set_pin(self, pin: str) -> None:
         """Store a new PIN's hash and forget past failures (this is also the recovery path)."""
         encoded = hash_pin(pin)  # raises PinError for an unusable PIN, before touching the database
