@@ -13,10 +13,12 @@ body the page is not reading. Two things it lacks, added here in a subclass of i
 - **A bound on open connections that the slow cannot fill.** uvicorn's ``limit_concurrency``
   answers 503 to every new request once that many connections are open, slow ones included: the
   attacker's connections would keep everyone else out. Here (``Connections``) a new connection
-  over ``Limits.connections`` (or over ``Limits.per_client`` from one device) makes room by closing
-  the oldest connection still waiting for its request's head; a connection serving a page or a
-  live stream is never closed for it. Only if none waits is the new one closed at once. So a
-  normal request, whose head arrives in one packet, always gets through.
+  over ``Limits.connections`` makes room by closing the oldest connection still waiting for its
+  request's head; a connection serving a page or a live stream is never closed for it. Only if
+  none waits is the new one closed at once. A normal request's head arrives in its first packet,
+  so it is read long before a thousand newer connections could push it out: it gets through, even
+  from the attacker's own address. ``Limits.per_client`` bounds the connections one device has
+  being answered at once (its pages and live streams), so that one device cannot hold them all.
 
 The bound stays below the open-files limit, which ``open_files_limit`` raises where the system
 allows, so the server never runs out of file descriptors: past that, asyncio retries ``accept()``
@@ -85,9 +87,8 @@ class Connections:
 
     def admit(self, conn: GuardedH11Protocol, device: str) -> bool:
         """Take ``conn`` in, making room if need be; False: it must be closed at once."""
-        if self._by_device[device] >= self.per_client and not self._evict(
-            self._waiting_by_device.get(device, {})
-        ):
+        answered = self._by_device[device] - len(self._waiting_by_device.get(device, ()))
+        if answered >= self.per_client:
             self.refused += 1
             return False
         if len(self._open) >= self.limit and not self._evict(self._waiting):

@@ -15,14 +15,19 @@ __all__ = ["Limits"]
 
 @dataclass(frozen=True)
 class Limits:
-    """``connections``: open at once, all clients together (more and the oldest one still sending
-    its request's head makes room, else the new one is closed at once); ``per_client``: open at
-    once from one device; ``head_timeout_s``: from a connection's start (or its previous answer)
-    to the end of its request's head (a client that trickles headers, "slowloris", is cut then);
-    ``keep_alive_s``: an idle connection between requests; ``head_bytes``: the request line and
-    headers; ``body_bytes``: a request's body, refused while read; ``body_timeout_s``: to read
-    it whole; ``open_files``: the soft limit of open files the director asks the system for
-    (connections plus the files it needs itself, ``spare_files``)."""
+    """Each bound, in the unit its name says:
+
+    - ``connections``: open at once, all clients together; one more makes room by closing the
+      oldest one still sending its request's head, or is closed at once if none is;
+    - ``per_client``: connections being answered at once for one device (pages, live streams);
+    - ``head_timeout_s``: from a connection's start (or its previous answer) to the end of its
+      request's head; a client that trickles headers ("slowloris") is cut then;
+    - ``keep_alive_s``: an idle connection between requests (uvicorn's ``timeout_keep_alive``);
+    - ``head_bytes``: a request's line and headers (h11's ``max_incomplete_event_size``);
+    - ``body_bytes``: a request's body, refused while it is read; ``body_timeout_s``: to read it;
+    - ``open_files``: the soft limit of open files the director asks the system for, of which
+      ``spare_files`` are kept for the log, the PIN's database and the worker threads.
+    """
 
     connections: int = 1000
     per_client: int = 64

@@ -42,7 +42,9 @@ __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "director_server", "listen", "run_dir
 DEFAULT_HOST = "127.0.0.1"  # this computer only, unless the director names the network's address
 DEFAULT_PORT = 8080
 GRACEFUL_SHUTDOWN_S = 2  # open pages' streams are cut after this long on Ctrl+C
-LISTEN_BACKLOG = 1024  # connections the system queues before the server accepts them
+LISTEN_BACKLOG = 1024  # connections the system queues before the server accepts them...
+MIN_BACKLOG = 16  # ... fewer where open files are scarce (see director_server)
+ACCEPT_TURNS = 4  # turns of the event loop between accept() and a closed connection's file given back
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -66,9 +68,14 @@ def director_server(
     """The uvicorn server for ``app`` with the guarded protocol, and its book of connections.
 
     The connection bound is kept under the open-files limit (raised here where the system allows)
-    with ``Limits.spare_files`` left for the log, the PIN's database and the worker threads."""
+    with ``Limits.spare_files`` left for the log, the PIN's database and the worker threads, and
+    room for the connections accepted before the bound sees them: asyncio accepts up to the listen
+    backlog's number of connections in each turn of its loop, hands each to its protocol two turns
+    later, and a connection closed to make room gives its file back one turn after that."""
     files = open_files_limit(limits.open_files)
-    connections = max(1, min(limits.connections, files - limits.spare_files))
+    usable = files - limits.spare_files
+    backlog = max(MIN_BACKLOG, min(LISTEN_BACKLOG, usable // (2 * ACCEPT_TURNS)))
+    connections = max(1, min(limits.connections, usable - ACCEPT_TURNS * backlog))
     book = Connections(limit=connections, per_client=limits.per_client)
     tls = None if certificate is None else tls_context(certificate)
     config = uvicorn.Config(
@@ -80,7 +87,7 @@ def director_server(
         log_level="warning",
         timeout_keep_alive=limits.keep_alive_s,
         h11_max_incomplete_event_size=limits.head_bytes,
-        backlog=LISTEN_BACKLOG,
+        backlog=backlog,
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
     )
     logging.getLogger("uvicorn.error").addFilter(RepeatFilter())
