@@ -204,6 +204,7 @@ def test_the_pages_door_keeps_its_own_count_and_never_the_stations(view: View) -
     assert "wrong PIN" not in early.text.split("Too soon")[1].split(".")[0]
     assert view.storage.judge_access.attempts().failures == 0  # the station's own count
     assert view.storage.judge_access.check_pin(PIN).accepted  # and its judges get in at once
+    assert "heard 3 wrong PINs in the last hour." in view.board()  # the director sees it
     view.clock[0] += 30
     assert post_form(view.client, "/challenges", pin=PIN).status_code == 200
 
