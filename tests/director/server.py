@@ -32,7 +32,7 @@ from kiosk.storage.board import LogReader
 from kiosk.storage.database import sqlite_url
 from tests.storage.postgres import free_port
 
-__all__ = ["PIN", "Child", "Running", "ask", "child_director", "page_form", "running_director"]
+__all__ = ["PIN", "Child", "Running", "ask", "child_director", "page_form", "running_director", "stop"]
 
 PIN = "482613"
 KIOSK = Path(sys.executable).parent / "kiosk"
@@ -202,10 +202,15 @@ def child_director(
                 time.sleep(0.1)
         yield child
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        stop(process, signal.SIGINT)
+
+
+def stop(process: subprocess.Popen[bytes], how: signal.Signals) -> None:
+    """Stop a process of ours with ``how`` (Ctrl+C's SIGINT, or SIGTERM), then SIGKILL after 30 s."""
+    if process.poll() is None:
+        process.send_signal(how)
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

@@ -31,6 +31,7 @@ from kiosk.storage import open_station_storage
 from kiosk.storage.database import open_engine
 from kiosk.storage.migrations import upgrade
 from tests.director.conftest import shots_folder
+from tests.director.server import stop
 from tests.storage.entries import make_entry
 from tests.storage.postgres import PostgresServer, free_port
 
@@ -53,13 +54,7 @@ def process(args: list[str], log: Path) -> Iterator[subprocess.Popen[bytes]]:
         try:
             yield child
         finally:
-            if child.poll() is None:
-                child.send_signal(signal.SIGTERM)
-                try:
-                    child.wait(30)
-                except subprocess.TimeoutExpired:
-                    child.kill()
-                    child.wait()
+            stop(child, signal.SIGTERM)
 
 
 def start_station(folder: Path, name: str, url: str, *, pin: bool) -> list[str]:
