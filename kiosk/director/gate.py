@@ -96,7 +96,10 @@ class Served:
             known.add("localhost")
         if ip is None or not ip.is_loopback:
             own = socket.gethostname().lower()
-            known |= {own, f"{own}.local", socket.getfqdn().lower()}
+            known |= {own, f"{own}.local"}
+            fqdn = socket.getfqdn().lower()
+            if "." in fqdn and not fqdn.startswith("localhost"):  # not a loopback name
+                known.add(fqdn)
         if ip is None:
             known.add(host.lower())
         return cls("https" if https else "http", host, port, frozenset(known))

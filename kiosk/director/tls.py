@@ -67,7 +67,7 @@ def _this_computer(host: str) -> tuple[list[str], list[Address]]:
     own = socket.gethostname()
     names = ["localhost", own, f"{own}.local"]
     fqdn = socket.getfqdn()
-    if "." in fqdn:
+    if "." in fqdn and not fqdn.lower().startswith("localhost"):
         names.append(fqdn)
     addresses: list[Address] = [ipaddress.ip_address("127.0.0.1"), ipaddress.ip_address("::1")]
     if host not in WILDCARDS:
