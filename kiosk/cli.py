@@ -682,6 +682,24 @@ def set_pin(
     help="Read the log once, print what the page would sum up, and exit (2 if it cannot be read): "
     "a check before the event.",
 )
+@click.option(
+    "--https",
+    is_flag=True,
+    help="Serve over HTTPS with this computer's own certificate, made the first time and kept in the "
+    "data directory (browsers ask once to trust it: compare the fingerprint printed here). Use it "
+    "with --host on a venue's network, where anyone could read the PIN and the words otherwise.",
+)
+@click.option(
+    "--certificate",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Serve over HTTPS with this certificate (PEM) that you were given; needs --key.",
+)
+@click.option(
+    "--key",
+    "key_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="The private key (PEM, no password) of --certificate.",
+)
 def director(
     config_path: Path | None,
     data_dir: Path | None,
@@ -689,6 +707,9 @@ def director(
     host: str,
     port: int,
     once: bool,
+    https: bool,
+    certificate: Path | None,
+    key_path: Path | None,
 ) -> None:
     """Serve the director's live view of every station: a read-only web page.
 
@@ -698,12 +719,13 @@ def director(
     It reads the log the stations write (the shared PostgreSQL log of --database-url, or a
     station's SQLite log) and never writes to it. The first page shows no word; the recent
     challenges, words included, ask for the judge PIN kept in the data directory (set it with
-    'kiosk set-pin' and the same --config or --data-dir).
+    'kiosk set-pin' and the same --config or --data-dir); the page keeps its own count of wrong
+    PINs, never the station's.
 
     \b
     Examples:
       kiosk director --data-dir data
-      kiosk director --config station.toml --host 0.0.0.0 --port 8081
+      kiosk director --config station.toml --host 0.0.0.0 --port 8081 --https
       kiosk director --data-dir data --once       check that it reads the log, and exit
     """
     from kiosk.storage.database import sqlite_url
@@ -720,6 +742,18 @@ def director(
 
     try:
         LogReader(log_url)  # a URL that cannot be read is a mistake to say now, not a page banner
+    except KioskError as exc:
+        fail(str(exc))
+    if (certificate is None) != (key_path is None):
+        fail("--certificate and --key go together: give both, or neither (--https makes this computer's own)")
+    from kiosk.director.tls import Certificate, given_certificate, kept_certificate
+
+    tls: Certificate | None = None  # checked before --once too: the check before the event
+    try:
+        if certificate is not None and key_path is not None:
+            tls = given_certificate(certificate, key_path)
+        elif https:
+            tls = kept_certificate(where.data_dir, host)
     except KioskError as exc:
         fail(str(exc))
     if once:
@@ -747,6 +781,17 @@ def director(
         click.echo(f"  {url}   (Ctrl+C stops it)")
         if host == "127.0.0.1":
             click.echo("  Only this computer can open it; --host names an address the network reaches.")
+        elif tls is None:
+            click.echo(
+                "  Plain HTTP: anyone on this network can read the PIN and the words; --https encrypts."
+            )
+        if tls is not None:
+            kept = "made now" if tls.made else "kept"
+            click.echo(f"  Certificate {tls.certificate} ({kept}, valid until {tls.not_after:%Y-%m-%d}),")
+            click.echo(f"  SHA-256 fingerprint {tls.fingerprint}")
+            click.echo(
+                "  A browser that warns about it: check that it shows this fingerprint, then accept it."
+            )
         click.echo(f"  The recent challenges ask for the judge PIN of {where.described}.")
 
     run_director(
@@ -755,6 +800,7 @@ def director(
         sock,
         lock_s=config.judge.idle_lock_seconds,
         set_pin_command=command,
+        certificate=tls,
         started=started,
     )
     click.echo("The director's view has stopped.")

@@ -117,6 +117,10 @@ TEMPLATES: dict[str, list[str]] = {
         "{host}",
         "--port",
         "{port}",
+        "--certificate",
+        "{certificate}",
+        "--key",
+        "{key_path}",
         "--once",
     ],
     "lexicon-build": ["info", "club.kxpack"],
@@ -174,6 +178,8 @@ VALUES: dict[str, str] = {
     "max_words": "8",
     "host": "127.0.0.1",
     "port": "8080",
+    "certificate": "tls/director-certificate.pem",
+    "key_path": "tls/director-key.pem",
     "batch": "slips.txt",
     "last": "5",
     "since": "1d",
@@ -213,6 +219,8 @@ ACCEPTS: dict[str, set[str]] = {
     "old": {"pack", "list", "graph"},
     "new": {"pack", "list", "graph"},
     "lexicon-build sign key_file": {"key"},
+    "kiosk director certificate": {"TLS certificate"},  # none of the samples
+    "kiosk director key_path": {"TLS key"},  # none: organiser.key is a signing key, not this one
     "known_editions": {"editions"},
 }
 # Each output's own kind, and an existing file of it (replaced only with --force).

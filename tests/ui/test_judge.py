@@ -11,8 +11,11 @@ from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
 from kiosk.core.config import Division, JudgeSettings
+from kiosk.core.pin import PinOutcome
 from kiosk.core.rules import ProfileKind
 from kiosk.core.session import Screen
+from kiosk.storage import JudgeAccess
+from kiosk.storage.database import open_engine, sqlite_url
 from kiosk.ui.app import restore_settings
 from kiosk.ui.window import StationWindow
 from tests.ui.conftest import PIN, JudgeFactory, JudgeRig, MemoryLog, click, press, tab, type_text
@@ -520,3 +523,41 @@ def test_the_window_title_names_the_station_once(judge_station: JudgeFactory) ->
     default = judge_station(station_name="Challenge station")  # the name a station has by default
     assert default.window.windowTitle() == "Challenge station"
     assert judge_station(station_name="Table 3").window.windowTitle() == "Challenge station \u2014 Table 3"
+
+
+TOO_SOON = {  # what the door says to a PIN typed during a wait, in each language of the catalogue
+    "en": ("Too soon: that PIN was not checked. Wait 0:0",
+           "Too soon: that PIN was not checked. Type it again"),
+    "fr": ("Trop tôt\u00a0: ce code n'a pas été vérifié. Attendez 0:0",
+           "Trop tôt\u00a0: ce code n'a pas été vérifié. Tapez-le à nouveau"),
+    "es": ("Demasiado pronto: ese PIN no se ha comprobado. Espere 0:0",
+           "Demasiado pronto: ese PIN no se ha comprobado. Vuelva a escribirlo"),
+}  # fmt: skip
+WRONG = {"en": "wrong", "fr": "erron", "es": "err\u00f3ne"}
+
+
+@pytest.mark.parametrize("language", sorted(TOO_SOON))
+def test_a_right_pin_typed_during_a_wait_is_told_to_wait_never_that_it_is_wrong(
+    judge_station: JudgeFactory, language: str
+) -> None:
+    """The door opened with no wait; meanwhile wrong PINs were counted elsewhere on this database
+    (as an older director's page did), so the judge's right PIN comes too soon: it was not
+    checked, and the door must say to wait, not "Wrong PIN. Next try in 0:05"."""
+    rig = judge_station(language=language)
+    press(rig.window, K.Key_Escape)
+    door = rig.window.judge.door
+    assert not door.shut
+    elsewhere = JudgeAccess(open_engine(sqlite_url(rig.storage.local_path)), where="elsewhere")
+    for _ in range(3):
+        assert elsewhere.check_pin("000000").outcome is PinOutcome.WRONG
+    type_text(rig.window, PIN)
+    enter(rig.window)
+    waiting, again = TOO_SOON[language]
+    said = door.message.text()
+    assert said.startswith(waiting), said
+    assert WRONG[language] not in said.casefold()
+    assert door.shut
+    rig.advance(10)  # the wait is over: still not "wrong", and the door listens again
+    assert door.message.text() == again
+    assert not door.shut
+    assert rig.storage.judge_access.attempts().failures == 3  # the right PIN was not counted

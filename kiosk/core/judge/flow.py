@@ -204,9 +204,8 @@ def _on_pin(state: JudgeState, event: PinChecked) -> Step:
     if check.outcome is PinOutcome.NO_PIN:
         return Step(replace(state, door=Door(has_pin=False)))
     wrong = check.outcome is PinOutcome.WRONG
-    refused = replace(
-        door, refusal=Refusal(failures=check.failures if wrong else 0), shut_until_s=now_s + check.wait_s
-    )
+    refusal = Refusal(failures=check.failures) if wrong else Refusal(too_soon=True)
+    refused = replace(door, refusal=refusal, shut_until_s=now_s + check.wait_s)
     effects: tuple[Effect, ...] = ()
     if wrong:  # the journal keeps what the judge may ask about later
         effects = (Journal(f"judge mode: a wrong PIN ({check.failures} in a row)"),)

@@ -182,11 +182,13 @@ class Notice:
 
 @dataclass(frozen=True)
 class Refusal:
-    """Why the door said no: a wrong PIN (``failures`` in a row now), one typed too soon (0), or a
-    PIN that could not be checked (``problem``)."""
+    """Why the door said no: a wrong PIN (``failures`` in a row now), one typed too soon and not
+    checked (``too_soon``: a wait, never a wrong PIN), or a PIN that could not be checked
+    (``problem``)."""
 
     failures: int = 0
     problem: str = ""
+    too_soon: bool = False
 
 
 @dataclass(frozen=True)
