@@ -33,6 +33,7 @@ from kiosk.core.filekind import Role, check_output, refusal
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
 from kiosk.core.pin import PIN_MIN_LENGTH
 from kiosk.core.plural import counted
+from kiosk.core.record import MAX_QUERY_LAST
 from kiosk.core.walk import PackWalker, WalkCache
 from kiosk.paths import (
     DATA_DIR_ENV,
@@ -377,18 +378,33 @@ def open_storage(where: StationData, *, existing: bool = False) -> StationStorag
 
 
 def parse_since(text: str, now: datetime) -> datetime:
-    """``30m``/``2h``/``1d`` ago, or an ISO date or time (UTC unless it carries an offset)."""
+    """``30m``/``2h``/``1d`` ago, or an ISO date or time (UTC unless it carries an offset), in UTC.
+
+    A moment the log cannot hold (before the year 1 or after 9999, once in UTC) is the user's
+    mistake, said as such: it never reaches the database, which would be blamed for it.
+    """
     relative = _RELATIVE.match(text.strip())
     if relative:
         amount, unit = int(relative.group(1)), relative.group(2)
-        return now - timedelta(**{_RELATIVE_UNITS[unit]: amount})
+        try:
+            return (now - timedelta(**{_RELATIVE_UNITS[unit]: amount})).astimezone(UTC)
+        except OverflowError:
+            raise click.BadParameter(
+                f"'{text}' reaches back before the year 1, further than any log; leave out --since to "
+                "list every challenge, or give e.g. 30d"
+            ) from None
     try:
         moment = datetime.fromisoformat(text.strip())
     except ValueError:
         raise click.BadParameter(
             f"'{text}' is not a time: use e.g. 2h, 30m, 1d, 2024-05-01 or 2024-05-01T14:00 (UTC)"
         ) from None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+    try:
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    except OverflowError:
+        raise click.BadParameter(
+            f"'{text}' is outside the years 1 to 9999 once in UTC; give a time within them"
+        ) from None
 
 
 def format_entry(entry: ChallengeEntry) -> list[str]:
@@ -432,7 +448,7 @@ def log() -> None:
 @log.command()
 @click.option(
     "--last",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_QUERY_LAST),
     default=DEFAULT_SHOW_LAST,
     show_default=True,
     help="Show the most recent N challenges.",

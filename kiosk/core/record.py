@@ -10,13 +10,14 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, time
+from datetime import UTC, date, datetime, time
 from typing import NewType, Protocol
 
 from kiosk.core.adjudication import Ruling, Verdict
 from kiosk.core.errors import StorageError
 
 __all__ = [
+    "MAX_QUERY_LAST",
     "ChallengeEntry",
     "ChallengeId",
     "ChallengeLog",
@@ -28,6 +29,7 @@ __all__ = [
 ]
 
 ChallengeId = NewType("ChallengeId", uuid.UUID)
+MAX_QUERY_LAST = 1_000_000  # more than any event logs; a database's integers hold it
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,22 @@ class LogQuery:
     until: datetime | None = None  # exclusive, timezone-aware
     division: str | None = None
     lexicon: str | None = None
+
+    def __post_init__(self) -> None:
+        # In UTC from here on: a moment that has no UTC form (the year 9999 west of Greenwich) is
+        # refused here, where the caller made it, not by the database the query is sent to.
+        for name in ("since", "until"):
+            moment = getattr(self, name)
+            if moment is None:
+                continue
+            if moment.tzinfo is None or moment.utcoffset() is None:
+                raise ValueError(f"a log query's {name} must carry its time zone, not {moment.isoformat()}")
+            try:
+                object.__setattr__(self, name, moment.astimezone(UTC))
+            except OverflowError:
+                raise ValueError(f"a log query's {name} {moment.isoformat()} has no UTC time") from None
+        if self.last is not None and not 0 < self.last <= MAX_QUERY_LAST:
+            raise ValueError(f"a log query lists 1 to {MAX_QUERY_LAST} challenges, not {self.last}")
 
     def matches(self, entry: ChallengeEntry) -> bool:
         if self.station is not None and entry.station != self.station:
