@@ -48,7 +48,7 @@ from kiosk.station import load_station_config, program_name, start_station, stat
 
 if TYPE_CHECKING:
     from kiosk.core.record import ChallengeEntry
-    from kiosk.storage import StationStorage
+    from kiosk.storage import LogForReading, StationStorage
 
 __all__ = ["EXIT_ACCEPTABLE", "EXIT_UNACCEPTABLE", "kiosk", "parse_since"]
 
@@ -360,19 +360,29 @@ def locate(config_path: Path | None, data_dir: Path | None, database_url: str | 
     return station_data(config, data_dir=data_dir, database_url=database_url)
 
 
-def open_storage(where: StationData, *, existing: bool = False) -> StationStorage:
-    """Open the station's storage; ``existing``: refuse to create a station database that is not there
-    (a reader given the wrong folder must hear so, not read an empty log)."""
+def open_storage(where: StationData) -> StationStorage:
+    """Open the station's storage to write to it (``kiosk set-pin``), creating it if it is not there."""
     from kiosk.storage import open_station_storage  # SQLAlchemy loads only for these commands
 
-    if existing and where.database_url is None and not where.local_database.exists():
+    try:
+        return open_station_storage(where.data_dir, where.database_url, forward_in_background=False)
+    except KioskError as exc:
+        fail(str(exc))
+
+
+def open_reading(where: StationData) -> LogForReading:
+    """The station's log for ``log show`` and ``log export``: read only (nothing created, written,
+    upgraded or checkpointed; ``kiosk.storage.open_log_for_reading``)."""
+    from kiosk.storage import open_log_for_reading  # SQLAlchemy loads only for these commands
+
+    if where.database_url is None and not where.local_database.exists():
         fail(
             f"there is no station database at {where.local_database} (data directory from "
             f"{where.found_by}): no station has logged anything there. Name the station's "
             "configuration with --config (or its folder with --data-dir)"
         )
     try:
-        return open_station_storage(where.data_dir, where.database_url, forward_in_background=False)
+        return open_log_for_reading(where.data_dir, where.database_url)
     except KioskError as exc:
         fail(str(exc))
 
@@ -486,7 +496,7 @@ def show(
     since_at = parse_since(since, datetime.now(UTC)) if since is not None else None
     query = LogQuery(last=last, station=station, since=since_at, division=division, lexicon=lexicon)
     where = locate(config_path, data_dir, database_url)
-    with open_storage(where, existing=True) as storage:
+    with open_reading(where) as storage:
         try:
             entries = storage.log.query(query)
         except KioskError as exc:
@@ -550,7 +560,7 @@ def export(
         except KioskError as exc:
             fail(str(exc))
     where = locate(config_path, data_dir, database_url)
-    with open_storage(where, existing=True) as storage:
+    with open_reading(where) as storage:
         try:
             entries = storage.log.query(LogQuery(division=division, lexicon=lexicon))
         except KioskError as exc:

@@ -66,7 +66,7 @@ class LogReader:
                     f"there is no station database at {self._path}: it was deleted or moved, or no "
                     "station has logged there yet"
                 )
-            self._engine = open_engine(self.url)
+            self._engine = open_engine(self.url, read_only=True)
             if self._path is not None:
                 self._files = SqliteFiles(self._path)
                 self._files.remember()
@@ -75,6 +75,8 @@ class LogReader:
     def close(self) -> None:
         if self._engine is not None:
             self._engine.dispose()
+        if self._files is not None:
+            self._files.close()
         self._engine = None
         self._files = None
 

@@ -29,7 +29,7 @@ from kiosk.core.errors import StorageError
 from kiosk.core.heartbeat import HEARTBEAT_INTERVAL_S, DivisionPack, Heartbeat, StationId, StationState
 from kiosk.core.language import marked
 from kiosk.core.wording import Wording
-from kiosk.storage.database import IMMEDIATE, ReportedAs, reported_as
+from kiosk.storage.database import IMMEDIATE, ReportedAs, SqliteFiles, reported_as, writing
 from kiosk.storage.schema import HeartbeatRow
 from kiosk.storage.settings import SettingsStore
 
@@ -113,10 +113,11 @@ def _beat(row: HeartbeatRow) -> Heartbeat:
 class HeartbeatStore:
     """The ``station_heartbeat`` rows of one database."""
 
-    def __init__(self, engine: Engine, *, where: str) -> None:
+    def __init__(self, engine: Engine, *, where: str, files: SqliteFiles | None = None) -> None:
         self._engine = engine
         self._writer = engine.execution_options(**{IMMEDIATE: True})
         self.where = where
+        self._files = files  # the station's file: nothing is written into one emptied under it
 
     def _failing(self, action: str) -> ReportedAs:
         doing = {
@@ -144,7 +145,7 @@ class HeartbeatStore:
             "reported_at": beat.reported_at,
             "seen_at": seen,
         }
-        with self._failing("write"), Session(self._writer) as session, session.begin():
+        with writing(self._files), self._failing("write"), Session(self._writer) as session, session.begin():
             key = HeartbeatRow.station_id == beat.station_id
             if session.scalar(select(HeartbeatRow.station_id).where(key)) is None:
                 session.execute(insert(HeartbeatRow).values(station_id=beat.station_id, **values))

@@ -56,9 +56,9 @@ from kiosk.core.errors import StorageError
 from kiosk.core.language import marked
 from kiosk.core.record import ChallengeEntry, ChallengeId, LogQuery, LogStatus
 from kiosk.core.wording import Wording
-from kiosk.storage.database import IMMEDIATE, ReportedAs, SqliteFiles, reported_as
+from kiosk.storage.database import IMMEDIATE, ReportedAs, SqliteFiles, reported_as, writing
 from kiosk.storage.mapping import entry_from_json, entry_to_json, entry_to_row, row_to_entry
-from kiosk.storage.migrations import upgrade
+from kiosk.storage.migrations import require_current, upgrade
 from kiosk.storage.schema import ChallengeRow, OutboxRow
 
 if TYPE_CHECKING:
@@ -122,18 +122,25 @@ class SqlChallengeLog:
     """The log in one database. ``record`` returns only after the row is committed (and, for a
     SQLite file, after checking that the file committed to is still the one at its path)."""
 
-    def __init__(self, engine: Engine, *, where: str, files: SqliteFiles | None = None) -> None:
+    def __init__(
+        self, engine: Engine, *, where: str, files: SqliteFiles | None = None, read_only: bool = False
+    ) -> None:
         self._engine = engine
         self._writer = engine.execution_options(**{IMMEDIATE: True})
         self.where = where
         self._files = files
+        self.read_only = read_only  # a reader's: the schema is checked, never upgraded
 
     @property
     def engine(self) -> Engine:
         return self._engine
 
     def upgrade(self) -> None:
-        upgrade(self._engine, where=self.where)
+        """Bring the schema up to this kiosk's version; a reader's log only checks that it is."""
+        if self.read_only:
+            require_current(self._engine, where=self.where)
+        else:
+            upgrade(self._engine, where=self.where)
 
     def record(self, entry: ChallengeEntry) -> None:
         """Store the entry durably (a no-op if its UUID is already there), or raise StorageError."""
@@ -143,7 +150,7 @@ class SqlChallengeLog:
         """Store entries in one transaction, skipping UUIDs already present; return how many were new."""
         if not entries:
             return 0
-        with self._failing("write"):
+        with writing(self._files), self._failing("write"):
             for attempt in range(1, INSERT_ATTEMPTS + 1):
                 try:
                     with Session(self._writer, expire_on_commit=False) as session, session.begin():
@@ -153,8 +160,6 @@ class SqlChallengeLog:
                     if attempt == INSERT_ATTEMPTS:
                         raise
                     continue
-                if self._files is not None:
-                    self._files.check()
                 return len(new)
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -270,11 +275,14 @@ class Outbox:
         An entry the station's log already holds was queued when it was first recorded: no-op.
         """
         doing = Wording(marked("write the challenge log at {where}"), where=self.where)
-        with reported_as(doing, ValueError), Session(self._writer) as session, session.begin():
+        with (
+            writing(self._files),
+            reported_as(doing, ValueError),
+            Session(self._writer) as session,
+            session.begin(),
+        ):
             if _add_new_challenges(session, [entry]):
                 session.add(self._row(entry))
-        if self._files is not None:
-            self._files.check()
 
     def peek(self, limit: int) -> list[ChallengeEntry]:
         """The oldest waiting entries, oldest first."""

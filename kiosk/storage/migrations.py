@@ -45,7 +45,7 @@ from kiosk.core.language import marked
 from kiosk.core.wording import Wording
 from kiosk.storage.database import IMMEDIATE, reported_as
 
-__all__ = ["SCHEMA_VERSION", "UPGRADES", "schema_version", "upgrade"]
+__all__ = ["SCHEMA_VERSION", "UPGRADES", "require_current", "schema_version", "upgrade"]
 
 VERSION_TABLE = "kiosk_schema"
 # Serialises the upgrade when several stations start at once against one PostgreSQL server.
@@ -186,6 +186,44 @@ def _set_version(conn: Connection, version: int) -> None:
     conn.execute(insert(table).values(version=version))
 
 
+def _newer(where: str, version: int) -> StorageError:
+    return StorageError(
+        marked(
+            "{where} has schema version {version}, written by a newer kiosk; this kiosk reads "
+            "up to version {newest}. Install the newer kiosk on this station, or give it "
+            "another data directory or database"
+        ),
+        where=where,
+        version=version,
+        newest=SCHEMA_VERSION,
+    )
+
+
+def require_current(engine: Engine, *, where: str = "the log database") -> None:
+    """A reader's check, which never writes: raise StorageError unless the database has this
+    kiosk's schema version (a station of this version upgrades an older one when it starts)."""
+    with reported_as(Wording(marked("read {where}"), where=where)), engine.connect() as conn:
+        version = schema_version(conn)
+    if version > SCHEMA_VERSION:
+        raise _newer(where, version)
+    if version == 0:
+        raise StorageError(
+            marked("{where} holds no challenge log yet: no station of this event has written to it"),
+            where=where,
+        )
+    if version < SCHEMA_VERSION:
+        raise StorageError(
+            marked(
+                "{where} has schema version {version}, from an older kiosk; this kiosk reads version "
+                "{newest}. A station of this kiosk version upgrades it when it starts; or read it with "
+                "the kiosk version that wrote it"
+            ),
+            where=where,
+            version=version,
+            newest=SCHEMA_VERSION,
+        )
+
+
 def upgrade(engine: Engine, *, target: int = SCHEMA_VERSION, where: str = "the log database") -> int:
     """Bring the database up to ``target`` (the current version by default); return the version.
 
@@ -200,16 +238,7 @@ def upgrade(engine: Engine, *, target: int = SCHEMA_VERSION, where: str = "the l
                 conn.execute(sql("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_UPGRADE_LOCK_KEY})
             version = schema_version(conn)
             if version > SCHEMA_VERSION:
-                raise StorageError(
-                    marked(
-                        "{where} has schema version {version}, written by a newer kiosk; this kiosk reads "
-                        "up to version {newest}. Install the newer kiosk on this station, or give it "
-                        "another data directory or database"
-                    ),
-                    where=where,
-                    version=version,
-                    newest=SCHEMA_VERSION,
-                )
+                raise _newer(where, version)
             for step in range(version + 1, target + 1):
                 UPGRADES[step - 1](conn)
             if target > version:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import shutil
 from pathlib import Path
 
 import pytest
@@ -324,6 +325,40 @@ def test_a_log_deleted_under_the_running_station_gives_the_fault_not_a_verdict(
     unlock(rig)
     type_text(rig.window, "6")
     assert "was deleted while the station was running" in rig.window.judge.status.text.source
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ("empty", "was emptied while the station was running"),
+        ("copy", "was written over in place by another file"),
+    ],
+)
+def test_a_log_changed_in_place_under_the_running_station_gives_the_fault_not_a_verdict(
+    judge_station: JudgeFactory, tmp_path: Path, change: str, said: str
+) -> None:
+    """``: > kiosk.sqlite3`` or ``cp other.sqlite3 kiosk.sqlite3``: the inode stays, the log goes."""
+    from kiosk.storage import open_station_storage
+
+    with open_station_storage(tmp_path / "other"):
+        pass
+    rig = judge_station()
+    type_text(rig.window, "1cat")
+    tab(rig.window)
+    assert screen(rig) is Screen.VERDICT
+    rig.controller.verdict_timer.timeout.emit()
+    log = tmp_path / "data" / "kiosk.sqlite3"
+    if change == "empty":
+        log.open("w").close()
+    else:
+        shutil.copyfile(tmp_path / "other" / "kiosk.sqlite3", log)
+    type_text(rig.window, "1dog")
+    tab(rig.window)
+    assert screen(rig) is Screen.FAULT
+    assert [e.ruling.words for e in rig.controller.unrecorded] == [("DOG",)]
+    unlock(rig)
+    type_text(rig.window, "6")
+    assert said in rig.window.judge.status.text.source
 
 
 def test_the_touch_keypad_is_shut_while_the_back_off_runs(judge_station: JudgeFactory) -> None:
