@@ -8,7 +8,7 @@ asks with a ``LogQuery`` and reads where the log goes in a ``LogStatus``.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from typing import NewType, Protocol
@@ -21,6 +21,8 @@ __all__ = [
     "ChallengeEntry",
     "ChallengeId",
     "ChallengeLog",
+    "Found",
+    "LeftOut",
     "LogQuery",
     "LogStatus",
     "SecondOpinion",
@@ -129,6 +131,29 @@ class LogQuery:
         if self.since is not None and entry.judged_at < self.since:
             return False
         return not (self.until is not None and entry.judged_at >= self.until)
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """A row of the log a read left out: which challenge (its id's first eight digits, short enough
+    for a judge's screen), of which station, and why."""
+
+    challenge: str
+    station: str
+    why: str
+
+    def __str__(self) -> str:
+        return f"challenge {self.challenge} of station {self.station!r}: {self.why}"
+
+
+class Found(list[ChallengeEntry]):
+    """The challenges a read of the log found, newest first, and the rows it left out because this
+    kiosk cannot read them (a verdict it does not know, words missing, a damaged row: each named
+    with why). One row that cannot be read never hides the others."""
+
+    def __init__(self, entries: Iterable[ChallengeEntry] = (), left_out: Iterable[LeftOut] = ()) -> None:
+        super().__init__(entries)
+        self.left_out: tuple[LeftOut, ...] = tuple(left_out)
 
 
 @dataclass(frozen=True)

@@ -496,7 +496,8 @@ def open_engine(url: str, *, read_only: bool = False) -> Engine:
 
     ``read_only``: a SQLite file is opened read only (``mode=ro``) and must exist: a reader's
     connection never writes to it, never checkpoints it and never deletes its ``-wal`` when it
-    closes. Every SQLite connection is preceded by ``refuse_emptied_log``.
+    closes; a PostgreSQL session is read only. Every SQLite connection is preceded by
+    ``refuse_emptied_log``.
     """
     try:
         parsed = make_url(url)
@@ -525,10 +526,13 @@ def open_engine(url: str, *, read_only: bool = False) -> Engine:
             event.listen(engine, "begin", _on_sqlite_begin)
             return engine
         if backend == "postgresql":
+            options = _single(parsed.query.get("options"))
+            if read_only:  # a reader's session refuses to write, whatever its role may do
+                options = f"{options or ''} -c default_transaction_read_only=on".strip()
             return create_engine(
                 parsed,
                 pool_pre_ping=True,  # a server restart leaves dead pooled connections behind
-                connect_args=pg_connect_args(_single(parsed.query.get("options"))),
+                connect_args=pg_connect_args(options),
             )
     raise StorageError(
         marked("the database URL {url} names '{backend}'; the log supports sqlite and postgresql+psycopg"),

@@ -216,7 +216,7 @@ def open_log_for_reading(
             log = SqlChallengeLog(log_engine, where=describe_url(database_url), read_only=True)
             log.upgrade()
         else:
-            remote = open_engine(database_url)
+            remote = open_engine(database_url, read_only=True)
             engines.append(remote)
             server = SqlChallengeLog(remote, where=describe_url(database_url), read_only=True)
             if local is None:

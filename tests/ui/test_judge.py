@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import os
 import shutil
 from pathlib import Path
 
@@ -483,6 +484,34 @@ def test_the_recheck_keeps_one_type_size_for_rows_and_for_a_cards_words(judge_st
         "WWWWWWWWWWWWWWW \u2014 not in the lexicon",
     ]
     assert len({label.font().pixelSize() for label in shown_words}) == 1
+
+
+def test_a_challenge_the_log_cannot_read_is_left_out_of_the_recheck_and_named(
+    judge_station: JudgeFactory, tmp_path: Path
+) -> None:
+    """One row no reader understands (written by another kiosk, or by hand) hides nothing else."""
+    import sqlite3
+
+    rig = judge_station()
+    window = rig.window
+    for words in ("1qi", "1cat"):
+        type_text(window, words)
+        tab(window)
+        rig.controller.verdict_timer.timeout.emit()
+    with sqlite3.connect(tmp_path / "data" / "kiosk.sqlite3") as conn:
+        conn.execute("UPDATE challenge SET verdict = 'MAYBE' WHERE word_count = 1 AND rowid = 1")
+    unlock(rig)
+    type_text(window, "1")
+    recheck = window.judge.recheck
+    listed = [row.full_text for row in recheck.rows if row.full_text]
+    assert len(listed) == 2  # the other challenge, then what the list leaves out
+    assert listed[1].startswith("1 challenge cannot be read and is left out: ")
+    assert listed[1].endswith(" (Station 7)")
+    assert not recheck.rows[1].isEnabled()
+    assert_every_text_fits(window)
+    shots = os.environ.get("KIOSK_SHOTS")
+    if shots:
+        window.grab().save(str(Path(shots) / "judge-recheck-row-left-out.png"))
 
 
 def test_esc_never_throws_unsaved_settings_away_silently(judge_station: JudgeFactory) -> None:

@@ -418,6 +418,7 @@ def _on_answer(state: JudgeState, event: Event) -> Step:
             stations=event.stations,
             entries=event.entries,
             local_only=event.local_only,
+            left_out=event.left_out,
             problem="",
             asking=None,
         )
@@ -462,7 +463,9 @@ def _on_failure(state: JudgeState, request: Request, problem: str) -> Step:
             )
         return Step(replace(state, door=Door(unreadable=problem)))
     if ticket == state.recheck.asking:
-        recheck = replace(state.recheck, entries=(), problem=problem, local_only=False, asking=None)
+        recheck = replace(
+            state.recheck, entries=(), problem=problem, local_only=False, left_out=(), asking=None
+        )
         return Step(replace(state, recheck=recheck))
     if ticket == state.counts.asking:
         return Step(replace(state, counts=Counts(problem=problem)))

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from kiosk.core.config import LoadedDivision, StationConfig, Verifier
 from kiosk.core.pin import PIN_MAX_LENGTH, PinAttempts
-from kiosk.core.record import ChallengeEntry, LogStatus, local_midnight
+from kiosk.core.record import ChallengeEntry, LeftOut, LogStatus, local_midnight
 from kiosk.core.reload import OnDisk, ReloadResult
 from kiosk.core.settings import Field, StationChoice, choice_fields
 
@@ -289,6 +289,7 @@ class Recheck:
     selected: int = 0
     problem: str = ""  # the log could not be read: why
     local_only: bool = False  # the shared log was out of reach: this station's challenges only
+    left_out: tuple[LeftOut, ...] = ()  # rows of the log it could not read, each named: never hidden
     asking: int | None = None
 
 
