@@ -350,3 +350,26 @@ def test_a_log_query_holds_utc_times_or_refuses_them() -> None:
         LogQuery(since=datetime(2024, 4, 30))
     with pytest.raises(ValueError, match="1 to 1000000"):
         LogQuery(last=0)
+
+
+def test_reading_the_shared_log_from_a_computer_that_judged_nothing_creates_nothing(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """The director's laptop: log show and export read the server and leave no station database."""
+    with open_station_storage(tmp_path / "station", postgres_url, forward_in_background=False) as storage:
+        storage.log.record(make_entry(["QI"], station="Table 4"))
+        assert storage.log.forward_backlog() == 1
+    laptop = tmp_path / "laptop"
+    runner = CliRunner()
+    shown = runner.invoke(kiosk, ["log", "show", "--data-dir", str(laptop), "--database-url", postgres_url])
+    assert shown.exit_code == 0, shown.output
+    assert (
+        "Table 4  Open  UNACCEPTABLE  QI" in shown.output or "Table 4  Open  ACCEPTABLE  QI" in shown.output
+    )
+    out = tmp_path / "all.csv"
+    exported = runner.invoke(
+        kiosk, ["log", "export", "--csv", str(out), "--data-dir", str(laptop), "--database-url", postgres_url]
+    )
+    assert exported.exit_code == 0, exported.output
+    assert "Wrote 1 challenge" in exported.output
+    assert not laptop.exists()  # no stray, empty station database

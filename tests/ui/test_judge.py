@@ -231,6 +231,30 @@ def test_export_writes_the_log_to_a_csv_in_the_data_dir(judge_station: JudgeFact
     assert rows[0]["word_results"] == "CAT: acceptable; CATX: not in the lexicon"
 
 
+def test_an_export_says_how_many_challenges_it_could_not_read(
+    judge_station: JudgeFactory, tmp_path: Path
+) -> None:
+    import sqlite3
+
+    rig = judge_station()
+    window = rig.window
+    for words in ("1qi", "1cat"):
+        type_text(window, words)
+        tab(window)
+        rig.controller.verdict_timer.timeout.emit()
+    with sqlite3.connect(tmp_path / "data" / "kiosk.sqlite3") as conn:
+        conn.execute("UPDATE challenge SET verdict = 'MAYBE' WHERE rowid = 1")
+    unlock(rig)
+    type_text(window, "5")
+    enter(window)
+    export = window.judge.export
+    assert export.written is not None
+    assert "Wrote 1 challenge to this station's data folder:" in export.text.source
+    assert "1 challenge in the log cannot be read and is left out of the file." in export.text.source
+    assert len(list(csv.DictReader(export.written.open(encoding="utf-8")))) == 1
+    assert_every_text_fits(window)
+
+
 def test_counts_packs_and_status_screens(judge_station: JudgeFactory) -> None:
     rig = judge_station()
     window = rig.window

@@ -232,6 +232,7 @@ class Exported:
     path: Path
     count: int
     local_only: bool
+    left_out: int = 0
 
 
 # -- effects --------------------------------------------------------------------------------------------

@@ -447,7 +447,9 @@ def _on_answer(state: JudgeState, event: Event) -> Step:
         return _listed(state, event)
     if isinstance(event, Exported) and event.ticket == state.export.writing:
         on_stick = event.path.parent != state.data_dir / EXPORT_FOLDER_NAME
-        written = Written(event.path, event.count, on_stick=on_stick, local_only=event.local_only)
+        written = Written(
+            event.path, event.count, on_stick=on_stick, local_only=event.local_only, left_out=event.left_out
+        )
         return Step(replace(state, export=replace(state.export, writing=None, written=written)))
     if isinstance(event, Failed):
         return _on_failure(state, event.request, event.problem)

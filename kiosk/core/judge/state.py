@@ -348,6 +348,7 @@ class Written:
     count: int
     on_stick: bool
     local_only: bool  # the shared log was out of reach: the file holds this station's challenges only
+    left_out: int = 0  # challenges in the log it could not read, so not in the file
 
 
 @dataclass(frozen=True)

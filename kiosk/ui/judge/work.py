@@ -150,7 +150,10 @@ def _perform(
         newest_first = station_log.query(LogQuery())
         request.path.parent.mkdir(parents=True, exist_ok=True)
         count = save_csv(reversed(newest_first), request.path)  # oldest first, as a spreadsheet reads
-        return Exported(ticket, request.path, count, local_only=station_log.status().local_only)
+        local_only = station_log.status().local_only
+        return Exported(
+            ticket, request.path, count, local_only=local_only, left_out=len(newest_first.left_out)
+        )
     raise TypeError(f"judge mode has no way to carry out {request!r}")
 
 
