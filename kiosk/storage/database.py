@@ -136,12 +136,17 @@ def _wal_keeper(database: Path) -> sqlite3.Connection:
     return keeper
 
 
+def _stamp(status: os.stat_result) -> tuple[int, int, int]:
+    return status.st_size, status.st_mtime_ns, status.st_ctime_ns
+
+
 @dataclass(frozen=True)
 class _FileSeen:
     """What the check last saw of the database file: its size and time, its page size and number."""
 
     size: int
     mtime_ns: int
+    ctime_ns: int  # changed by any write, and no program can set it back (``cp -p`` sets mtime back)
     page_size: int
     numbers: frozenset[int]  # the log's number in the header, or (until a checkpoint) the one before
 
@@ -158,8 +163,9 @@ class SqliteFiles:
     - emptied in place (``: > kiosk.sqlite3``): the database file's size is 0; or shrunk, which a
       log never does (the kiosk never vacuums);
     - written over in place (``cp other.sqlite3 kiosk.sqlite3``: same inode): SQLite writes the
-      database file only when it checkpoints, so its size and modification time change only then.
-      When they change, the 100-byte header is read again through a descriptor kept open for the
+      database file only when it checkpoints, so its size and its times (modification, and the
+      inode's change time, which ``cp -p`` or ``touch`` cannot set back) change only then. When
+      they change, the 100-byte header is read again through a descriptor kept open for the
       purpose, and must still be a SQLite header with the same page size and this log's own number
       (``stamp_identity``, in ``user_version``).
 
@@ -243,15 +249,15 @@ class SqliteFiles:
                 detail=exc.strerror,
             ) from exc
         if fields is None:  # not a SQLite file: what a reader found there, or not the log any more
-            return _FileSeen(status.st_size, status.st_mtime_ns, 0, frozenset()) if before is None else None
+            return _FileSeen(*_stamp(status), 0, frozenset()) if before is None else None
         page_size, number = fields
         if before is None:
             expected = frozenset({number} if self._number is None else {number, self._number})
-            return _FileSeen(status.st_size, status.st_mtime_ns, page_size, expected)
+            return _FileSeen(*_stamp(status), page_size, expected)
         if page_size != before.page_size or number not in before.numbers or status.st_size < before.size:
             return None
         settled = before.numbers if number != self._number else frozenset({number})  # checkpointed in
-        return _FileSeen(status.st_size, status.st_mtime_ns, page_size, settled)
+        return _FileSeen(*_stamp(status), page_size, settled)
 
     @contextlib.contextmanager
     def writing(self) -> Iterator[None]:
@@ -291,7 +297,7 @@ class SqliteFiles:
 
     def _check_content(self, status: os.stat_result) -> None:
         before = self._file
-        if before is None or (status.st_size, status.st_mtime_ns) == (before.size, before.mtime_ns):
+        if before is None or _stamp(status) == (before.size, before.mtime_ns, before.ctime_ns):
             if before is None:
                 self._file = self._read_file(status, None)
             return

@@ -150,6 +150,24 @@ def test_a_log_written_over_in_place_by_another_log_is_noticed(tmp_path: Path) -
             storage.log.record(make_entry(["DOG"]))
 
 
+def test_a_log_written_over_with_its_size_and_time_put_back_is_noticed(tmp_path: Path) -> None:
+    """``cp -p`` (or ``touch -r``) sets the modification time back; the inode's change time it cannot."""
+    with open_station_storage(tmp_path / "other"):
+        pass
+    log = tmp_path / "station" / "kiosk.sqlite3"
+    with open_station_storage(tmp_path / "station") as storage:
+        storage.log.record(make_entry(["CAT"]))
+        other = (tmp_path / "other" / "kiosk.sqlite3").read_bytes()
+        before = log.stat()
+        assert len(other) == before.st_size  # two fresh logs: the same size
+        with log.open("r+b") as out:
+            out.write(other)
+        os.utime(log, ns=(before.st_atime_ns, before.st_mtime_ns))
+        assert (log.stat().st_size, log.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+        with pytest.raises(StorageError, match="was written over in place"):
+            storage.log.record(make_entry(["DOG"]))
+
+
 @pytest.mark.parametrize("content", [b"not a database at all\n", b"SQLite format 3\x00" + b"\x00" * 4000])
 def test_a_log_file_overwritten_with_something_else_is_noticed(tmp_path: Path, content: bytes) -> None:
     with open_station_storage(tmp_path) as storage:
