@@ -86,10 +86,11 @@ def small_lexicon(make_pack: PackFactory) -> MarisaLexicon:
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresServer]:
     """A PostgreSQL server of our own on loopback; CI fails (never skips) when it cannot start."""
-    yield from _server(passwords=False)
+    yield from started_postgres(passwords=False)
 
 
-def _server(passwords: bool) -> Iterator[PostgresServer]:
+def started_postgres(*, passwords: bool) -> Iterator[PostgresServer]:
+    """A server of our own, started, destroyed after (CI fails, never skips, when it cannot start)."""
     try:
         server = PostgresServer(find_postgres_bin(), passwords=passwords)
         server.init()
@@ -108,7 +109,7 @@ def _server(passwords: bool) -> Iterator[PostgresServer]:
 def secure_postgres() -> Iterator[PostgresServer]:
     """A server of our own on loopback as an event's would be: passwords (SCRAM) over TCP; the
     superuser only through the socket (``admin_url``)."""
-    yield from _server(passwords=True)
+    yield from started_postgres(passwords=True)
 
 
 @pytest.fixture

@@ -315,28 +315,25 @@ def _take_over(conn: Connection, roles: _Roles) -> tuple[str, ...]:
     owner = _ident(conn, roles.owner)
     conn.exec_driver_sql(_ddl(f"ALTER SCHEMA public OWNER TO {owner}"))
     conn.execute(sql("REVOKE ALL ON SCHEMA public FROM PUBLIC"))
-    taken: list[str] = []
-    rows = conn.execute(
+    owned = conn.execute(
         sql(
-            "SELECT tablename, tableowner FROM pg_tables WHERE schemaname = 'public' AND tablename = ANY(:t)"
-        ),
-        {"t": list(_ALL_TABLES)},
-    )
-    for table, was in rows.all():
-        if was != roles.owner:
-            conn.exec_driver_sql(_ddl(f"ALTER TABLE public.{_ident(conn, table)} OWNER TO {owner}"))
-            taken.append(f"table {table} (owned by {was})")
-    functions = conn.execute(
-        sql(
-            "SELECT p.proname, pg_get_userbyid(p.proowner) FROM pg_proc p "
+            "SELECT 'table', tablename, tableowner FROM pg_tables "
+            "WHERE schemaname = 'public' AND tablename = ANY(:t) UNION ALL "
+            "SELECT 'function', p.proname, pg_get_userbyid(p.proowner) FROM pg_proc p "
             "JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'public' AND p.proname = ANY(:f)"
         ),
-        {"f": list(_FUNCTIONS)},
+        {"t": list(_ALL_TABLES), "f": list(_FUNCTIONS)},
     )
-    for name, was in functions.all():
+    taken: list[str] = []
+    for kind, name, was in owned.all():
         if was != roles.owner:
-            conn.exec_driver_sql(_ddl(f"ALTER FUNCTION public.{_FUNCTIONS[name]} OWNER TO {owner}"))
-            taken.append(f"function {name} (owned by {was})")
+            target = (
+                f"TABLE public.{_ident(conn, name)}"
+                if kind == "table"
+                else f"FUNCTION public.{_FUNCTIONS[name]}"
+            )
+            conn.exec_driver_sql(_ddl(f"ALTER {target} OWNER TO {owner}"))
+            taken.append(f"{kind} {name} (owned by {was})")
     return tuple(taken)
 
 

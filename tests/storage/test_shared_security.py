@@ -30,7 +30,7 @@ from kiosk.storage.board import LogReader
 from kiosk.storage.heartbeat import HeartbeatStore
 from kiosk.storage.migrations import SCHEMA_VERSION
 from kiosk.storage.server import SharedLogSetUp, set_up_shared_log
-from tests.storage.entries import make_beat, make_entry
+from tests.storage.entries import make_beat, make_entry, read_board
 from tests.storage.postgres import PostgresServer
 
 WAIT_S = 120
@@ -139,12 +139,7 @@ def test_stations_log_and_report_through_roles_of_their_own(event: Event, tmp_pa
         shown = two.log.query(LogQuery())  # a judge's recheck at Table 2 lists Table 1's too
         assert {e.challenge_id for e in shown} == {one_entry.challenge_id, two_entry.challenge_id}
         assert not two.log.status().local_only
-    reader = LogReader(event.director)
-    try:
-        now = datetime.now(UTC)
-        board = reader.board(now - timedelta(hours=1), now - timedelta(hours=1))
-    finally:
-        reader.close()
+    board = read_board(event.director)
     assert {line.name: line.counts.today for line in board.stations} == {"Table 1": 1, "Table 2": 1}
     assert {line.name for line in board.stations if line.beat is not None} == {"Table 1", "Table 2"}
     assert board.left_out == ()
@@ -314,12 +309,7 @@ def test_a_report_dated_after_now_in_a_log_from_before_is_left_out_and_named(eve
         conn.execute("ALTER TABLE station_heartbeat ENABLE TRIGGER kiosk_stamp")
     with raw(event.url("Table 1")) as one:
         report(one, "Table 1", reported_at="2026-01-01 00:00:00")
-    reader = LogReader(event.director)
-    try:
-        now = datetime.now(UTC)
-        board = reader.board(now - timedelta(hours=1), now - timedelta(hours=1))
-    finally:
-        reader.close()
+    board = read_board(event.director)
     assert [line.name for line in board.stations] == ["Table 1"]
     [named] = board.left_out
     assert "station 'Table 9'" in named
@@ -342,12 +332,7 @@ def test_a_report_in_an_unknown_state_leaves_the_board_up_and_is_named(event: Ev
         report(one, "Table 1", reported_at="2026-01-01 00:00:00", state="dancing")
     with raw(event.url("Table 2")) as two:
         report(two, "Table 2", reported_at="2026-01-01 00:00:00")
-    reader = LogReader(event.director)
-    try:
-        now = datetime.now(UTC)
-        board = reader.board(now - timedelta(hours=1), now - timedelta(hours=1))
-    finally:
-        reader.close()
+    board = read_board(event.director)
     assert [line.name for line in board.stations] == ["Table 2"]
     [named] = board.left_out
     assert "station 'Table 1'" in named

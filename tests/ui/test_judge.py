@@ -231,19 +231,25 @@ def test_export_writes_the_log_to_a_csv_in_the_data_dir(judge_station: JudgeFact
     assert rows[0]["word_results"] == "CAT: acceptable; CATX: not in the lexicon"
 
 
+def two_challenges_one_unreadable(rig: JudgeRig, data: Path) -> None:
+    """Two challenges judged, the first then made unreadable (a verdict no kiosk knows), as
+    another kiosk or a hand edit could leave it."""
+    import sqlite3
+
+    for words in ("1qi", "1cat"):
+        type_text(rig.window, words)
+        tab(rig.window)
+        rig.controller.verdict_timer.timeout.emit()
+    with sqlite3.connect(data / "kiosk.sqlite3") as conn:
+        conn.execute("UPDATE challenge SET verdict = 'MAYBE' WHERE rowid = 1")
+
+
 def test_an_export_says_how_many_challenges_it_could_not_read(
     judge_station: JudgeFactory, tmp_path: Path
 ) -> None:
-    import sqlite3
-
     rig = judge_station()
     window = rig.window
-    for words in ("1qi", "1cat"):
-        type_text(window, words)
-        tab(window)
-        rig.controller.verdict_timer.timeout.emit()
-    with sqlite3.connect(tmp_path / "data" / "kiosk.sqlite3") as conn:
-        conn.execute("UPDATE challenge SET verdict = 'MAYBE' WHERE rowid = 1")
+    two_challenges_one_unreadable(rig, tmp_path / "data")
     unlock(rig)
     type_text(window, "5")
     enter(window)
@@ -514,16 +520,9 @@ def test_a_challenge_the_log_cannot_read_is_left_out_of_the_recheck_and_named(
     judge_station: JudgeFactory, tmp_path: Path
 ) -> None:
     """One row no reader understands (written by another kiosk, or by hand) hides nothing else."""
-    import sqlite3
-
     rig = judge_station()
     window = rig.window
-    for words in ("1qi", "1cat"):
-        type_text(window, words)
-        tab(window)
-        rig.controller.verdict_timer.timeout.emit()
-    with sqlite3.connect(tmp_path / "data" / "kiosk.sqlite3") as conn:
-        conn.execute("UPDATE challenge SET verdict = 'MAYBE' WHERE word_count = 1 AND rowid = 1")
+    two_challenges_one_unreadable(rig, tmp_path / "data")
     unlock(rig)
     type_text(window, "1")
     recheck = window.judge.recheck
