@@ -4,10 +4,11 @@
 files the guides ship (``docs/examples``: word lists, a recipe, a table of the club's editions, a
 station configuration), exactly as shipped, so that an example of a ``--help`` that names one of
 them runs on the file a reader has; and, under names of their own, more word lists, packs built
-by the real builder (one signed), keys (and the director's TLS certificate), a station data folder whose log holds a challenge from
-"Стол 3", and files of every wrong kind a tired director might hand over (a zip, a Word document,
-a spreadsheet, a PDF, Zyzzyva's Spanish graph, UTF-16 text...). Every file is made here, by the
-test, or shipped, so each one's kind is known without asking the recogniser under test.
+by the real builder (one signed), keys (and the director's TLS certificate), a station data
+folder whose log holds a challenge from "Стол 3", and files of every wrong kind a tired director
+might hand over (a zip, a Word document, a spreadsheet, a PDF, Zyzzyva's Spanish graph, UTF-16
+text...). Every file is made here, by the test, or shipped, so each one's kind is known without
+asking the recogniser under test.
 
 ``commands()`` walks the click trees of ``kiosk`` and ``lexicon-build``: a new command is found
 here, and the tests that use it then ask for what they need to drive it.

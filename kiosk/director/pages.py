@@ -19,7 +19,7 @@ from jinja2 import DictLoader, Environment, select_autoescape
 from kiosk.core.board import Board, Counts, StationLine
 from kiosk.core.heartbeat import UNSEEN_AFTER_S, StationState
 from kiosk.core.plural import counted
-from kiosk.core.record import ChallengeEntry
+from kiosk.core.record import ChallengeEntry, Found
 from kiosk.director.watch import Snapshot
 
 __all__ = ["SCRIPT", "STYLE", "Pages"]
@@ -106,6 +106,14 @@ the words, and each station's details).</footer>
 {% if board is none %}{% if not problem %}<p class="dim">Reading the log…</p>{% endif %}
 {% else %}<div class="{{ 'stale' if problem else '' }}">
 <div class="sub" id="as-of">As read at {{ as_of }}: {{ summary }}</div>
+{% if board.left_out or board.not_read %}<div class="banner warn" id="left-out">
+{%- if board.not_read %}<div>{{ board.not_read }} more station reports are in the log than this page
+reads ({{ board.stations | length }} read, the most recently seen): more than any event has
+stations, so someone else wrote them.</div>{% endif %}
+{%- if board.left_out %}<div>Left out of this page, because they cannot be read:</div><ul>
+{%- for why in board.left_out[:5] %}<li>{{ why }}</li>{% endfor %}
+{%- if board.left_out | length > 5 %}<li>and {{ board.left_out | length - 5 }} more</li>{% endif %}</ul>
+{%- endif %}</div>{% endif %}
 <h2>Stations</h2>
 <table id="stations"><thead><tr><th>Station</th><th>State</th><th>Last seen</th>
 <th>Division: pack, edition</th><th>Rule</th><th class="n">Waiting to send</th>
@@ -335,6 +343,11 @@ class Pages:
     ) -> str:
         board = None if snapshot is None else snapshot.board
         stations = [] if board is None else [*board.today, *board.earlier]
+        left_out = entries.left_out if isinstance(entries, Found) else ()
+        if left_out and not problem:
+            rows = counted(len(left_out), "challenge")
+            named = " ".join(f"{item}." for item in left_out[:5])
+            problem = f"Left out: {rows} in the log that this kiosk cannot read. {named}"
         return self.env.get_template("challenges.html").render(
             entries=entries,
             shown=len(entries),

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import csv
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -232,6 +234,36 @@ def test_export_writes_the_log_to_a_csv_in_the_data_dir(judge_station: JudgeFact
     assert rows[0]["word_results"] == "CAT: acceptable; CATX: not in the lexicon"
 
 
+def two_challenges_one_unreadable(rig: JudgeRig, data: Path) -> None:
+    """Two challenges judged, the first then made unreadable (a verdict no kiosk knows), as
+    another kiosk or a hand edit could leave it."""
+    import sqlite3
+
+    for words in ("1qi", "1cat"):
+        type_text(rig.window, words)
+        tab(rig.window)
+        rig.controller.verdict_timer.timeout.emit()
+    with sqlite3.connect(data / "kiosk.sqlite3") as conn:
+        conn.execute("UPDATE challenge SET verdict = 'MAYBE' WHERE rowid = 1")
+
+
+def test_an_export_says_how_many_challenges_it_could_not_read(
+    judge_station: JudgeFactory, tmp_path: Path
+) -> None:
+    rig = judge_station()
+    window = rig.window
+    two_challenges_one_unreadable(rig, tmp_path / "data")
+    unlock(rig)
+    type_text(window, "5")
+    enter(window)
+    export = window.judge.export
+    assert export.written is not None
+    assert "Wrote 1 challenge to this station's data folder:" in export.text.source
+    assert "1 challenge in the log cannot be read and is left out of the file." in export.text.source
+    assert len(list(csv.DictReader(export.written.open(encoding="utf-8")))) == 1
+    assert_every_text_fits(window)
+
+
 def test_counts_packs_and_status_screens(judge_station: JudgeFactory) -> None:
     rig = judge_station()
     window = rig.window
@@ -327,6 +359,40 @@ def test_a_log_deleted_under_the_running_station_gives_the_fault_not_a_verdict(
     unlock(rig)
     type_text(rig.window, "6")
     assert "was deleted while the station was running" in rig.window.judge.status.text.source
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ("empty", "was emptied while the station was running"),
+        ("copy", "was written over in place by another file"),
+    ],
+)
+def test_a_log_changed_in_place_under_the_running_station_gives_the_fault_not_a_verdict(
+    judge_station: JudgeFactory, tmp_path: Path, change: str, said: str
+) -> None:
+    """``: > kiosk.sqlite3`` or ``cp other.sqlite3 kiosk.sqlite3``: the inode stays, the log goes."""
+    from kiosk.storage import open_station_storage
+
+    with open_station_storage(tmp_path / "other"):
+        pass
+    rig = judge_station()
+    type_text(rig.window, "1cat")
+    tab(rig.window)
+    assert screen(rig) is Screen.VERDICT
+    rig.controller.verdict_timer.timeout.emit()
+    log = tmp_path / "data" / "kiosk.sqlite3"
+    if change == "empty":
+        log.open("w").close()
+    else:
+        shutil.copyfile(tmp_path / "other" / "kiosk.sqlite3", log)
+    type_text(rig.window, "1dog")
+    tab(rig.window)
+    assert screen(rig) is Screen.FAULT
+    assert [e.ruling.words for e in rig.controller.unrecorded] == [("DOG",)]
+    unlock(rig)
+    type_text(rig.window, "6")
+    assert said in rig.window.judge.status.text.source
 
 
 def test_the_touch_keypad_is_shut_while_the_back_off_runs(judge_station: JudgeFactory) -> None:
@@ -451,6 +517,27 @@ def test_the_recheck_keeps_one_type_size_for_rows_and_for_a_cards_words(judge_st
         "WWWWWWWWWWWWWWW \u2014 not in the lexicon",
     ]
     assert len({label.font().pixelSize() for label in shown_words}) == 1
+
+
+def test_a_challenge_the_log_cannot_read_is_left_out_of_the_recheck_and_named(
+    judge_station: JudgeFactory, tmp_path: Path
+) -> None:
+    """One row no reader understands (written by another kiosk, or by hand) hides nothing else."""
+    rig = judge_station()
+    window = rig.window
+    two_challenges_one_unreadable(rig, tmp_path / "data")
+    unlock(rig)
+    type_text(window, "1")
+    recheck = window.judge.recheck
+    listed = [row.full_text for row in recheck.rows if row.full_text]
+    assert len(listed) == 2  # the other challenge, then what the list leaves out
+    assert listed[1].startswith("1 challenge cannot be read and is left out: ")
+    assert listed[1].endswith(" (Station 7)")
+    assert not recheck.rows[1].isEnabled()
+    assert_every_text_fits(window)
+    shots = os.environ.get("KIOSK_SHOTS")
+    if shots:
+        window.grab().save(str(Path(shots) / "judge-recheck-row-left-out.png"))
 
 
 def test_esc_never_throws_unsaved_settings_away_silently(judge_station: JudgeFactory) -> None:
