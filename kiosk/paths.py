@@ -20,6 +20,7 @@ Nothing is resolved at import time; ``main()`` calls these with the flags it was
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import stat
 import sys
@@ -36,15 +37,20 @@ __all__ = [
     "DATA_DIR_ENV",
     "DEFAULT_PACK_ENV",
     "DEFAULT_PACK_NAME",
+    "FEDERATION_EDITIONS_NAME",
     "KNOWN_EDITIONS_NAME",
     "LOCAL_DATABASE_NAME",
+    "LOCK_FILE_NAME",
     "MIN_FREE_BYTES",
+    "DataDirLock",
     "StationData",
+    "built_in_edition_paths",
     "check_data_dir",
     "current_user",
     "default_pack_path",
     "guide_dir",
     "known_editions_path",
+    "lock_data_dir",
     "make_data_dir",
     "station_data",
     "walk_cache_dir",
@@ -54,9 +60,11 @@ DEFAULT_PACK_NAME = "enable-demo.kxpack"
 DEFAULT_PACK_ENV = "KIOSK_DEFAULT_PACK"
 DATA_DIR_ENV = "KIOSK_DATA_DIR"
 KNOWN_EDITIONS_NAME = "known-lexicons.tsv"
+FEDERATION_EDITIONS_NAME = "federation-lexicons.tsv"  # other alphabets' published sets: FISE, ODS, ZINGA
 WALK_CACHE_FOLDER = "verified-packs"
 APP_NAME = "challenge-kiosk"
 LOCAL_DATABASE_NAME = "kiosk.sqlite3"
+LOCK_FILE_NAME = "station.lock"  # Windows only: the file held locked (see DataDirLock)
 # Below this much free space the log cannot be trusted to take a day's challenges (a challenge is
 # about 1 KiB; SQLite's write-ahead log grows by pages before each checkpoint).
 MIN_FREE_BYTES = 1024 * 1024
@@ -80,8 +88,14 @@ def default_pack_path() -> Path:
 
 
 def known_editions_path() -> Path:
-    """The built-in table of known editions (facts about published word sets, no words)."""
+    """The built-in table of known English editions (facts about published word sets, no words)."""
     return _bundle_root() / "data" / KNOWN_EDITIONS_NAME
+
+
+def built_in_edition_paths() -> tuple[Path, ...]:
+    """Every built-in table of known editions: the English sets, then the other federations'
+    (FISE, ODS, ZINGA), so that their packs are recognised as published out of the box."""
+    return (known_editions_path(), _bundle_root() / "data" / FEDERATION_EDITIONS_NAME)
 
 
 def walk_cache_dir(data: Path) -> Path:
@@ -315,3 +329,65 @@ def check_data_dir(folder: Path) -> None:
                 path=path,
                 reason=_reason(OSError(errno.EACCES, os.strerror(errno.EACCES)), path),
             )
+
+
+class DataDirLock:
+    """One station per data directory, held by the operating system until the station's process ends.
+
+    On POSIX the lock is ``flock`` on the data directory itself, not on a file in it: a lock file
+    can be deleted while it is held (its lock goes with the nameless file) and the next station
+    would lock a new file of the same name and run beside the first. The folder cannot be deleted
+    from under the station without its log, which the log notices. The kernel drops the lock when
+    the process ends, however it ends: no stale lock after a crash or a power cut. On Windows,
+    ``msvcrt.locking`` on ``station.lock`` in the folder: Windows deletes no file a process has open.
+    """
+
+    def __init__(self, folder: Path, handle: int) -> None:
+        self.folder = folder
+        self._handle: int | None = handle
+
+    def release(self) -> None:
+        if self._handle is not None:
+            os.close(self._handle)  # the lock goes with the descriptor
+            self._handle = None
+
+
+def lock_data_dir(folder: Path) -> DataDirLock:
+    """Take ``folder`` for this station; raise StorageError if another station holds it, or if it
+    cannot be locked (a file system without locks: the station's data must be on a local disk)."""
+    try:
+        if sys.platform == "win32":
+            import msvcrt
+
+            handle = os.open(folder / LOCK_FILE_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+            lock = functools.partial(msvcrt.locking, handle, msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+
+            flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+            handle = os.open(folder, flags)
+            lock = functools.partial(fcntl.flock, handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        raise StorageError(
+            marked("the station's data directory {folder} cannot be locked for this station: {reason}"),
+            folder=folder,
+            reason=_reason(exc, folder),
+        ) from exc
+    try:
+        lock()
+    except OSError as exc:
+        os.close(handle)
+        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES, errno.EDEADLK):
+            raise StorageError(
+                marked("another station is already running with the data directory {folder}; stop it first"),
+                folder=folder,
+            ) from exc
+        raise StorageError(
+            marked(
+                "the station's data directory {folder} cannot be locked for this station ({reason}); keep "
+                "it on a local disk"
+            ),
+            folder=folder,
+            reason=exc.strerror or str(exc),
+        ) from exc
+    return DataDirLock(folder, handle)
