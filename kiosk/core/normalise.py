@@ -289,8 +289,10 @@ def typed_tile(raw: str, tile: str, alphabet: Alphabet = ENGLISH) -> str:
     one more tile and nothing before it changes: its letters, or the tile separator and its
     letters (Spanish L after L: ``+L``, two L tiles and not the LL tile). The touch keyboard's keys
     are tiles, and come here."""
+    if alphabet.simple or tile not in alphabet.tiles:  # not a key of this keyboard: its letters,
+        return tile  # each taken or refused as typed
     before = read_typed(raw, alphabet)
-    if before.rest or alphabet.simple:
+    if before.rest:
         return tile
     if read_typed(raw + tile, alphabet).tiles == (*before.tiles, tile):
         return tile

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -47,6 +48,12 @@ def answers(storage: StationStorage, tries: list[str]) -> list[list[object]]:
 def main(folder: Path, pin: str, tries: list[str]) -> None:
     with open_station_storage(folder / "data") as storage:
         storage.judge_access.set_pin(pin)
+        # SQLite writes into the write-ahead file's frames already on disk once it restarts the file
+        # after a checkpoint: such a write needs no new block and succeeds on a full disk (counted,
+        # durably). Truncate it first, so that every write below must take a new block.
+        with sqlite3.connect(folder / "data" / "kiosk.sqlite3") as raw:
+            busy, _, _ = raw.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        assert busy == 0, "the checkpoint could not truncate the write-ahead file"
         filler = folder / "fill"
         filled = fill(filler)
         full = answers(storage, tries)
