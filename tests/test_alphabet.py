@@ -526,7 +526,8 @@ def test_a_second_opinion_in_another_alphabet_is_refused(tmp_path: Path, make_pa
     spanish_pack = make_pack(SPANISH_WORDS, alphabet="spanish")
     english_pack = make_pack(["CALLE", "PERRO"])
     config = StationConfig(divisions=(Division("Open", spanish_pack, second_opinion_pack=english_pack),))
-    with pytest.raises(ConfigError, match=r"second opinion pack .* is in the english alphabet, but its pack"):
+    refusal = r"second opinion pack .* holds words of the English alphabet, but its pack"
+    with pytest.raises(ConfigError, match=refusal):
         load_divisions(config)
     same = make_pack(SPANISH_WORDS[:3], alphabet="spanish")
     config = StationConfig(divisions=(Division("Open", spanish_pack, second_opinion_pack=same),))

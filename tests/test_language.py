@@ -744,6 +744,27 @@ def test_an_alphabet_is_named_inside_a_sentence_as_each_language_names_it() -> N
     assert "del alfabeto espa\u00f1ol" in load_catalogue("es").say(k.value.wording)
 
 
+def test_a_second_opinion_in_another_alphabet_is_refused_in_the_readers_words(make_pack: PackFactory) -> None:
+    """The refusal names both alphabets as each language names them inside a sentence, never by
+    the profiles' English keys ("dans l'alphabet english"); the key stays only where it is typed,
+    in the build command."""
+    spanish = make_pack(["CALLE", "PERRO"], alphabet="spanish")
+    english = make_pack(["CALLE", "PERRO"])
+    config = StationConfig(divisions=(Division("Open", spanish, second_opinion_pack=english),))
+    with pytest.raises(ConfigError) as refused:
+        load_divisions(config)
+    assert "holds words of the English alphabet, but its pack" in str(refused.value)
+    assert str(refused.value).endswith("a pack of the Spanish alphabet (lexicon-build --alphabet spanish)")
+    said = {code: load_catalogue(code).say(refused.value.wording) for code in spoken()[1:]}
+    assert "contient des mots de l'alphabet anglais, mais" in said["fr"]
+    assert "contiene palabras del alfabeto ingl\u00e9s, pero" in said["es"]
+    assert "enth\u00e4lt W\u00f6rter des englischen Alphabets" in said["de"]
+    for code, text in said.items():
+        assert "english" not in text.lower(), (code, text)
+        assert text.count("spanish") == 1, (code, text)
+        assert text.endswith("--alphabet spanish)"), (code, text)
+
+
 def test_none_agrees_with_what_there_is_none_of(make_pack: PackFactory) -> None:
     """French "aucun problème" but "aucune édition": a whole sentence each, never one shared
     "none" (Spanish "ninguna edición", "ningún problema")."""

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from kiosk.core.language import marked
+from kiosk.core.wording import Wording
 
 __all__ = [
     "DEFAULT_ALPHABET",
@@ -198,6 +199,13 @@ class Alphabet:
         """Whether every word of the letters A-Z is, upper-cased, its own stored spelling (English,
         French, Italian, German): the fast roads for plain A-Z text apply."""
         return self.simple and all(letter in self._tile_set for letter in ASCII_LETTERS)
+
+    @property
+    def of_it(self) -> str:
+        """The alphabet named inside a sentence, after "of" ("a letter of {alphabet}", "a pack of
+        {alphabet}"), for the catalogue to say as its language declines it; the title if it has no
+        such phrase of its own."""
+        return Wording(self.called) if self.called else self.title
 
     @property
     def letters_shown(self) -> str:

@@ -590,17 +590,20 @@ def second_opinion_problem(
         return None
     where = config.source if config.source is not None else Wording(marked("the station configuration"))
     return Wording(
+        # TRANSLATORS: {other} and {alphabet} are the alphabets' own messages ("the Spanish
+        # alphabet"), as after "a letter of"; {name} is lexicon-build's --alphabet value, as it is.
         marked(
-            "{where}: division {division}: its second opinion pack {second} is in the {other} alphabet, "
-            "but its pack {path} is {alphabet}: a second opinion must read the same tiles; give a pack "
-            "of the {alphabet} alphabet"
+            "{where}: division {division}: its second opinion pack {second} holds words of {other}, "
+            "but its pack {path} holds words of {alphabet}: a second opinion must read the same "
+            "tiles; give it a pack of {alphabet} (lexicon-build --alphabet {name})"
         ),
         where=where,
         division=repr(division.name),
         second=division.second_opinion_pack,
-        other=second.info.alphabet.name,
+        other=second.info.alphabet.of_it,
         path=division.pack,
-        alphabet=lexicon.info.alphabet.name,
+        alphabet=lexicon.info.alphabet.of_it,
+        name=lexicon.info.alphabet.name,
     )
 
 

@@ -69,7 +69,7 @@ _SEPARATOR_RUN = re.compile(r"[ ,\t\r\n]+")
 _ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 # The messages of other alphabets than English (English keeps its own, as before), marked for the
 # catalogue; their facts are the errors' attributes too.
-# (``alphabet`` is the alphabet's whole name in a sentence, "the Spanish alphabet": ``Alphabet.called``)
+# (``alphabet`` is the alphabet's whole name in a sentence, "the Spanish alphabet": ``Alphabet.of_it``)
 # TRANSLATORS: {alphabet} is a message of its own ("the Spanish alphabet"): translate both to fit
 # (French "de l'alphabet espagnol"; Spanish "del {alphabet}", the alphabet being "alfabeto español").
 NOT_A_LETTER_OF = marked(
@@ -98,12 +98,6 @@ def _character(char: str) -> Wording:
             describe_character(char), marked("'{character}' ({code})"), character=char, code=code
         )
     return Wording.aside(describe_character(char), marked("an invisible character ({code})"), code=code)
-
-
-def _called(alphabet: Alphabet) -> str:
-    """The alphabet named inside a sentence, as the catalogue says it (its title if it has no such
-    phrase of its own)."""
-    return Wording(alphabet.called) if alphabet.called else alphabet.title
 
 
 def _is_foldable(char: str) -> bool:
@@ -176,7 +170,7 @@ def _folded(raw: str, alphabet: Alphabet, keep: str = "") -> tuple[str, list[int
                     character=_character(char),
                     position=index + 1,
                     word=repr(raw),
-                    alphabet=_called(alphabet),
+                    alphabet=alphabet.of_it,
                     letters=alphabet.letters_shown,
                 ),
                 character=char,
@@ -216,7 +210,7 @@ def _no_tile(raw: str, position: int, alphabet: Alphabet) -> TileError:
             NO_TILE_AT,
             word=repr(raw),
             position=position,
-            alphabet=_called(alphabet),
+            alphabet=alphabet.of_it,
             letters=alphabet.letters_shown,
         ),
         position=position,
