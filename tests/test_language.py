@@ -6,6 +6,7 @@ import functools
 import gettext
 import importlib.util
 import pickle
+import re
 import subprocess
 import sys
 import types
@@ -99,6 +100,15 @@ def test_no_catalogue_has_a_translation_the_build_refuses() -> None:
         progress, _ = _catalogue_tool().checked(po, _catalogue_tool()._template_ids())
         assert progress.refused == [], progress.said()
         assert progress.name not in ("", "English"), f"{po}: translate the language's own name"
+
+
+def test_french_keeps_its_punctuation_with_the_word_before_it() -> None:
+    """French sets a space before : ; ? ! and inside « »: a no-break one, or a wrapped line on
+    screen can begin with a lone colon. Every French message, whichever branch added it."""
+    loose = re.compile(r" [:;?!\u00bb]|\u00ab ")
+    for message, translated in catalogue_messages(LOCALE / "fr" / "LC_MESSAGES" / "kiosk.po").items():
+        for text in translated if isinstance(translated, tuple | list) else (translated,):
+            assert not loose.search(str(text)), (message, text)
 
 
 @functools.cache
