@@ -651,9 +651,7 @@ LANGUAGE_SHOTS: list[tuple[str, str, str, bool, str]] = [
     ("110-ca-ready", "ca", "catalan", False, ""),
     ("111-ca-entry-refused-k", "ca", "catalan", False, "2anys k"),
     ("112-ca-confirm", "ca", "catalan", False, "2col\u00b7lecci\u00f3 fa\u00e7ana "),
-    # (not COL·LECCIÓ here: typed with its dot it waits for a verdict that never shows, the session
-    # keeping COL·LECCIO and adjudicate answering CO[L·L]ECCIO: issue 24 §1, the tiles branch)
-    ("113-ca-verdict-acceptable", "ca", "catalan", False, "2anys fa\u00e7ana\t"),
+    ("113-ca-verdict-acceptable", "ca", "catalan", False, "2col\u00b7lecci\u00f3 fa\u00e7ana\t"),
     ("114-ca-verdict-unacceptable", "ca", "catalan", False, "2anys fa\u00e7anes\t"),
     ("115-ca-touch-tiles-entry", "ca", "catalan", True, "2col\u00b7lecci\u00f3 fa"),
     ("116-ca-judge-menu-after-wrong-pins", "ca", "catalan", False, "judge"),
