@@ -122,7 +122,8 @@ class StationData(NamedTuple):
 
     data_dir: Path
     database_url: str | None
-    found_by: str  # e.g. "data_dir in /etc/challenge-kiosk/station.toml"
+    # e.g. "data_dir in /etc/challenge-kiosk/station.toml": a Wording, said in a screen's language
+    found_by: str
     config: Path | None = None  # the configuration file it came from, if any
 
     @property
@@ -131,9 +132,14 @@ class StationData(NamedTuple):
         return self.data_dir / LOCAL_DATABASE_NAME
 
     @property
-    def described(self) -> str:
-        """One line for a message: the database, and where its folder came from."""
-        return f"the station database {self.local_database} (data directory from {self.found_by})"
+    def described(self) -> Wording:
+        """One line for a message: the database, and where its folder came from (a ``Wording``: the
+        not-ready screen says it in the station's language, the paths and keys as they are)."""
+        return Wording(
+            marked("the station database {database} (data directory from {source})"),
+            database=self.local_database,
+            source=self.found_by,
+        )
 
     def set_pin_command(self, program: str = "kiosk") -> str:
         """The exact command that sets the judge PIN of this station, from its terminal."""
@@ -164,15 +170,19 @@ def station_data(
     if data_dir is not None:
         return StationData(data_dir, url, "--data-dir", source)
     if config is not None and config.data_dir is not None:
-        where = source if source is not None else "the station configuration"
-        return StationData(config.data_dir, url, f"data_dir in {where}", source)
+        found_by = (
+            Wording(marked("data_dir in {where}"), where=source)
+            if source is not None
+            else Wording(marked("data_dir in the station configuration"))  # whole: it declines
+        )
+        return StationData(config.data_dir, url, found_by, source)
     env = os.environ.get(DATA_DIR_ENV)
     if env:
         return StationData(Path(env), url, f"${DATA_DIR_ENV}", source)
     import platformdirs  # ~5 ms at start-up, paid only when nothing else names the folder
 
     folder = Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
-    return StationData(folder, url, "the platform's data folder", source)
+    return StationData(folder, url, Wording(marked("the platform's data folder")), source)
 
 
 def current_user() -> str:
