@@ -23,6 +23,7 @@ from tests.conftest import REPO_ROOT, PackFactory, write_list
 from tests.debian import (
     PACKAGE_LIST,
     Installed,
+    debian_python,
     external_libraries,
     library_problems,
     package_groups,
@@ -63,13 +64,55 @@ def follow(advice: list[str], env: dict[str, str]) -> None:
 # --- the one list ----------------------------------------------------------------------------------
 
 
+# The groups a reader installs by hand (docs/install.md); ./dev.sh alone installs the others.
+BY_HAND = ["station", "cage", "x11", "director"]
+BY_DEV_SH = ["build", "test"]
+
+
 def test_dev_sh_installs_the_same_groups_the_tests_read() -> None:
-    groups = package_groups()
-    assert list(groups) == ["station", "cage", "x11", "director"]
+    groups = package_groups(python=debian_python())
+    assert list(groups) == [*BY_HAND, *BY_DEV_SH]
     for name, packages in groups.items():
-        listed = run(["./dev.sh", "packages", name], dict(os.environ))
+        listed = run(["./dev.sh", "packages", name], {**os.environ, "KIOSK_VENV": str(VENV)})
         assert listed.returncode == 0, printed(listed)
         assert listed.stdout.split() == list(packages), printed(listed)
+
+
+def python_named(tmp_path: Path, python: Path) -> dict[str, str]:
+    """An environment whose python3 is ``python`` and which has no venv yet: a fresh clone's."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    (folder / "python3").symlink_to(python)
+    return {**os.environ, "PATH": f"{folder}:/usr/bin:/bin", "KIOSK_VENV": str(tmp_path / "no-venv")}
+
+
+def test_the_bundle_build_installs_the_shared_library_of_debians_python(tmp_path: Path) -> None:
+    """PyInstaller needs libpython3.X.so; Debian's python3 has it linked in and ships it apart.
+    The package is named after the running python3's version, whatever it is, and ships exactly
+    the library that python3 names."""
+    python = Path("/usr/bin/python3")
+    if run(["dpkg-query", "-S", str(python.resolve())], dict(os.environ)).returncode != 0:
+        pytest.skip("no Debian python3 here")
+    question = "import sys, sysconfig as s; print(*sys.version_info[:2], s.get_config_var('INSTSONAME'))"
+    major, minor, soname = run([str(python), "-c", question], dict(os.environ)).stdout.split()
+    listed = run(["./dev.sh", "packages", "build"], python_named(tmp_path, python))
+    assert listed.returncode == 0, printed(listed)
+    assert f"libpython{major}.{minor}" in listed.stdout.split(), printed(listed)
+    package = f"libpython{major}.{minor}"
+    if run(["dpkg-query", "-W", package], dict(os.environ)).returncode != 0:
+        pytest.skip(f"{package} is not installed here (./dev.sh test installs it with Debian's python3)")
+    owners = run(["dpkg-query", "-S", f"*/{soname}"], dict(os.environ))
+    assert f"{package}:" in owners.stdout, printed(owners)
+
+
+def test_another_python_carries_its_own_library_and_asks_for_none(tmp_path: Path) -> None:
+    """A Python that is not Debian's (pyenv's, a CI image's) brings its own libpython: asking apt
+    for Debian's of the same version would be wrong, and for 3.13 on Debian 12 impossible."""
+    if debian_python() is not None:
+        pytest.skip("this Python is Debian's own")
+    listed = run(["./dev.sh", "packages", "build"], python_named(tmp_path, Path(sys.executable).resolve()))
+    assert listed.returncode == 0, printed(listed)
+    assert listed.stdout.split() == ["binutils"], printed(listed)
 
 
 def apt_get_installs(page: Path) -> list[list[str]]:
@@ -84,7 +127,8 @@ def apt_get_installs(page: Path) -> list[list[str]]:
 
 def test_the_guides_quote_the_package_list_exactly() -> None:
     """Every apt-get install in the guides names whole groups of the list, in its order, and the
-    installation guide names every group: a package added to the list must reach the guide."""
+    installation guide names every group a reader installs by hand: a package added to the list
+    must reach the guide."""
     groups = package_groups()
     quoted: set[str] = set()
     for page in GUIDES:
@@ -100,9 +144,9 @@ def test_the_guides_quote_the_package_list_exactly() -> None:
                 )
                 quoted.add(group)
                 rest = rest[len(groups[group]) :]
-    assert quoted == set(groups), f"the guides never quote the group(s) {sorted(set(groups) - quoted)}"
+    assert quoted == set(BY_HAND), f"the guides quote the group(s) {sorted(quoted)}, not {BY_HAND}"
     install = [name for packages in apt_get_installs(REPO_ROOT / "docs" / "install.md") for name in packages]
-    assert set(install) == {name for names in groups.values() for name in names}
+    assert set(install) == {name for group in BY_HAND for name in groups[group]}
 
 
 @pytest.mark.parametrize("unit", UNITS, ids=lambda path: path.name)
