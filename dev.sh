@@ -100,19 +100,9 @@ case "$cmd" in
     python_present
     apt_install $(list_packages station)
     python_venv catalogues
-    if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ] && [ -z "${QT_QPA_PLATFORM:-}" ]; then
-      say "no screen here (neither DISPLAY nor WAYLAND_DISPLAY is set): on a desktop, run this"
-      say "from a terminal inside the session. Without a screen you can still"
-      say "check the configuration, its packs and the data directory:"
-      say "  $VENV/bin/kiosk station --check"
-      say "start the station off screen, paint its first frame and stop:"
-      say "  QT_QPA_PLATFORM=offscreen $VENV/bin/kiosk station --smoke"
-      say "rule on a play from the command line:"
-      say "  $VENV/bin/kiosk check CAT DOGS"
-      exit 1
-    fi
     # A station with no judge PIN serves nobody: this demo station gets a fresh random PIN, printed
-    # here (a tournament station's PIN is set by its judge with `kiosk set-pin`).
+    # here (a tournament station's PIN is set by its judge with `kiosk set-pin`), screen or none:
+    # the checks advised below find it ready.
     pin_args=()
     args=("$@")
     for ((i = 0; i < ${#args[@]}; i++)); do
@@ -122,6 +112,19 @@ case "$cmd" in
       esac
     done
     "$VENV/bin/kiosk" set-pin --random "${pin_args[@]}"
+    if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ] && [ -z "${QT_QPA_PLATFORM:-}" ]; then
+      say "no screen here (neither DISPLAY nor WAYLAND_DISPLAY is set): on a desktop, run this"
+      say "from a terminal inside the session. Without a screen you can still"
+      where=""
+      [ ${#pin_args[@]} -eq 0 ] || where=$(printf ' %q' "${pin_args[@]}")
+      say "check the configuration, its packs, the data directory and the judge PIN:"
+      say "  $VENV/bin/kiosk station$where --check"
+      say "start the station off screen, paint its first frame and stop:"
+      say "  QT_QPA_PLATFORM=offscreen $VENV/bin/kiosk station$where --smoke"
+      say "rule on a play from the command line:"
+      say "  $VENV/bin/kiosk check CAT DOGS"
+      exit 1
+    fi
     exec "$VENV/bin/kiosk" "$@"
     ;;
   test)

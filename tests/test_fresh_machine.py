@@ -53,6 +53,13 @@ def printed(result: subprocess.CompletedProcess[str]) -> str:
     return report({f"{shlex.join(result.args)} (exit {result.returncode})": result.stdout + result.stderr})
 
 
+def set_pin(env: dict[str, str], kiosk: Path = KIOSK) -> None:
+    """A judge PIN for the station of ``env`` (its $KIOSK_DATA_DIR)."""
+    command = [str(kiosk), "set-pin", "--stdin"]
+    done = subprocess.run(command, input="482613\n", capture_output=True, text=True, env=env, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def follow(advice: list[str], env: dict[str, str]) -> None:
     """Run each advised command as written; each must work."""
     assert advice, "no advice to follow"
@@ -215,6 +222,8 @@ def test_station_check_reads_the_config_packs_and_data_directory_without_qt(
         f'station_name = "Hall 2"\n[[divisions]]\nname = "Schools"\npack = "{pack}"\nyouth_rules = true\n'
     )
     env = no_screen_env(tmp_path)
+    set_pin(env)
+    made = sorted((tmp_path / "data").iterdir())
     result = run([sys.executable, "-c", NO_QT, "station", "--config", str(config), "--check"], env)
     assert result.returncode == 0, printed(result)
     assert result.stdout.splitlines() == [
@@ -222,12 +231,37 @@ def test_station_check_reads_the_config_packs_and_data_directory_without_qt(
         "Station: 'Hall 2', double challenge",
         f"Division 'Schools': {pack}: Club test, 2 words, youth rules, verified, unsigned",
         "  rules with the youth list applied: matches no known edition (1 word; none of similar size)",
-        f"Data directory: {tmp_path / 'data'} (not there yet: the station makes it when it starts; "
-        "from $KIOSK_DATA_DIR)",
+        f"Data directory: {tmp_path / 'data'} (there; from $KIOSK_DATA_DIR)",
+        f"Judge PIN: set, in {tmp_path / 'data' / 'kiosk.sqlite3'}",
         "OK: the station can start with this configuration (on the station, --smoke checks its screen).",
     ], printed(result)
     assert result.stderr == "no Qt\n", printed(result)
+    left = sorted(path for path in (tmp_path / "data").iterdir() if path.name != "verified-packs")
+    assert left == made, "a check must leave nothing behind but what the walk proved"
+
+
+def test_station_check_is_not_ok_without_a_judge_pin_and_says_how_to_set_one(tmp_path: Path) -> None:
+    """A station with no PIN serves nobody: its check must not say OK. The command it advises
+    sets the PIN where the station looks, and the check then passes."""
+    env = no_screen_env(tmp_path)
+    result = run([str(KIOSK), "station", "--check"], env)
+    assert result.returncode == 2, printed(result)
+    assert "OK" not in result.stdout, printed(result)
+    said = result.stderr.strip()
+    assert said.startswith(
+        f"error: no judge PIN is set for the station database {tmp_path / 'data' / 'kiosk.sqlite3'} "
+    ), printed(result)
     assert not (tmp_path / "data").exists(), "a check must leave nothing behind"
+    command = said.rsplit(": ", 1)[1]
+    assert command == f"{KIOSK} set-pin --data-dir {tmp_path / 'data'}", printed(result)
+    followed = subprocess.run(
+        ["bash", "-c", f"{command} --stdin"], input="482613\n", capture_output=True, text=True, env=env,
+        check=False,
+    )  # fmt: skip
+    assert followed.returncode == 0, followed.stdout + followed.stderr
+    again = run([str(KIOSK), "station", "--check"], env)
+    assert again.returncode == 0, printed(again)
+    assert again.stdout.splitlines()[-1].startswith("OK: "), printed(again)
 
 
 def test_station_check_stops_at_a_bad_pack_naming_the_config_and_the_file(tmp_path: Path) -> None:
@@ -260,6 +294,7 @@ def test_smoke_without_a_screen_says_what_to_run_instead_and_that_works(tmp_path
     assert "xcb" not in result.stderr, printed(result)
     advice = [line.strip() for line in result.stderr.splitlines() if line.startswith("  ")]
     assert [command.split()[-1] for command in advice] == ["--check", "--smoke"], printed(result)
+    set_pin(env)  # a station's judge has (the check says so when not: see above)
     follow(advice, env)
 
 
