@@ -62,13 +62,12 @@ debian_python() {
   "$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])'
 }
 
-# A Debian python3 creates no venv without python3-venv (no ensurepip).
-python_present() {
-  if ! command -v python3 >/dev/null 2>&1; then
-    apt_install python3 python3-venv
-  elif ! python3 -c 'import ensurepip' >/dev/null 2>&1; then
-    apt_install python3-venv
-  fi
+# The packages Python needs to make ./.venv (a Debian python3 makes none without python3-venv: no
+# ensurepip), installed with the command's own in one apt-get run. A machine with no python3 at
+# all gets it first: the list's {python} names the version of that python3.
+python_packages() {
+  command -v python3 >/dev/null 2>&1 || apt_install python3
+  [ -x "$VENV/bin/python" ] || python3 -c 'import ensurepip' >/dev/null 2>&1 || echo python3-venv
 }
 
 # The project into ./.venv with the extras of pyproject.toml that the command needs: `catalogues`
@@ -97,8 +96,7 @@ cmd=${1:-}
 shift || true
 case "$cmd" in
   kiosk)
-    python_present
-    apt_install $(list_packages station)
+    apt_install $(python_packages) $(list_packages station)
     python_venv catalogues
     # A station with no judge PIN serves nobody: this demo station gets a fresh random PIN, printed
     # here (a tournament station's PIN is set by its judge with `kiosk set-pin`), screen or none:
@@ -128,8 +126,7 @@ case "$cmd" in
     exec "$VENV/bin/kiosk" "$@"
     ;;
   test)
-    python_present
-    apt_install $(list_packages station cage director build test)
+    apt_install $(python_packages) $(list_packages station cage director build test)
     python_venv test
     export QT_QPA_PLATFORM=offscreen
     bin="$VENV/bin"
@@ -142,8 +139,7 @@ case "$cmd" in
   bundle-setup)
     # PyInstaller copies the libraries the station's Qt finds on this machine into the bundle:
     # install the station's packages here too, so that the bundle carries what it can.
-    python_present
-    apt_install $(list_packages station build)
+    apt_install $(python_packages) $(list_packages station build)
     python_venv package
     ;;
   packages)
