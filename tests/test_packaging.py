@@ -184,6 +184,11 @@ def test_the_frozen_programs_walk_packs_and_refuse_a_forged_one(bundle: Path, tm
     data = tmp_path / "data"
     data.mkdir()
     env = {"KIOSK_DATA_DIR": str(data)}
+    pin = subprocess.run(
+        [str(bundle / "kiosk"), "set-pin", "--stdin"], input="482613\n", capture_output=True, text=True,
+        env={**os.environ, **env}, check=False,
+    )  # fmt: skip
+    assert pin.returncode == 0, printed(pin)  # a station's check is OK only with a judge PIN
     for pack, code in ((good, 0), (forged, 2)):
         config = tmp_path / f"{pack.stem}.toml"
         config.write_text(f'[[divisions]]\nname = "Open"\npack = "{pack}"\n', encoding="utf-8")
