@@ -6,7 +6,7 @@
 # (commit first) into a new root each run: the figures include apt's and pip's downloads, so the
 # network and the machine's load move them as much as the project does. Run several times.
 #
-#   bench/bench_first_frame.sh [RUNS]
+#   bench/bench_first_frame.sh [RUNS]      (FRESH_DEBIAN=PATH: the tool, if not in ../shared/tools)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fresh=${FRESH_DEBIAN:-../shared/tools/fresh-debian.sh}
