@@ -38,10 +38,14 @@ __all__ = [
     "DEFAULT_PACK_ENV",
     "DEFAULT_PACK_NAME",
     "FEDERATION_EDITIONS_NAME",
+    "INSTALLED_CONFIG",
+    "INSTALLED_DATA_DIR",
+    "INSTALLED_PROGRAM",
     "KNOWN_EDITIONS_NAME",
     "LOCAL_DATABASE_NAME",
     "LOCK_FILE_NAME",
     "MIN_FREE_BYTES",
+    "PLATFORM_FOLDER",
     "DataDirLock",
     "StationData",
     "built_in_edition_paths",
@@ -56,6 +60,14 @@ __all__ = [
     "walk_cache_dir",
 ]
 
+# Where docs/install.md puts a Linux station (packaging/linux: the units and the tmpfiles entry say
+# the same; tests/test_install_steps.py holds them together): its program, its configuration, and
+# its data directory, which the unit names with $KIOSK_DATA_DIR.
+INSTALLED_PROGRAM = Path("/opt/challenge-kiosk/kiosk")
+INSTALLED_CONFIG = Path("/etc/challenge-kiosk/station.toml")
+INSTALLED_DATA_DIR = Path("/var/lib/challenge-kiosk")
+# how station_data says nothing named the folder (a Wording: said in a screen's language)
+PLATFORM_FOLDER = Wording(marked("the platform's data folder"))
 DEFAULT_PACK_NAME = "enable-demo.kxpack"
 DEFAULT_PACK_ENV = "KIOSK_DEFAULT_PACK"
 DATA_DIR_ENV = "KIOSK_DATA_DIR"
@@ -143,7 +155,12 @@ class StationData(NamedTuple):
 
     def set_pin_command(self, program: str = "kiosk") -> str:
         """The exact command that sets the judge PIN of this station, from its terminal."""
-        parts = [program, "set-pin"]  # absolute paths: the judge's terminal has its own folder
+        return self.command(program, "set-pin")
+
+    def command(self, program: str, *words: str) -> str:
+        """``program`` and ``words`` with the options that find this station's data wherever the
+        command is typed (absolute paths: the judge's terminal has its own folder)."""
+        parts = [program, *words]
         if self.config is not None:
             parts += ["--config", _quoted(str(self.config.absolute()))]
         if self.config is None or not self.found_by.startswith("data_dir in"):
@@ -182,7 +199,7 @@ def station_data(
     import platformdirs  # ~5 ms at start-up, paid only when nothing else names the folder
 
     folder = Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
-    return StationData(folder, url, Wording(marked("the platform's data folder")), source)
+    return StationData(folder, url, PLATFORM_FOLDER, source)
 
 
 def current_user() -> str:
