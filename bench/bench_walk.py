@@ -35,7 +35,7 @@ from bench_tournament import ENABLE, collins_shaped, compile_bytecode, interleav
 from kiosk.core.lexicon import MarisaLexicon, load_lexicon
 from kiosk.core.pack import read_pack
 from kiosk.core.trust import check_pack_signature
-from kiosk.core.walk import PackWalker, WalkCache, WalkedTries, walk_here
+from kiosk.core.walk import PackWalker, WalkCache, WalkedTries, walk_tries
 from lexicon_build.builder import build_pack
 from lexicon_build.recipe import Recipe, SourceSpec
 
@@ -78,7 +78,7 @@ def walk_and_load(pack: Path, folder: Path, runs: int) -> None:
     child, here, warm, before = interleaved(
         runs,
         timer(lambda: PackWalker().verify(contents)),
-        timer(lambda: walk_here(contents)),
+        timer(lambda: walk_tries(contents.sections["words"], None, contents.info.word_count)),
         timer(lambda: load_lexicon(pack, walker=PackWalker(cache=cache))),
         timer(unwalked),
     )

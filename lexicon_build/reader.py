@@ -225,9 +225,11 @@ def read_word_list(
     if words and max(map(len, words)) > max_length:
         kept = [word for word in words if len(word) <= max_length]
     result.too_long = len(words) - len(kept)
-    # the first of each, in the list's order; a list sorted without repeats (as most are) holds
-    # each word once already, which comparing neighbours shows faster than hashing every word
-    result.words = kept if _strictly_increasing(kept) else list(dict.fromkeys(kept))
+    # the first of each, in the list's order; a list without repeats (as most are) holds each word
+    # once already, which comparing neighbours shows faster than hashing every word: in the list's
+    # order if it is sorted, else once sorted (a list nearly sorted, as real ones are, sorts fast)
+    unique = _strictly_increasing(kept) or _strictly_increasing(sorted(kept))
+    result.words = kept if unique else list(dict.fromkeys(kept))
     result.duplicates = len(kept) - len(result.words)
     result.lines = _line_count(text)
     if progress is not None:

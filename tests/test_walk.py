@@ -15,11 +15,15 @@ from pathlib import Path
 import marisa_trie
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from kiosk import __version__
 from kiosk.cli import kiosk
+from kiosk.core.alphabet import ENGLISH
 from kiosk.core.errors import PackCorruptError, PackError
 from kiosk.core.lexicon import WORDS_SECTION, load_lexicon
-from kiosk.core.pack import read_pack
+from kiosk.core.pack import PackInfo, encode_pack, parse_pack, read_pack
 from kiosk.core.walk import (
     WALK_VERSION,
     PackWalker,
@@ -27,8 +31,10 @@ from kiosk.core.walk import (
     WalkedTries,
     WalkRefusedError,
     make_trie,
+    prove_made,
     walk_tries,
     walker_command,
+    word_set_facts,
 )
 from kiosk.paths import walk_cache_dir
 from lexicon_build.cli import main as lexicon_build
@@ -172,6 +178,74 @@ def test_lexicon_build_and_kiosk_check_share_the_data_directorys_cache(
 
 
 # --- the walk itself ---------------------------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(words=st.lists(st.text(max_size=12)))
+def test_make_trie_makes_the_bytes_of_marisas_own_trie_of_the_words(words: list[str]) -> None:
+    """The builder's tries and the walk's rebuilds are marisa's ``Trie(words)``, whatever the words
+    (line feeds, repeats, any Unicode that UTF-8 encodes), however they are handed to marisa."""
+    words = [w for w in words if not any(0xD800 <= ord(c) <= 0xDFFF for c in w)]  # no lone surrogates
+    assert make_trie(words) == bytes(marisa_trie.Trie(words).tobytes())
+
+
+def _made(words: list[str]) -> tuple[bytes, dict[str, bytes], WalkedTries]:
+    """A pack encoded, as the builder encodes it, from the trie it made of ``words`` (sorted), with
+    the facts it computed from them."""
+    walked = WalkedTries(words=word_set_facts(words, ENGLISH))
+    info = PackInfo(
+        name="Made",
+        edition="",
+        description="",
+        max_length=15,
+        word_count=len(words),
+        counts_by_length=dict(walked.words.counts_by_length),
+        youth_exclusion_count=0,
+        set_hash=walked.words.set_hash,
+        youth_set_hash=None,
+        sources=(),
+        builder_version=__version__,
+    )
+    sections = {WORDS_SECTION: make_trie(words)}
+    return encode_pack(info, sections), sections, walked
+
+
+def test_the_builders_proof_passes_the_tries_it_made_from_the_words_it_holds() -> None:
+    words = sorted(WORDS)
+    data, sections, walked = _made(words)
+    prove_made(parse_pack(data), sections, {WORDS_SECTION: words}, walked)
+
+
+@pytest.mark.parametrize(
+    ("claimed", "fragment"),
+    [
+        (sorted([*WORDS, "ZAS"]), "does not hold the words it was made from"),  # a word it lacks
+        (sorted(WORDS)[1:], "holds more than the 5 words"),  # one word more than said
+        (sorted([*WORDS[:-1], "ZO"]), "does not hold the words it was made from"),  # one word other
+    ],
+)
+def test_the_builders_proof_refuses_a_trie_that_holds_other_words(claimed: list[str], fragment: str) -> None:
+    data, sections, walked = _made(sorted(WORDS))
+    with pytest.raises(PackCorruptError, match=fragment):
+        prove_made(parse_pack(data), sections, {WORDS_SECTION: claimed}, walked)
+
+
+def test_the_builders_proof_refuses_a_pack_whose_tries_are_not_the_ones_made() -> None:
+    data, _, walked = _made(sorted(WORDS))
+    other = {WORDS_SECTION: make_trie(sorted([*WORDS, "ZAS"]))}
+    with pytest.raises(PackCorruptError, match="did not read back as they were written"):
+        prove_made(parse_pack(data), other, {WORDS_SECTION: sorted(WORDS)}, walked)
+
+
+def test_the_builders_proof_refuses_words_the_walk_would_refuse_and_facts_the_manifest_denies() -> None:
+    lower = sorted(["cat", "dogs"])
+    data, sections, walked = _made(lower)
+    with pytest.raises(PackCorruptError, match="not a word it stores"):
+        prove_made(parse_pack(data), sections, {WORDS_SECTION: lower}, walked)
+    data, sections, walked = _made(sorted(WORDS))
+    wrong = WalkedTries(words=word_set_facts(sorted(WORDS)[1:], ENGLISH))
+    with pytest.raises(PackCorruptError, match="holds other words than its manifest says"):
+        prove_made(parse_pack(data), sections, {WORDS_SECTION: sorted(WORDS)}, wrong)
 
 
 def test_the_walk_recomputes_every_set_from_the_tries() -> None:
