@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import marisa_trie
@@ -20,16 +23,18 @@ from hypothesis import strategies as st
 
 from kiosk import __version__
 from kiosk.cli import kiosk
-from kiosk.core.alphabet import ENGLISH
+from kiosk.core.alphabet import ENGLISH, Alphabet
 from kiosk.core.errors import PackCorruptError, PackError
 from kiosk.core.lexicon import WORDS_SECTION, load_lexicon
 from kiosk.core.pack import PackInfo, encode_pack, parse_pack, read_pack
 from kiosk.core.walk import (
     WALK_VERSION,
     PackWalker,
+    TriesWalk,
     WalkCache,
     WalkedTries,
     WalkRefusedError,
+    forking_is_safe,
     make_trie,
     prove_made,
     walk_tries,
@@ -307,6 +312,79 @@ def test_a_walk_that_never_ends_is_cut_off(make_pack: PackFactory) -> None:
     forever = (sys.executable, "-c", "import time; time.sleep(60)")
     with pytest.raises(PackCorruptError, match="reading its tries took more than 1 s"):
         load_lexicon(pack, walker=PackWalker(command=forever, timeout_s=1))
+
+
+def _dies(words: bytes, youth: bytes | None, most: int, alphabet: Alphabet) -> WalkedTries:
+    os.kill(os.getpid(), signal.SIGSEGV)
+    raise AssertionError("a process killed by SIGSEGV does not go on")
+
+
+def _hangs(words: bytes, youth: bytes | None, most: int, alphabet: Alphabet) -> WalkedTries:
+    time.sleep(60)
+    raise AssertionError("cut off long before")
+
+
+def _refuses(words: bytes, youth: bytes | None, most: int, alphabet: Alphabet) -> WalkedTries:
+    raise WalkRefusedError("its word trie is made of straw")
+
+
+def _fails(words: bytes, youth: bytes | None, most: int, alphabet: Alphabet) -> WalkedTries:
+    raise MemoryError("no room for a trie this size")
+
+
+def test_a_walk_runs_in_a_forked_copy_of_this_process_when_no_other_thread_runs() -> None:
+    assert forking_is_safe()
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert not forking_is_safe()  # a thread would be copied without the locks it holds
+    finally:
+        stop.set()
+        other.join()
+
+
+@pytest.mark.parametrize(
+    ("walk", "fragment"),
+    [
+        (_dies, "crashed the check that walks them before a station uses them (SIGSEGV)"),
+        (_refuses, "is damaged or forged: its word trie is made of straw"),
+        (
+            _fails,
+            "walks its tries failed (the walk raised an error: MemoryError: no room for a trie this size)",
+        ),
+    ],
+)
+def test_a_forked_walk_that_dies_or_refuses_refuses_the_pack_naming_the_file(
+    make_pack: PackFactory, walk: TriesWalk, fragment: str
+) -> None:
+    pack = make_pack(WORDS)
+    with pytest.raises(PackCorruptError) as caught:
+        load_lexicon(pack, walker=PackWalker(walk=walk))
+    assert str(pack) in str(caught.value)
+    assert fragment in str(caught.value)
+
+
+def test_a_forked_walk_that_never_ends_is_cut_off_and_its_process_killed(make_pack: PackFactory) -> None:
+    walk = PackWalker(walk=_hangs, timeout_s=1).start(read_pack(make_pack(WORDS)))
+    assert not walk.done()
+    with pytest.raises(PackCorruptError, match="reading its tries took more than 1 s"):
+        walk.result()
+    assert walk.done()
+    with pytest.raises(PackCorruptError, match="reading its tries took more than 1 s"):
+        walk.result()  # the same answer again, with no process left to wait for
+
+
+def test_a_started_walk_runs_while_the_caller_works_and_is_checked_once_it_ends(
+    tmp_path: Path, make_pack: PackFactory
+) -> None:
+    contents = read_pack(make_pack(WORDS, youth=["DOGS"]))
+    cache = WalkCache(tmp_path / "cache")
+    walk = PackWalker(cache=cache).start(contents)
+    assert walk.result() == WalkedTries.claimed(contents.info)
+    assert walk.done()
+    assert cache.get(contents.content_sha256) == WalkedTries.claimed(contents.info)  # remembered
+    assert PackWalker(cache=cache, walk=_dies).start(contents).done()  # from the cache: nothing runs
 
 
 def test_the_walker_command_is_this_python_or_the_frozen_program_itself() -> None:

@@ -67,7 +67,7 @@ from kiosk.core.edition import EditionTable, Expectation, PackRecognition, recog
 from kiosk.core.errors import ConfigError, EditionTableError, PackEditionError, PackError
 from kiosk.core.filekind import Role, refusal_for_bytes
 from kiosk.core.language import DEFAULT_LANGUAGE, Catalogue, checked_language, load_catalogue, marked
-from kiosk.core.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.lexicon import LoadingLexicon, MarisaLexicon, start_loading
 from kiosk.core.rules import (
     DEFAULT_ESCALATION,
     DEFAULT_POINTS_PER_CHALLENGE,
@@ -590,12 +590,22 @@ def load_divisions(config: StationConfig, verifier: Verifier | None = None) -> t
     unacceptable. Each pack is read once, however many divisions share it.
     """
     checks = verifier if verifier is not None else Verifier()
+    started: dict[Path, LoadingLexicon | PackError] = {}
+    for path in (p for d in config.divisions for p in (d.pack, d.second_opinion_pack) if p is not None):
+        if path not in started:  # every walk started before any is waited for: they run side by side
+            try:
+                started[path] = start_loading(path, trusted_keys=config.trusted_keys, walker=checks.walker)
+            except PackError as exc:  # raised below, where loading the pack one by one would raise it
+                started[path] = exc
     cache: dict[Path, MarisaLexicon] = {}
 
     def load(path: Path, division: Division, role: str) -> MarisaLexicon:
         if path not in cache:
             try:
-                cache[path] = load_lexicon(path, trusted_keys=config.trusted_keys, walker=checks.walker)
+                loading = started[path]
+                if isinstance(loading, PackError):
+                    raise loading
+                cache[path] = loading.result()
             except PackError as exc:
                 if config.source is None:
                     raise

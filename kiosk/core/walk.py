@@ -36,19 +36,22 @@ which lexicon-build (run with the same data directory) shares.
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import hashlib
 import itertools
 import json
-import operator
 import os
+import re
+import select
 import signal
 import struct
 import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
@@ -71,10 +74,12 @@ __all__ = [
     "WALK_ARGUMENT",
     "WALK_VERSION",
     "PackWalker",
+    "Walk",
     "WalkCache",
     "WalkedTries",
     "check_walk",
     "child_main",
+    "forking_is_safe",
     "make_trie",
     "prove_made",
     "walk_tries",
@@ -93,20 +98,20 @@ MAX_ENTRY_BYTES = 4096
 MAX_CHILD_OUTPUT_BYTES = 1 << 16
 
 
-def make_trie(words: Sequence[str]) -> bytes:
+def make_trie(words: Sequence[str], text: str | None = None) -> bytes:
     """The trie of a pack, as the builder makes it and the walk rebuilds it: one call, one result.
 
     marisa's ``Trie(words)`` encodes the words to UTF-8 one at a time, in a generator, and builds
     a ``BinaryTrie`` of those keys: given the keys already encoded (in one pass over the whole
     text), ``BinaryTrie`` makes the same bytes in two thirds of the time (``tests/test_walk.py``
-    holds the two equal).
+    holds the two equal). ``text``: the words joined by line feeds, if the caller has it already.
     """
-    return bytes(marisa_trie.BinaryTrie(_utf8_keys(words)).tobytes())
+    return bytes(marisa_trie.BinaryTrie(_utf8_keys(words, text)).tobytes())
 
 
-def _utf8_keys(words: Sequence[str]) -> list[bytes]:
+def _utf8_keys(words: Sequence[str], text: str | None) -> list[bytes]:
     """Each word in UTF-8, the same keys as ``[w.encode() for w in words]``."""
-    keys = "\n".join(words).encode("utf-8").split(b"\n")
+    keys = ("\n".join(words) if text is None else text).encode("utf-8").split(b"\n")
     if len(keys) == len(words):  # no word with a line feed in it (a forged trie may hold one)
         return keys
     return [word.encode("utf-8") for word in words]
@@ -176,6 +181,9 @@ class WalkedTries:
         )
 
 
+TriesWalk = Callable[[bytes, "bytes | None", int, Alphabet], WalkedTries]  # walk_tries's shape
+
+
 def _string(value: object) -> str:
     if not isinstance(value, str):
         raise ValueError(f"{value!r} is not text")
@@ -192,16 +200,17 @@ class WalkRefusedError(Exception):
     """Raised inside the walk: what is wrong with a trie, in words for the organiser."""
 
 
-def _spelt_in(words: list[str], text: str, alphabet: Alphabet) -> bool:
+_CAPITALS_AND_LINE_FEEDS = re.compile("[A-Z\n]*")
+
+
+def _spelt_in(words: list[str], text: str, lengths: Mapping[int, int], alphabet: Alphabet) -> bool:
     """Whether every word is a spelling the builder stores: for English, a word the normaliser
-    gives (the letters A-Z in capitals, two or more: checked on ``text``, the words joined by line
-    feeds, in three passes); otherwise the alphabet's tiles, written as packs store them, at least
-    two of them."""
+    gives (the letters A-Z in capitals, two or more: ``text`` is the words joined by line feeds,
+    ``lengths`` how many words there are of each length); otherwise the alphabet's tiles, written as
+    packs store them, at least two of them."""
     if alphabet is ENGLISH:
-        if not words:
-            return True
-        plain = text.isascii() and text.isupper() and text.replace("\n", "").isalpha()
-        return plain and min(map(len, words)) >= MIN_WORD_LETTERS
+        short = any(length < MIN_WORD_LETTERS for length in lengths)
+        return not short and _CAPITALS_AND_LINE_FEEDS.fullmatch(text) is not None
     return all(map(alphabet.is_stored, words))
 
 
@@ -229,35 +238,42 @@ def _proven_words(
     trie_bytes: bytes, most: int, what: str, alphabet: Alphabet
 ) -> tuple[list[str], WordSetFacts]:
     """Every word a trie holds, sorted by byte value, and the set's facts; WalkRefusedError if it is
-    not a sane trie of words, or not the trie ``make_trie`` makes from them."""
+    not a sane trie of words, or not the trie ``make_trie`` makes from them (a trie that gives a
+    word twice included: rebuilt, its words make a trie of fewer words)."""
     words = _words_of(trie_bytes, most, what)
     words.sort()
     text = "\n".join(words)
-    if not _spelt_in(words, text, alphabet):
+    lengths = Counter(map(alphabet.counter, words))
+    if not _spelt_in(words, text, lengths, alphabet):
         raise WalkRefusedError(
             f"its {what} trie holds something that is not a word of the {alphabet.name} alphabet"
             if alphabet is not ENGLISH
             else f"its {what} trie holds something that is not a word in capital letters"
         )
-    if any(map(operator.eq, words, itertools.islice(words, 1, None))):
-        raise WalkRefusedError(f"its {what} trie holds a word twice")
-    if make_trie(words) != trie_bytes:
+    if make_trie(words, text) != trie_bytes:
         raise WalkRefusedError(
             f"its {what} trie is not the one lexicon-build makes from the {len(words):,} words it holds "
             "(a forged or damaged trie, or one written by a different trie library)"
         )
-    return words, word_set_facts(words, alphabet, text)
+    return words, word_set_facts(words, alphabet, text, lengths)
 
 
-def word_set_facts(words: Sequence[str], alphabet: Alphabet, text: str | None = None) -> WordSetFacts:
+def word_set_facts(
+    words: Sequence[str],
+    alphabet: Alphabet,
+    text: str | None = None,
+    lengths: Mapping[int, int] | None = None,
+) -> WordSetFacts:
     """A word set's digest, size and counts by length (in tiles), as the walk proves them and the
-    builder writes them: ``words`` sorted by byte value, each once; ``text``, if the caller has it
-    already, the words joined by line feeds (the digest is ``sorted_words_hash``'s, from it)."""
+    builder writes them, for ``words`` sorted by byte value, each once. ``text`` (the words joined
+    by line feeds: the digest is ``sorted_words_hash``'s, from it) and ``lengths`` (the counts by
+    length), if the caller has them already."""
     joined = "\n".join(words) if text is None else text
     digest = hashlib.sha256(joined.encode("utf-8"))
     if words:
-        digest.update(b"\n")  # sorted_words_hash, from the text in hand
-    return WordSetFacts.of("sha256:" + digest.hexdigest(), len(words), Counter(map(alphabet.counter, words)))
+        digest.update(b"\n")
+    counts = Counter(map(alphabet.counter, words)) if lengths is None else lengths
+    return WordSetFacts.of("sha256:" + digest.hexdigest(), len(words), counts)
 
 
 def walk_tries(words: bytes, youth: bytes | None, most: int, alphabet: Alphabet = ENGLISH) -> WalkedTries:
@@ -466,12 +482,105 @@ class WalkCache:
         return None
 
 
+def forking_is_safe() -> bool:
+    """Whether this process may walk in a forked copy of itself: on Linux, with no thread but this
+    one (Qt's and a log forwarder's threads hold locks a forked copy would never see released)."""
+    if not sys.platform.startswith("linux") or not hasattr(os, "fork"):
+        return False
+    try:
+        return sum(1 for _ in Path("/proc/self/task").iterdir()) == 1
+    except OSError:
+        return False
+
+
+class _Child:
+    """A walk running in a forked copy of this process: it already holds the tries and the walk's
+    code, so it starts in a few milliseconds where a new Python takes ~0.1 s to import them."""
+
+    def __init__(self, contents: PackContents, walk: TriesWalk) -> None:
+        read_end, write_end = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # the copy: it never returns from here, whatever happens
+            code = 70  # EX_SOFTWARE: the parent reports the walk as failed
+            try:
+                os.close(read_end)
+                # the parent's standard error is a terminal or a journal: a crash here is the
+                # parent's to report, as it reports a program's, without Python's dump of it
+                os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
+                faulthandler.disable()  # it may write to a copy of standard error of its own
+                _limit_memory()
+                try:
+                    report = _report(contents, walk)
+                except BaseException as exc:  # said to the parent, which refuses the pack
+                    report = {"failed": f"{type(exc).__name__}: {exc}"}
+                with os.fdopen(write_end, "wb") as out:
+                    out.write(json.dumps(report).encode("utf-8"))
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(write_end)
+        self.read_end = read_end
+        self.output = bytearray()
+        self.status: int | None = None
+
+    def done(self) -> bool:
+        """Whether the walk has ended (said what it found, or died), without waiting."""
+        return self.status is not None or self._read(0.0)
+
+    def finish(self, timeout_s: float) -> tuple[int, bytes]:
+        """Wait for the end of the walk: its exit code (minus the signal that killed it), its output.
+
+        Raise TimeoutError, the copy killed, if it has not ended within ``timeout_s``.
+        """
+        deadline = time.monotonic() + timeout_s
+        while self.status is None and not self._read(max(0.0, deadline - time.monotonic())):
+            if time.monotonic() >= deadline:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(self.pid, signal.SIGKILL)
+                self._reap()
+                raise TimeoutError
+        return os.waitstatus_to_exitcode(self._reap()), bytes(self.output)
+
+    def _read(self, wait_s: float) -> bool:
+        """Read what the copy wrote within ``wait_s``; True once it has closed its end (exited)."""
+        while select.select([self.read_end], [], [], wait_s)[0]:
+            chunk = os.read(self.read_end, 1 << 16)
+            if not chunk:
+                return True
+            if len(self.output) <= MAX_CHILD_OUTPUT_BYTES:
+                self.output += chunk
+            wait_s = 0.0
+        return False
+
+    def _reap(self) -> int:
+        if self.status is None:
+            os.close(self.read_end)
+            self.status = os.waitpid(self.pid, 0)[1]
+        return self.status
+
+
+def _report(contents: PackContents, walk: TriesWalk) -> dict[str, object]:
+    """What the child says: what the walk found, or why it refused the tries."""
+    try:
+        walked = walk(
+            contents.sections[WORDS_SECTION],
+            contents.sections.get(YOUTH_SECTION),
+            contents.info.word_count,
+            contents.info.alphabet,
+        )
+    except WalkRefusedError as exc:
+        return {"refused": str(exc)}
+    return {"walked": walked.to_json()}
+
+
 @dataclass(frozen=True)
 class PackWalker:
     """Walks packs in a child process before anything trusts them, remembering outcomes in ``cache``.
 
     ``always_walk``: walk even when the cache knows the pack (``lexicon-build verify``); the
-    outcome is still remembered. ``command``: the child's command line (``walker_command()``).
+    outcome is still remembered. ``command``: a program to walk in (``walker_command()``'s line is
+    used where this process cannot fork safely); without one, the child is a forked copy of this
+    process where it can be (``forking_is_safe``), running ``walk`` (``walk_tries``).
     """
 
     cache: WalkCache | None = None
@@ -479,24 +588,25 @@ class PackWalker:
     command: tuple[str, ...] | None = None
     timeout_s: float = WALK_TIMEOUT_S
     warn: bool = True  # say on standard error when a walk cannot be remembered
+    walk: TriesWalk = field(default=walk_tries, compare=False)
 
     def verify(self, contents: PackContents) -> WalkedTries:
         """Walk a pack's tries (or find the walk remembered); raise PackError unless it is sound."""
+        return self.start(contents).result()
+
+    def start(self, contents: PackContents) -> Walk:
+        """Start walking a pack's tries; the walk runs while the caller does other work (in a forked
+        child), or has already ended (the walk remembered, or walked by a program of its own)."""
         if self.cache is not None and not self.always_walk:
             remembered = self.cache.get(contents.content_sha256)
             if remembered is not None and remembered == WalkedTries.claimed(contents.info):
-                return remembered
-        walked = self._walk_in_child(contents)
-        check_walk(contents, walked)
-        if self.cache is not None:
-            problem = self.cache.put(contents.content_sha256, walked)
-            if problem is not None and self.warn:
-                print(f"warning: {problem}; the packs are walked again at every start", file=sys.stderr)
-        return walked
+                return Walk(self, contents, remembered=remembered)
+        if self.command is None and forking_is_safe():
+            return Walk(self, contents, child=_Child(contents, self.walk))
+        return Walk(self, contents, ended=self._run_program(contents))
 
-    def _walk_in_child(self, contents: PackContents) -> WalkedTries:
-        where = str(contents.path) if contents.path is not None else "the pack"
-        fix = "do not judge with it: copy the organiser's original again, or rebuild it with lexicon-build"
+    def _run_program(self, contents: PackContents) -> tuple[int, bytes, bytes]:
+        """The walk in a program of its own: its exit code, its output and its error output."""
         command = self.command if self.command is not None else walker_command()
         try:
             done = subprocess.run(
@@ -508,33 +618,107 @@ class PackWalker:
                 check=False,
             )
         except subprocess.TimeoutExpired as exc:
-            raise PackCorruptError(
-                f"{where} is damaged or forged: reading its tries took more than "
-                f"{self.timeout_s:.0f} s; {fix}"
-            ) from exc
+            raise _took_too_long(contents, self.timeout_s) from exc
         except OSError as exc:
             raise PackError(
-                f"cannot check {where}: the program that walks its tries could not be started "
-                f"({' '.join(command)}: {exc.strerror or exc}); reinstall the station software"
+                f"cannot check {_where(contents)}: the program that walks its tries could not be "
+                f"started ({' '.join(command)}: {exc.strerror or exc}); reinstall the station software"
             ) from exc
-        if done.returncode < 0:
-            raise PackCorruptError(
-                f"{where} is damaged or forged: its tries crashed the check that walks them before a "
-                f"station uses them ({_signal_name(-done.returncode)}); {fix}"
-            )
-        try:
-            if done.returncode != 0 or len(done.stdout) > MAX_CHILD_OUTPUT_BYTES:
-                raise ValueError(f"exit code {done.returncode}")
-            report = json.loads(done.stdout)
-            if "refused" in report:
-                raise PackCorruptError(f"{where} is damaged or forged: {report['refused']}; {fix}")
-            return WalkedTries.from_json(report["walked"])
-        except (ValueError, KeyError, TypeError) as exc:
-            last = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
-            raise PackCorruptError(
-                f"{where} cannot be used: the check that walks its tries failed "
-                f"({exc}: {last[0][:300]}); {fix}"
-            ) from exc
+        return done.returncode, done.stdout, done.stderr
+
+
+_FIX = "do not judge with it: copy the organiser's original again, or rebuild it with lexicon-build"
+
+
+def _where(contents: PackContents) -> str:
+    return str(contents.path) if contents.path is not None else "the pack"
+
+
+def _took_too_long(contents: PackContents, timeout_s: float) -> PackCorruptError:
+    return PackCorruptError(
+        f"{_where(contents)} is damaged or forged: reading its tries took more than {timeout_s:.0f} s; {_FIX}"
+    )
+
+
+class Walk:
+    """One pack's walk, started: ``result()`` waits for it, checks it, remembers it and returns it."""
+
+    def __init__(
+        self,
+        walker: PackWalker,
+        contents: PackContents,
+        *,
+        remembered: WalkedTries | None = None,
+        child: _Child | None = None,
+        ended: tuple[int, bytes, bytes] | None = None,
+    ) -> None:
+        self.walker = walker
+        self.contents = contents
+        self._remembered = remembered
+        self._child = child
+        self._ended = ended
+        self._outcome: WalkedTries | PackError | None = None
+
+    def done(self) -> bool:
+        """Whether ``result()`` would return (or raise) without waiting."""
+        return self._child is None or self._outcome is not None or self._child.done()
+
+    def result(self) -> WalkedTries:
+        """What the walk found, once it is known to be what the manifest says; PackError if not."""
+        if self._outcome is None:
+            try:
+                self._outcome = self._found()
+            except PackError as exc:
+                self._outcome = exc
+        if isinstance(self._outcome, PackError):
+            raise self._outcome
+        return self._outcome
+
+    def _found(self) -> WalkedTries:
+        if self._remembered is not None:
+            return self._remembered
+        if self._child is not None:
+            try:
+                code, output = self._child.finish(self.walker.timeout_s)
+            except TimeoutError as exc:
+                raise _took_too_long(self.contents, self.walker.timeout_s) from exc
+            walked = _read_report(self.contents, code, output, b"")
+        else:
+            assert self._ended is not None
+            walked = _read_report(self.contents, *self._ended)
+        check_walk(self.contents, walked)
+        cache = self.walker.cache
+        if cache is not None:
+            problem = cache.put(self.contents.content_sha256, walked)
+            if problem is not None and self.walker.warn:
+                print(f"warning: {problem}; the packs are walked again at every start", file=sys.stderr)
+        return walked
+
+
+def _read_report(contents: PackContents, code: int, output: bytes, errors: bytes) -> WalkedTries:
+    """What a child that ended with ``code`` found, from what it wrote; PackCorruptError if it died,
+    refused the tries or said nothing that can be read."""
+    where = _where(contents)
+    if code < 0:
+        raise PackCorruptError(
+            f"{where} is damaged or forged: its tries crashed the check that walks them before a "
+            f"station uses them ({_signal_name(-code)}); {_FIX}"
+        )
+    try:
+        if code != 0 or len(output) > MAX_CHILD_OUTPUT_BYTES:
+            raise ValueError(f"exit code {code}")
+        report = json.loads(output)
+        if "refused" in report:
+            raise PackCorruptError(f"{where} is damaged or forged: {report['refused']}; {_FIX}")
+        if "failed" in report:  # a forked child's own error
+            errors = str(report["failed"]).encode("utf-8")
+            raise ValueError("the walk raised an error")
+        return WalkedTries.from_json(report["walked"])
+    except (ValueError, KeyError, TypeError) as exc:
+        last = errors.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
+        raise PackCorruptError(
+            f"{where} cannot be used: the check that walks its tries failed ({exc}: {last[0][:300]}); {_FIX}"
+        ) from exc
 
 
 def prove_made(
@@ -565,7 +749,7 @@ def prove_made(
         found.sort()
         if found != made:
             raise PackCorruptError(f"{where}: its {what} trie does not hold the words it was made from")
-        if not _spelt_in(found, "\n".join(found), alphabet):
+        if not _spelt_in(found, "\n".join(found), Counter(map(alphabet.counter, found)), alphabet):
             raise PackCorruptError(f"{where}: its {what} trie holds something that is not a word it stores")
     check_walk(contents, walked)
 
