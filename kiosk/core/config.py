@@ -87,6 +87,7 @@ __all__ = [
     "DEFAULT_COLOURS",
     "DEFAULT_STATION_NAME",
     "Division",
+    "DivisionsLoading",
     "JudgeSettings",
     "Languages",
     "LoadedDivision",
@@ -100,6 +101,7 @@ __all__ = [
     "load_languages",
     "parse_config",
     "recognise",
+    "start_divisions",
     "stated_language",
     "youth_list_problem",
 ]
@@ -589,59 +591,81 @@ def load_divisions(config: StationConfig, verifier: Verifier | None = None) -> t
     A station must never start with a lexicon that did not load: it would rule every play
     unacceptable. Each pack is read once, however many divisions share it.
     """
+    return start_divisions(config, verifier).result()
+
+
+def start_divisions(config: StationConfig, verifier: Verifier | None = None) -> DivisionsLoading:
+    """``load_divisions`` begun: every pack read and its walk started, side by side, in forked
+    children where that is safe; ``result()`` waits for them and raises what ``load_divisions``
+    raises, in the same order. The station starts Qt meanwhile."""
     checks = verifier if verifier is not None else Verifier()
     started: dict[Path, LoadingLexicon | PackError] = {}
     for path in (p for d in config.divisions for p in (d.pack, d.second_opinion_pack) if p is not None):
-        if path not in started:  # every walk started before any is waited for: they run side by side
+        if path not in started:
             try:
                 started[path] = start_loading(path, trusted_keys=config.trusted_keys, walker=checks.walker)
-            except PackError as exc:  # raised below, where loading the pack one by one would raise it
+            except PackError as exc:  # raised by result(), where loading one by one would raise it
                 started[path] = exc
-    cache: dict[Path, MarisaLexicon] = {}
+    return DivisionsLoading(config, checks, started)
 
-    def load(path: Path, division: Division, role: str) -> MarisaLexicon:
-        if path not in cache:
+
+class DivisionsLoading:
+    """Every pack of a configuration being walked; ``result()``: the divisions, verified."""
+
+    def __init__(
+        self, config: StationConfig, checks: Verifier, started: dict[Path, LoadingLexicon | PackError]
+    ) -> None:
+        self.config = config
+        self.checks = checks
+        self.started = started
+
+    def result(self) -> tuple[LoadedDivision, ...]:
+        config, checks, started = self.config, self.checks, self.started
+        cache: dict[Path, MarisaLexicon] = {}
+
+        def load(path: Path, division: Division, role: str) -> MarisaLexicon:
+            if path not in cache:
+                try:
+                    loading = started[path]
+                    if isinstance(loading, PackError):
+                        raise loading
+                    cache[path] = loading.result()
+                except PackError as exc:
+                    if config.source is None:
+                        raise
+                    # The director reads which config line to look at, then what is wrong with the file.
+                    raise type(exc)(
+                        marked("{where}: division {division}, {key}: {problem}"),
+                        where=config.source,
+                        division=repr(division.name),
+                        key=role,
+                        problem=exc.wording,
+                    ) from exc
+            return cache[path]
+
+        loaded = []
+        for division in config.divisions:
+            lexicon = load(division.pack, division, "pack")
+            problem = youth_list_problem(config, division, lexicon)
+            if problem is not None:
+                raise ConfigError(problem)
             try:
-                loading = started[path]
-                if isinstance(loading, PackError):
-                    raise loading
-                cache[path] = loading.result()
-            except PackError as exc:
-                if config.source is None:
-                    raise
-                # The director reads which config line to look at, then what is wrong with the file.
-                raise type(exc)(
-                    marked("{where}: division {division}, {key}: {problem}"),
-                    where=config.source,
-                    division=repr(division.name),
-                    key=role,
-                    problem=exc.wording,
-                ) from exc
-        return cache[path]
-
-    loaded = []
-    for division in config.divisions:
-        lexicon = load(division.pack, division, "pack")
-        problem = youth_list_problem(config, division, lexicon)
-        if problem is not None:
-            raise ConfigError(problem)
-        try:
-            problem = edition_problem(config, division, lexicon, checks.editions)
-        except EditionTableError as exc:
-            raise ConfigError(exc.wording) from exc
-        if problem is not None:
-            raise PackEditionError(problem)
-        second = (
-            None
-            if division.second_opinion_pack is None
-            else load(division.second_opinion_pack, division, "second_opinion_pack")
-        )
-        loaded.append(
-            LoadedDivision(
-                division=division,
-                lexicon=lexicon,
-                second_opinion=second,
-                recognition=recognise(lexicon, checks.editions),
+                problem = edition_problem(config, division, lexicon, checks.editions)
+            except EditionTableError as exc:
+                raise ConfigError(exc.wording) from exc
+            if problem is not None:
+                raise PackEditionError(problem)
+            second = (
+                None
+                if division.second_opinion_pack is None
+                else load(division.second_opinion_pack, division, "second_opinion_pack")
             )
-        )
-    return tuple(loaded)
+            loaded.append(
+                LoadedDivision(
+                    division=division,
+                    lexicon=lexicon,
+                    second_opinion=second,
+                    recognition=recognise(lexicon, checks.editions),
+                )
+            )
+        return tuple(loaded)
