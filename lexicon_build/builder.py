@@ -31,7 +31,7 @@ from kiosk.core.lexicon import WORDS_SECTION, YOUTH_SECTION, MarisaLexicon
 from kiosk.core.pack import PackInfo, SourceInfo, encode_pack, parse_pack
 from kiosk.core.plural import one_or_many
 from kiosk.core.trust import check_pack_signature
-from kiosk.core.walk import WalkedTries, make_trie, prove_made, word_set_facts
+from kiosk.core.walk import WalkedTries, WordSet, prove_made, trie_of_keys, word_set_facts
 from lexicon_build.reader import Rejection, WordList, alphabet_advice, read_word_list
 from lexicon_build.recipe import Recipe, SourceSpec
 
@@ -186,15 +186,19 @@ def build_pack(
             )
             + sample
         )
-    youth_words.intersection_update(words)
-    ordered = sorted(words)
-    full = word_set_facts(ordered, alphabet)
-    school = None
-    made: dict[str, list[str]] = {WORDS_SECTION: ordered}
+    if youth_words:
+        youth_words.intersection_update(words)
+    made = {WORDS_SECTION: WordSet.of(sorted(words), alphabet)}
     if recipe.youth_exclusions is not None:
-        made[YOUTH_SECTION] = sorted(youth_words)
-        school = word_set_facts([w for w in ordered if w not in youth_words], alphabet)
-    sections = {name: make_trie(section_words) for name, section_words in made.items()}
+        made[YOUTH_SECTION] = WordSet.of(sorted(youth_words), alphabet)
+    ordered = made[WORDS_SECTION].words
+    full = made[WORDS_SECTION].facts
+    school = (
+        None
+        if recipe.youth_exclusions is None
+        else word_set_facts([w for w in ordered if w not in youth_words], alphabet)
+    )
+    sections = {name: trie_of_keys(word_set.keys) for name, word_set in made.items()}
     sets = [full] if school is None else [full, school]
     if recipe.expect is not None:
         wanted = Expectation.parse(recipe.expect, table, where="lexicon-build build")
@@ -209,7 +213,7 @@ def build_pack(
         for facts in sets
         if (edition := table.recognise(facts).edition) is not None and edition.source != BUILT_IN_SOURCE
     )
-    youth_facts = None if YOUTH_SECTION not in made else word_set_facts(made[YOUTH_SECTION], alphabet)
+    youth_facts = made[YOUTH_SECTION].facts if YOUTH_SECTION in made else None
     info = PackInfo(
         name=recipe.name,
         edition=recipe.edition,

@@ -34,6 +34,7 @@ from kiosk.core.walk import (
     WalkCache,
     WalkedTries,
     WalkRefusedError,
+    WordSet,
     forking_is_safe,
     make_trie,
     prove_made,
@@ -218,7 +219,7 @@ def _made(words: list[str]) -> tuple[bytes, dict[str, bytes], WalkedTries]:
 def test_the_builders_proof_passes_the_tries_it_made_from_the_words_it_holds() -> None:
     words = sorted(WORDS)
     data, sections, walked = _made(words)
-    prove_made(parse_pack(data), sections, {WORDS_SECTION: words}, walked)
+    prove_made(parse_pack(data), sections, {WORDS_SECTION: WordSet.of(words, ENGLISH)}, walked)
 
 
 @pytest.mark.parametrize(
@@ -232,25 +233,25 @@ def test_the_builders_proof_passes_the_tries_it_made_from_the_words_it_holds() -
 def test_the_builders_proof_refuses_a_trie_that_holds_other_words(claimed: list[str], fragment: str) -> None:
     data, sections, walked = _made(sorted(WORDS))
     with pytest.raises(PackCorruptError, match=fragment):
-        prove_made(parse_pack(data), sections, {WORDS_SECTION: claimed}, walked)
+        prove_made(parse_pack(data), sections, {WORDS_SECTION: WordSet.of(claimed, ENGLISH)}, walked)
 
 
 def test_the_builders_proof_refuses_a_pack_whose_tries_are_not_the_ones_made() -> None:
     data, _, walked = _made(sorted(WORDS))
     other = {WORDS_SECTION: make_trie(sorted([*WORDS, "ZAS"]))}
     with pytest.raises(PackCorruptError, match="did not read back as they were written"):
-        prove_made(parse_pack(data), other, {WORDS_SECTION: sorted(WORDS)}, walked)
+        prove_made(parse_pack(data), other, {WORDS_SECTION: WordSet.of(sorted(WORDS), ENGLISH)}, walked)
 
 
 def test_the_builders_proof_refuses_words_the_walk_would_refuse_and_facts_the_manifest_denies() -> None:
     lower = sorted(["cat", "dogs"])
     data, sections, walked = _made(lower)
     with pytest.raises(PackCorruptError, match="not a word it stores"):
-        prove_made(parse_pack(data), sections, {WORDS_SECTION: lower}, walked)
+        prove_made(parse_pack(data), sections, {WORDS_SECTION: WordSet.of(lower, ENGLISH)}, walked)
     data, sections, walked = _made(sorted(WORDS))
     wrong = WalkedTries(words=word_set_facts(sorted(WORDS)[1:], ENGLISH))
     with pytest.raises(PackCorruptError, match="holds other words than its manifest says"):
-        prove_made(parse_pack(data), sections, {WORDS_SECTION: sorted(WORDS)}, wrong)
+        prove_made(parse_pack(data), sections, {WORDS_SECTION: WordSet.of(sorted(WORDS), ENGLISH)}, wrong)
 
 
 def test_the_walk_recomputes_every_set_from_the_tries() -> None:
@@ -274,6 +275,10 @@ def test_the_walk_recomputes_every_set_from_the_tries() -> None:
         # a real marisa trie of keys that are not UTF-8: reading it whole raised UnicodeDecodeError
         (bytes(marisa_trie.BinaryTrie([b"CAT", b"\xff\xfeQ"]).tobytes()), None, 9, "bytes that are not text"),
         (make_trie(WORDS) + b"\x00", None, 9, "is not the one lexicon-build makes"),  # a byte appended
+        # real tries whose keys would read as other words once joined: one with a line feed in it
+        # (its words' digest would be another set's), the empty word
+        (make_trie(["CAT", "DOG\nS"]), None, 9, "not a word in capital letters"),
+        (make_trie(["", "CAT"]), None, 9, "not a word in capital letters"),
     ],
 )
 def test_the_walk_refuses_what_is_not_a_sane_trie_of_words(

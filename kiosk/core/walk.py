@@ -77,11 +77,13 @@ __all__ = [
     "Walk",
     "WalkCache",
     "WalkedTries",
+    "WordSet",
     "check_walk",
     "child_main",
     "forking_is_safe",
     "make_trie",
     "prove_made",
+    "trie_of_keys",
     "walk_tries",
     "walker_command",
     "word_set_facts",
@@ -98,23 +100,62 @@ MAX_ENTRY_BYTES = 4096
 MAX_CHILD_OUTPUT_BYTES = 1 << 16
 
 
-def make_trie(words: Sequence[str], text: str | None = None) -> bytes:
+def make_trie(words: Sequence[str]) -> bytes:
     """The trie of a pack, as the builder makes it and the walk rebuilds it: one call, one result.
 
     marisa's ``Trie(words)`` encodes the words to UTF-8 one at a time, in a generator, and builds
-    a ``BinaryTrie`` of those keys: given the keys already encoded (in one pass over the whole
-    text), ``BinaryTrie`` makes the same bytes in two thirds of the time (``tests/test_walk.py``
-    holds the two equal). ``text``: the words joined by line feeds, if the caller has it already.
+    a ``BinaryTrie`` of those keys: given the keys already encoded (``WordSet.keys``: in one pass
+    over the whole text), ``BinaryTrie`` makes the same bytes in two thirds of the time
+    (``tests/test_walk.py`` holds the two equal).
     """
-    return bytes(marisa_trie.BinaryTrie(_utf8_keys(words, text)).tobytes())
+    return trie_of_keys(WordSet.utf8_keys(words))
 
 
-def _utf8_keys(words: Sequence[str], text: str | None) -> list[bytes]:
-    """Each word in UTF-8, the same keys as ``[w.encode() for w in words]``."""
-    keys = ("\n".join(words) if text is None else text).encode("utf-8").split(b"\n")
-    if len(keys) == len(words):  # no word with a line feed in it (a forged trie may hold one)
-        return keys
-    return [word.encode("utf-8") for word in words]
+def trie_of_keys(keys: Sequence[bytes]) -> bytes:
+    """``make_trie`` of the words whose UTF-8 these keys are."""
+    return bytes(marisa_trie.BinaryTrie(keys).tobytes())
+
+
+@dataclass(frozen=True)
+class WordSet:
+    """Words sorted by byte value, each once, as the builder writes them and the walk proves them:
+    the words, their UTF-8 joined by line feeds (``data``: what the set's digest is computed over),
+    each word's UTF-8 (``keys``: what marisa stores) and the set's facts."""
+
+    words: Sequence[str]
+    data: bytes
+    keys: list[bytes]
+    facts: WordSetFacts
+
+    @classmethod
+    def of(cls, words: Sequence[str], alphabet: Alphabet) -> WordSet:
+        data = "\n".join(words).encode("utf-8")
+        lengths = Counter(map(alphabet.counter, words))
+        return cls(words, data, cls.utf8_keys(words, data), _facts(data, len(words), lengths))
+
+    @staticmethod
+    def utf8_keys(words: Sequence[str], data: bytes | None = None) -> list[bytes]:
+        """Each word in UTF-8, the same keys as ``[w.encode() for w in words]``; ``data``: the
+        words' UTF-8 joined by line feeds, if the caller has it."""
+        keys = ("\n".join(words).encode("utf-8") if data is None else data).split(b"\n")
+        if len(keys) == len(words):  # no word with a line feed in it
+            return keys
+        return [word.encode("utf-8") for word in words]
+
+
+def _facts(data: bytes, count: int, lengths: Mapping[int, int]) -> WordSetFacts:
+    """The facts of ``count`` words whose UTF-8, sorted and joined by line feeds, is ``data``: the
+    digest is ``sorted_words_hash``'s (``LC_ALL=C sort -u | sha256sum``)."""
+    digest = hashlib.sha256(data)
+    if count:
+        digest.update(b"\n")
+    return WordSetFacts.of("sha256:" + digest.hexdigest(), count, lengths)
+
+
+def word_set_facts(words: Sequence[str], alphabet: Alphabet) -> WordSetFacts:
+    """A word set's digest, size and counts by length (in tiles), as the walk proves them and the
+    builder writes them, for ``words`` sorted by byte value, each once."""
+    return WordSet.of(words, alphabet).facts
 
 
 @dataclass(frozen=True)
@@ -200,80 +241,65 @@ class WalkRefusedError(Exception):
     """Raised inside the walk: what is wrong with a trie, in words for the organiser."""
 
 
-_CAPITALS_AND_LINE_FEEDS = re.compile("[A-Z\n]*")
+_CAPITALS_AND_LINE_FEEDS = re.compile(b"[A-Z\n]*")
 
 
-def _spelt_in(words: list[str], text: str, lengths: Mapping[int, int], alphabet: Alphabet) -> bool:
+def _spelt_in(words: Sequence[str], data: bytes, lengths: Mapping[int, int], alphabet: Alphabet) -> bool:
     """Whether every word is a spelling the builder stores: for English, a word the normaliser
-    gives (the letters A-Z in capitals, two or more: ``text`` is the words joined by line feeds,
+    gives (the letters A-Z in capitals, two or more: ``data`` is the words joined by line feeds,
     ``lengths`` how many words there are of each length); otherwise the alphabet's tiles, written as
     packs store them, at least two of them."""
     if alphabet is ENGLISH:
         short = any(length < MIN_WORD_LETTERS for length in lengths)
-        return not short and _CAPITALS_AND_LINE_FEEDS.fullmatch(text) is not None
+        return not short and _CAPITALS_AND_LINE_FEEDS.fullmatch(data) is not None
     return all(map(alphabet.is_stored, words))
 
 
-def _words_of(trie_bytes: bytes, most: int, what: str) -> list[str]:
-    """Every word a trie holds, in the trie's order; WalkRefusedError if it cannot be read whole."""
+def _keys_of(trie_bytes: bytes, most: int, what: str) -> list[bytes]:
+    """Every key a trie holds, in the trie's order; WalkRefusedError if it cannot be read whole."""
     try:
-        trie = marisa_trie.Trie().frombytes(trie_bytes)
+        trie = marisa_trie.BinaryTrie().frombytes(trie_bytes)
     except Exception as exc:  # marisa raises RuntimeError (MARISA_FORMAT_ERROR and kin) on bad bytes
         raise WalkRefusedError(f"its {what} trie cannot be read ({exc})") from exc
     try:
         # at most one more than the manifest allows: a forged trie may never stop giving words
-        words = list(itertools.islice(trie.iterkeys(), most + 1))
-    except UnicodeDecodeError as exc:
-        raise WalkRefusedError(f"its {what} trie holds bytes that are not text ({exc.reason})") from exc
+        keys = list(itertools.islice(trie.iterkeys(), most + 1))
     except RuntimeError as exc:  # marisa's own errors on a trie it cannot follow
         raise WalkRefusedError(f"its {what} trie cannot be read whole ({exc})") from exc
-    if len(words) > most:
+    if len(keys) > most:
         raise WalkRefusedError(f"its {what} trie holds more than the {most:,} words its manifest gives")
-    if len(trie) != len(words):
-        raise WalkRefusedError(f"its {what} trie says it holds {len(trie):,} words but gives {len(words):,}")
-    return words
+    if len(trie) != len(keys):
+        raise WalkRefusedError(f"its {what} trie says it holds {len(trie):,} words but gives {len(keys):,}")
+    return keys
 
 
-def _proven_words(
-    trie_bytes: bytes, most: int, what: str, alphabet: Alphabet
-) -> tuple[list[str], WordSetFacts]:
-    """Every word a trie holds, sorted by byte value, and the set's facts; WalkRefusedError if it is
-    not a sane trie of words, or not the trie ``make_trie`` makes from them (a trie that gives a
+def _proven_words(trie_bytes: bytes, most: int, what: str, alphabet: Alphabet) -> WordSet:
+    """Every word a trie holds, sorted by byte value, with the set's facts; WalkRefusedError if it
+    is not a sane trie of words, or not the trie ``make_trie`` makes from them (a trie that gives a
     word twice included: rebuilt, its words make a trie of fewer words)."""
-    words = _words_of(trie_bytes, most, what)
-    words.sort()
-    text = "\n".join(words)
+    keys = _keys_of(trie_bytes, most, what)
+    keys.sort()
+    data = b"\n".join(keys)
+    not_a_word = (
+        f"its {what} trie holds something that is not a word of the {alphabet.name} alphabet"
+        if alphabet is not ENGLISH
+        else f"its {what} trie holds something that is not a word in capital letters"
+    )
+    if data.count(b"\n") != max(0, len(keys) - 1):  # a key with a line feed in it
+        raise WalkRefusedError(not_a_word)
+    try:
+        words = data.decode("utf-8").split("\n") if keys else []
+    except UnicodeDecodeError as exc:
+        raise WalkRefusedError(f"its {what} trie holds bytes that are not text ({exc.reason})") from exc
     lengths = Counter(map(alphabet.counter, words))
-    if not _spelt_in(words, text, lengths, alphabet):
-        raise WalkRefusedError(
-            f"its {what} trie holds something that is not a word of the {alphabet.name} alphabet"
-            if alphabet is not ENGLISH
-            else f"its {what} trie holds something that is not a word in capital letters"
-        )
-    if make_trie(words, text) != trie_bytes:
+    if not _spelt_in(words, data, lengths, alphabet):
+        raise WalkRefusedError(not_a_word)
+    if trie_of_keys(keys) != trie_bytes:
         raise WalkRefusedError(
             f"its {what} trie is not the one lexicon-build makes from the {len(words):,} words it holds "
             "(a forged or damaged trie, or one written by a different trie library)"
         )
-    return words, word_set_facts(words, alphabet, text, lengths)
-
-
-def word_set_facts(
-    words: Sequence[str],
-    alphabet: Alphabet,
-    text: str | None = None,
-    lengths: Mapping[int, int] | None = None,
-) -> WordSetFacts:
-    """A word set's digest, size and counts by length (in tiles), as the walk proves them and the
-    builder writes them, for ``words`` sorted by byte value, each once. ``text`` (the words joined
-    by line feeds: the digest is ``sorted_words_hash``'s, from it) and ``lengths`` (the counts by
-    length), if the caller has them already."""
-    joined = "\n".join(words) if text is None else text
-    digest = hashlib.sha256(joined.encode("utf-8"))
-    if words:
-        digest.update(b"\n")
-    counts = Counter(map(alphabet.counter, words)) if lengths is None else lengths
-    return WordSetFacts.of("sha256:" + digest.hexdigest(), len(words), counts)
+    return WordSet(words, data, keys, _facts(data, len(words), lengths))
 
 
 def walk_tries(words: bytes, youth: bytes | None, most: int, alphabet: Alphabet = ENGLISH) -> WalkedTries:
@@ -282,18 +308,18 @@ def walk_tries(words: bytes, youth: bytes | None, most: int, alphabet: Alphabet 
     ``most`` bounds the words read from each trie (the manifest's word count); ``alphabet`` is the
     one the manifest names. Raises WalkRefusedError.
     """
-    found, facts = _proven_words(words, most, "word", alphabet)
+    found = _proven_words(words, most, "word", alphabet)
     if youth is None:
-        return WalkedTries(words=facts)
-    excluded, excluded_facts = _proven_words(youth, most, "youth exclusion", alphabet)
-    excluded_set = set(excluded)
-    if not excluded_set.issubset(found):
+        return WalkedTries(words=found.facts)
+    excluded = _proven_words(youth, most, "youth exclusion", alphabet)
+    excluded_set = set(excluded.words)
+    if not excluded_set.issubset(found.words):
         raise WalkRefusedError("its youth exclusion trie holds words its word trie does not")
-    school = [word for word in found if word not in excluded_set]
+    school = [word for word in found.words if word not in excluded_set]
     return WalkedTries(
-        words=facts,
-        youth_hash=excluded_facts.set_hash,
-        youth_count=len(excluded),
+        words=found.facts,
+        youth_hash=excluded.facts.set_hash,
+        youth_count=len(excluded.words),
         school=word_set_facts(school, alphabet),
     )
 
@@ -724,12 +750,12 @@ def _read_report(contents: PackContents, code: int, output: bytes, errors: bytes
 def prove_made(
     contents: PackContents,
     sections: Mapping[str, bytes],
-    words: Mapping[str, Sequence[str]],
+    made: Mapping[str, WordSet],
     walked: WalkedTries,
 ) -> None:
     """The builder's proof of the pack it has just encoded, in this process: ``contents`` is that
-    pack read back; ``sections`` the tries it made with ``make_trie``, from ``words`` (each
-    section's words, sorted, each once); ``walked`` the facts it computed from those words.
+    pack read back; ``sections`` the tries it made (``trie_of_keys``) of each ``made`` set of words;
+    ``walked`` the facts of those sets.
 
     What the child's walk proves by reading each trie whole and rebuilding it, the builder knows
     of tries it made itself, so there is no rebuild: the pack holds exactly those tries, each of
@@ -740,16 +766,16 @@ def prove_made(
     if dict(contents.sections) != dict(sections):
         raise PackCorruptError(f"{where}: its tries did not read back as they were written")
     alphabet = contents.info.alphabet
-    for name, made in words.items():
+    for name, words in made.items():
         what = "word" if name == WORDS_SECTION else "youth exclusion"
         try:
-            found = _words_of(contents.sections[name], len(made), what)
+            found = _keys_of(contents.sections[name], len(words.keys), what)
         except WalkRefusedError as exc:
             raise PackCorruptError(f"{where}: {exc}") from exc
         found.sort()
-        if found != made:
+        if found != words.keys:
             raise PackCorruptError(f"{where}: its {what} trie does not hold the words it was made from")
-        if not _spelt_in(found, "\n".join(found), Counter(map(alphabet.counter, found)), alphabet):
+        if not _spelt_in(words.words, words.data, dict(words.facts.counts_by_length), alphabet):
             raise PackCorruptError(f"{where}: its {what} trie holds something that is not a word it stores")
     check_walk(contents, walked)
 
