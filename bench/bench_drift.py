@@ -90,7 +90,7 @@ def plays(words: list[str], count: int) -> list[list[str]]:
         play = [rng.choice(words).lower() for _ in range(rng.randint(1, 8))]
         if rng.random() < 0.3:  # a phony, as long as the pack allows
             where = rng.randrange(len(play))
-            play[where] = play[where][:MAX_LETTERS - 1] + rng.choice("sxq")
+            play[where] = play[where][: MAX_LETTERS - 1] + rng.choice("sxq")
         made.append(play)
     return made
 

@@ -2,7 +2,7 @@
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python bench/screens.py [OUT_DIR] [--alphabets]
 
-(``--alphabets``: only the shots of packs in other alphabets, 80-89.)
+(``--alphabets``: only the shots of packs in other alphabets, 80-93.)
 
 Drives the real window through the real controller with key events, on the embedded pack; the
 judge screens run over real storage in a temporary data directory (PIN 4826).
@@ -38,7 +38,7 @@ from kiosk.core.judge import REMOVABLE_MEDIA_ROOTS
 from kiosk.core.lexicon import load_lexicon
 from kiosk.core.record import ChallengeEntry, ChallengeId, ChallengeLog
 from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
-from kiosk.core.session import Typed
+from kiosk.core.session import Event, TileTyped, Typed
 from kiosk.core.wording import Wording
 from kiosk.paths import default_pack_path, known_editions_path
 from kiosk.storage import StationStorage, open_station_storage
@@ -92,11 +92,14 @@ def settle(window: StationWindow) -> None:
         time.sleep(0.001)
 
 
-def drive(window: StationWindow, keys: str) -> None:
-    """Type ``keys``; tab, escape and the file separator (for the right arrow) press those keys."""
+def drive(window: StationWindow, keys: str | list[str | Event]) -> None:
+    """Type ``keys``; tab, escape and the file separator (for the right arrow) press those keys;
+    an event among them (a touch key: ``TileTyped("CH")``) is sent as it is."""
     settle(window)
     for char in keys:
-        if char == IDLE_WARNING:
+        if not isinstance(char, str):
+            window.controller.dispatch(char)
+        elif char == IDLE_WARNING:
             window.controller.idle_timer.timeout.emit()
             window.controller.idle_countdown.timeout.emit()
         elif char in SPECIAL_KEYS:
@@ -290,15 +293,23 @@ def edition_shots(app: QCoreApplication, out: Path) -> None:
 
 # Our own words in each alphabet (no published list): enough to show the tiles and a verdict.
 ALPHABET_LISTS = {
-    "spanish": ["CHALLAPATEÑA", "CALLE", "PERRO", "COCHE", "NIÑO", "LLAMA"],
-    "catalan": ["COL·LECCIÓ", "CALL", "ANYS", "QUE", "FAÇANA"],
+    "spanish": ["CHALLAPATEÑA", "CALLE", "PERRO", "COCHE", "NIÑO", "LLAMA", "CHE"],
+    "catalan": ["COL·LECCIÓ", "CALL", "ANYS", "QUE", "FAÇANA", "CAVALL"],
     "polish": ["ŻÓŁW", "ŹDŹBŁO", "GĘŚ"],
+    "french": ["ÉTÉ", "COEUR", "GARÇON"],
+    "german": ["STRASSE", "ÄRGER", "ÜBER"],
 }
 
 
+def taps(*tiles: str) -> list[str | Event]:
+    """Touch-keyboard keys, one tile each."""
+    return [TileTyped(tile) for tile in tiles]
+
+
 def alphabet_shots(app: QCoreApplication, out: Path) -> None:
-    """Stations judging with packs in other alphabets (issue 13): the touch keyboard of the pack's
-    tiles, the entry showing tiles, the verdict."""
+    """Stations judging with packs in other alphabets (issues 13 and 24): the touch keyboard of the
+    pack's tiles in its players' layout, the entry and the check showing the tiles judged (tiles
+    apart, typed with +, tapped one by one), refusals, the verdict."""
     with tempfile.TemporaryDirectory() as folder:
         packs: dict[str, Path] = {}
         for name, words in ALPHABET_LISTS.items():
@@ -319,17 +330,41 @@ def alphabet_shots(app: QCoreApplication, out: Path) -> None:
             )
 
         spanish, catalan, polish = config("spanish", "es"), config("catalan", "es"), config("polish", "en")
-        shots: list[tuple[str, StationConfig, str]] = [
+        spanish_keys = config("spanish", "es", touch=False)
+        catalan_keys = config("catalan", "es", touch=False)
+        shots: list[tuple[str, StationConfig, str | list[str | Event]]] = [
             ("80-es-touch-tiles-entry", spanish, "2challapateña calle"),
             ("81-es-touch-tiles-confirm", spanish, "2challapateña calle "),
             ("82-es-verdict-tiles", spanish, "2challapateña calle\t"),
-            ("83-es-entry-refused-k", config("spanish", "es", touch=False), "1k"),
+            ("83-es-entry-refused-k", spanish_keys, "1k"),
             ("84-ca-touch-tiles-entry", catalan, "2col·lecció anys"),
             ("85-pl-touch-entry", polish, "1żółw"),
+            # the touch keyboard's C then H are two tiles, its CH key one
+            (
+                "86-es-touch-tiles-apart-confirm",
+                spanish,
+                ["2", *taps("CH", "E"), " ", *taps("C", "H", "E"), " "],
+            ),
+            # typed on a keyboard: + keeps letters apart (the tiles FISE forbids for CH and LL)
+            ("87-es-entry-separator-confirm", spanish_keys, "3che c+he cal+le "),
+            # K and W refused, said until the play is judged or cleared, however many keys follow
+            ("88-es-entry-refused-kiwi", spanish_keys, "2kiwi ca"),
+            # Catalan CALL is C A L L; COL·LECCIÓ typed with a full stop for the dot
+            ("89-ca-entry-call-confirm", catalan_keys, "3call col.lecció cavall "),
+            (
+                "90-ca-touch-l-l-confirm",
+                catalan,
+                ["2", *taps("C", "A", "L", "L"), " ", *taps("C", "O", "L·L"), *"ecció "],
+            ),
+            ("91-es-verdict-separate-tiles", spanish_keys, "1c+he\t"),
+            ("92-fr-touch-azerty-entry", config("french", "fr"), "1garçon"),
+            ("93-de-touch-qwertz-entry", config("german", "en"), "1ärger"),
         ]
         loaded: dict[str, tuple[LoadedDivision, ...]] = {}
         for name, station_config, keys in shots:
-            divisions = loaded.setdefault(name[:6], load_divisions(station_config))
+            divisions = loaded.setdefault(
+                str(station_config.divisions[0].pack), load_divisions(station_config)
+            )
             for width, height in SIZES:
                 window = station(station_config, divisions, (width, height), MemoryLog())
                 drive(window, keys)

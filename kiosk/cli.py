@@ -294,13 +294,18 @@ def check(
     """Rule on one challenged play: prints ACCEPTABLE (exit 0) or UNACCEPTABLE (exit 1).
 
     WORDS are split as the station splits what players type: at spaces and commas, so
-    "CAT, DOGS" is two words. Any error (a word that cannot be judged, a pack that cannot be
-    used, output that cannot be written) prints a message on standard error and exits 2.
+    "CAT, DOGS" is two words. Each word is read as the station reads the same keys, one way only:
+    in a pack with multi-letter tiles (Spanish CH, LL, RR) their letters are those tiles, and a
+    + between two letters keeps them apart as single tiles ("C+HE" is the C and H tiles, not CH);
+    Catalan L·L is typed L·L or L.L, and LL is two L tiles. Any error (a word that cannot be
+    judged, a pack that cannot be used, output that cannot be written) prints a message on
+    standard error and exits 2.
 
     \b
     Examples:
       kiosk check CAT DOGS
       kiosk check --youth --pack school.kxpack "CAT, DOGS"
+      kiosk check --judge --pack fise.kxpack CALLE C+HE
       kiosk check --batch slips.txt > rulings.txt
     """
     if batch is not None and words:
@@ -330,10 +335,8 @@ def check(
         alphabet = lexicon.info.alphabet
         for result in ruling.results:
             tiles = ""
-            if not alphabet.simple:  # the tiles the pack holds the word as (or would, read the first way)
-                found = next(lexicon.spellings(result.word), None)
-                shown = tiles_of(found) if found is not None else alphabet.shown_tiles(result.word)
-                tiles = f"  ({'·'.join(shown)})"
+            if not alphabet.simple:  # the tiles judged, each apart: C A LL E, C A L·L, C A L L
+                tiles = f"  (tiles: {' '.join(tiles_of(result.word))})"
             click.echo(f"  {result.word:<15}  {result.status.value}{tiles}")
         youth_note = "youth rules" if youth else "no youth rules"
         click.echo(f"  pack: {ruling.pack_name} {ruling.pack_edition} ({youth_note})")

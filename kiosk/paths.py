@@ -36,10 +36,12 @@ __all__ = [
     "DATA_DIR_ENV",
     "DEFAULT_PACK_ENV",
     "DEFAULT_PACK_NAME",
+    "FEDERATION_EDITIONS_NAME",
     "KNOWN_EDITIONS_NAME",
     "LOCAL_DATABASE_NAME",
     "MIN_FREE_BYTES",
     "StationData",
+    "built_in_edition_paths",
     "check_data_dir",
     "current_user",
     "default_pack_path",
@@ -54,6 +56,7 @@ DEFAULT_PACK_NAME = "enable-demo.kxpack"
 DEFAULT_PACK_ENV = "KIOSK_DEFAULT_PACK"
 DATA_DIR_ENV = "KIOSK_DATA_DIR"
 KNOWN_EDITIONS_NAME = "known-lexicons.tsv"
+FEDERATION_EDITIONS_NAME = "federation-lexicons.tsv"  # other alphabets' published sets: FISE, ODS, ZINGA
 WALK_CACHE_FOLDER = "verified-packs"
 APP_NAME = "challenge-kiosk"
 LOCAL_DATABASE_NAME = "kiosk.sqlite3"
@@ -80,8 +83,14 @@ def default_pack_path() -> Path:
 
 
 def known_editions_path() -> Path:
-    """The built-in table of known editions (facts about published word sets, no words)."""
+    """The built-in table of known English editions (facts about published word sets, no words)."""
     return _bundle_root() / "data" / KNOWN_EDITIONS_NAME
+
+
+def built_in_edition_paths() -> tuple[Path, ...]:
+    """Every built-in table of known editions: the English sets, then the other federations'
+    (FISE, ODS, ZINGA), so that their packs are recognised as published out of the box."""
+    return (known_editions_path(), _bundle_root() / "data" / FEDERATION_EDITIONS_NAME)
 
 
 def walk_cache_dir(data: Path) -> Path:

@@ -45,11 +45,13 @@ def station_verifier(config: StationConfig, folder: Path, *, check_only: bool = 
     from kiosk.core.config import Verifier
     from kiosk.core.edition import load_edition_table
     from kiosk.core.walk import PackWalker, WalkCache
-    from kiosk.paths import known_editions_path, walk_cache_dir
+    from kiosk.paths import built_in_edition_paths, walk_cache_dir
 
     cache = WalkCache(walk_cache_dir(folder), make_parents=not check_only)
     walker = PackWalker(cache=cache, warn=not check_only)
-    return Verifier(walker=walker, editions=load_edition_table(known_editions_path(), config.known_editions))
+    return Verifier(
+        walker=walker, editions=load_edition_table(built_in_edition_paths(), config.known_editions)
+    )
 
 
 def no_screen(config_path: Path | None, data_dir: Path | None, environ: Mapping[str, str]) -> str | None:

@@ -47,6 +47,7 @@ class BuildReport:
 
     lists: list[WordList] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # how lists were read (Zyzzyva's digits)
     alphabet: Alphabet = ENGLISH  # the recipe's: every list is read in it
 
     @property
@@ -77,6 +78,7 @@ def _read(
         alphabet=report.alphabet,
     )
     report.lists.append(word_list)
+    report.notes.extend(word_list.notes)
     return word_list
 
 
@@ -208,8 +210,8 @@ def build_pack(
                 f"{wanted.shortfall(sets)}. Check that the sources are the whole published list, "
                 "or change expect"
             )
-    carried = tuple(
-        dataclasses.replace(edition, source=CARRIED_SOURCE)
+    carried = tuple(  # a line that describes this pack's set is, for the pack, in its alphabet
+        dataclasses.replace(edition, source=CARRIED_SOURCE, alphabet=alphabet.name)
         for facts in sets
         if (edition := table.recognise(facts).edition) is not None and edition.source != BUILT_IN_SOURCE
     )
@@ -249,7 +251,14 @@ def build_pack(
         if tiles(w) <= recipe.max_length and w not in recipe.removals
     ):
         raise SourceError("internal error: the pack did not read back as written; please report it")
-    recognition = recognise_pack(table, full, school, title=info.title)
+    recognition = recognise_pack(table, full, school, title=info.title, alphabet=alphabet.name)
+    published = recognition.full.edition
+    if published is not None and published.alphabet != alphabet.name:
+        report.warnings.append(
+            f"its words are {published.name}, published in the {published.alphabet} alphabet, but the pack "
+            f"is {alphabet.name}: build with --alphabet {published.alphabet} (alphabet = "
+            f'"{published.alphabet}" in a recipe) so that its players type as they do'
+        )
     return BuildResult(data=data, info=info, report=report, recognition=recognition)
 
 

@@ -34,7 +34,7 @@ from kiosk.core.pack import PackInfo
 from kiosk.core.plural import counted, one_or_many
 from kiosk.core.trust import TrustedKey
 from kiosk.core.walk import PackWalker, WalkCache
-from kiosk.paths import known_editions_path, station_data, walk_cache_dir
+from kiosk.paths import built_in_edition_paths, station_data, walk_cache_dir
 from lexicon_build.builder import build_pack, write_atomically
 from lexicon_build.reader import ListFormat, read_word_list
 from lexicon_build.recipe import Recipe, SourceSpec, load_recipe
@@ -66,7 +66,7 @@ known_editions_option = click.option(
 def edition_table(added: tuple[Path, ...] = ()) -> EditionTable:
     """The built-in known editions and the organiser's; exit with the problem if one cannot be read."""
     try:
-        return load_edition_table(known_editions_path(), added)
+        return load_edition_table(built_in_edition_paths(), added)
     except KioskError as exc:
         fail(str(exc))
 
@@ -197,7 +197,7 @@ def build(
             plan = replace(plan, expect=expect)
         if alphabet is not None:
             plan = replace(plan, alphabet=alphabets()[alphabet])
-        table = load_edition_table(known_editions_path(), (*plan.known_editions, *known_editions))
+        table = load_edition_table(built_in_edition_paths(), (*plan.known_editions, *known_editions))
         files = [s.path for s in plan.sources] + (
             [plan.youth_exclusions.path] if plan.youth_exclusions is not None else []
         )
@@ -214,6 +214,8 @@ def build(
     except KioskError as exc:
         fail(str(exc))
     report = result.report
+    for note in report.notes:
+        click.echo(f"note: {note}", err=True)
     for warning in report.warnings:
         click.echo(f"warning: {warning}", err=True)
     if report.rejected:

@@ -13,7 +13,12 @@ A node is a run of consecutive edges ending with the edge whose "last edge" bit 
     21     unused
     20-0   index of the child node's first edge (0: no child)
 
-A ``NAME-R.dwg`` beside a graph holds the reversed words (for hooks); judging does not need it.
+The root node fills the first 256 edge slots (Graham Toal's layout, one slot per byte value): its
+own edges, then empty slots (0; the last one, 256, only marked last edge of its node), which spell
+nothing. ODS5.dwg's edges 27 to 256 are such slots.
+
+A ``NAME-R.dwg`` beside a graph holds the reversed words (for hooks); judging does not need it, and
+a graph whose words are spelt backwards is refused whatever its name (``spelt_backwards``).
 
 Nothing in the file is trusted: the size must match N, every child index must be in range, every
 letter must be a letter, and the graph must have no cycle (which would spell endless words). The
@@ -23,9 +28,12 @@ before any is spelt.
 
 from __future__ import annotations
 
+import math
 import struct
 import sys
 from array import array
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from kiosk.core.errors import SourceError
@@ -39,11 +47,25 @@ END_OF_WORD_BIT = 1 << 23
 LAST_EDGE_BIT = 1 << 22
 CHILD_MASK = (1 << 21) - 1
 ROOT_EDGE = 1
+ROOT_SLOTS = 256  # kiosk.core.filekind.GRAPH_ROOT_SLOTS
+_EMPTY_SLOTS = frozenset({0, LAST_EDGE_BIT})
 # Collins, the largest tournament lexicon, has about 280 000 words; a graph spelling more than
 # this is damaged or not a lexicon, and spelling it would only exhaust memory.
 MAX_DWG_WORDS = 5_000_000
 _LETTERS = frozenset(range(ord("A"), ord("Z") + 1)) | frozenset(range(ord("a"), ord("z") + 1))
 _AGAIN = "copy it again from the Zyzzyva installation (the words folder), or export a text list"
+# A graph whose words are spelt backwards (Zyzzyva's NAME-R.dwg, kept beside each graph for hooks)
+# is refused whatever its name, when two signs agree. A word list's words end in fewer ways than
+# they begin (-S, -ED, -ING; -A, -O, -ES; -EN, -ER), so their last letters, and last two, vary less
+# than their first: ENABLE's first letters carry 4.30 bits, its last 3.19 (first two 7.05, last
+# two 5.77; its words of up to 6 letters 4.36 and 3.66, 7.33 and 6.88). And a word is far more
+# often another word with a letter added at its end (CAT, CATS) than at its start (LAY, SLAY):
+# 61,779 to 11,590 in ENABLE. Spelt backwards, both turn round. An alphabetical run of a list (one
+# letter's words) has the first sign and not the second; a random handful, neither: neither is
+# taken for backwards (tests/test_dwg.py), and fewer words than REVERSED_MIN_WORDS are not judged.
+REVERSED_MIN_WORDS = 1000
+REVERSED_MARGIN_BITS = 0.5
+REVERSED_HOOKS_RATIO = 1.5
 
 Edge = tuple[str, bool, int]  # letter, end of word, child node's first edge (0: none)
 
@@ -92,6 +114,11 @@ def _node(edges: array[int], start: int, where: str, letters: frozenset[int] = _
             )
         value = edges[index - 1]
         letter = value >> LETTER_SHIFT
+        if start == ROOT_EDGE and index <= ROOT_SLOTS and value in _EMPTY_SLOTS:
+            if value & LAST_EDGE_BIT:  # an empty slot of the root's: spells nothing
+                return node
+            index += 1
+            continue
         if letter not in letters:
             digits = "".join(sorted(chr(c) for c in letters - _LETTERS))
             belongs = f"a letter A-Z or a tile digit {digits}" if digits else "a letter A-Z"
@@ -150,6 +177,32 @@ def _count_words(
     return nodes, counts
 
 
+def _bits(symbols: Iterable[str]) -> float:
+    """The entropy of a sequence of symbols, in bits: how much they vary."""
+    counts = Counter(symbols)
+    total = sum(counts.values())
+    return -sum(n / total * math.log2(n / total) for n in counts.values())
+
+
+def spelt_backwards(words: Sequence[str]) -> tuple[float, float] | None:
+    """The bits of variety of the words' first and of their last letters, when the words are spelt
+    backwards (the two signs above: the last letter varies more than the first by the margin, the
+    last two more than the first two, and words grow at their start more often than at their end
+    by the ratio); None when they are not, or are too few to tell."""
+    if len(words) < REVERSED_MIN_WORDS:
+        return None
+    first, last = _bits(w[0] for w in words), _bits(w[-1] for w in words)
+    first_two, last_two = _bits(w[:2] for w in words), _bits(w[-2:] for w in words)
+    if last - first <= REVERSED_MARGIN_BITS or last_two <= first_two:
+        return None
+    known = set(words)
+    added_at_end = sum(w[:-1] in known for w in words)
+    added_at_start = sum(w[1:] in known for w in words)
+    if added_at_start <= REVERSED_HOOKS_RATIO * added_at_end:
+        return None
+    return first, last
+
+
 def decode_dwg(data: bytes, where: str, *, max_length: int, digits: frozenset[str] = frozenset()) -> DwgWords:
     """Spell every word of a ``.dwg`` graph; raise SourceError naming ``where`` if it is unusable.
 
@@ -175,4 +228,12 @@ def decode_dwg(data: bytes, where: str, *, max_length: int, digits: frozenset[st
             words.append(word)
         if child:
             pending.extend((word + letter, e, c) for letter, e, c in reversed(nodes[child]))
+    backwards = spelt_backwards(words)
+    if backwards is not None:
+        raise SourceError(
+            f"{where} holds its words spelt backwards, like the reversed graph Zyzzyva keeps beside "
+            f"each graph for hooks (NAME-R.dwg): its words' last letters vary more than their first "
+            f"({backwards[1]:.2f} bits against {backwards[0]:.2f}), the other way round from any word "
+            "list; give the graph beside it, the same name without -R (e.g. ODS5.dwg for ODS5-R.dwg)"
+        )
     return DwgWords(words=words, too_long=too_long, edges=len(edges))

@@ -16,8 +16,11 @@ Every word goes through the one normaliser; a line it refuses is reported as ``F
 
 A list is read in the pack's alphabet (``kiosk.core.alphabet``): plain lists write multi-letter
 tiles as their letters (``CHALLAPATEÑA``: CH·A·LL·A·P·A·T·E·Ñ·A), or as packs store them, in
-brackets; a Zyzzyva graph spells them with its digits (FISE: 1-4 for CH, LL, RR, Ñ). Lengths
-count tiles. An English list is read as it always was, on the fast road.
+brackets; a Zyzzyva graph, and a text list Zyzzyva wrote, spell them with its digits (FISE: 1-4 for
+CH, LL, RR, Ñ; every letter then a tile of its own). A text list whose words hold such digits is
+read in Zyzzyva's notation whole, as its graph is, and the build says so (with how many of its
+words write CH, LL or RR as letters: two tiles each, as Zyzzyva means them). Lengths count tiles.
+An English list is read as it always was, on the fast road.
 """
 
 from __future__ import annotations
@@ -31,10 +34,16 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kiosk.core.alphabet import ENGLISH, Alphabet, alphabets
+from kiosk.core.alphabet import ENGLISH, Alphabet, alphabets, tiles_of
 from kiosk.core.errors import InputError, InvalidCharacterError, SourceError
 from kiosk.core.filekind import Kind, Role, recognise_bytes, refusal_for_bytes
-from kiosk.core.normalise import ANY_LENGTH, BOARD_MAX_LETTERS, normalise_listed, normalise_words
+from kiosk.core.normalise import (
+    ANY_LENGTH,
+    BOARD_MAX_LETTERS,
+    normalise_listed,
+    normalise_words,
+    normalise_zyzzyva,
+)
 from lexicon_build.dwg import decode_dwg
 
 __all__ = ["ListFormat", "Rejection", "WordList", "read_word_list"]
@@ -63,29 +72,39 @@ class Rejection:
 
 def alphabet_advice(rejected: list[Rejection], alphabet: Alphabet) -> str | None:
     """When every character the lines were refused for is a letter of some other alphabet (a
-    Spanish list built as English: Ñ, Á), the sentence that says which ``--alphabet`` to build
-    with; None when no other profile reads them all (digits, punctuation: the lines are wrong)."""
+    Spanish list built as English: Ñ, Á), or one of the digits by which Zyzzyva writes its tiles
+    (FISE: 1 for CH...), the sentence that says which ``--alphabet`` to build with; None when no
+    other profile reads them all (other digits, punctuation: the lines are wrong)."""
     refused = {r.character for r in rejected if r.character}
     if not refused or any(not r.character for r in rejected):
         return None
     fits = [
         other.name
         for other in alphabets().values()
-        if other is not alphabet and all(other.typed_char(char) is not None for char in refused)
+        if other is not alphabet
+        and all(other.typed_char(char) is not None or char in other.graph_digits for char in refused)
     ]
     if not fits:
         return None
-    ordered = sorted({char.upper() if len(char.upper()) == 1 else char for char in refused})
-    shown = ordered[0] if len(ordered) == 1 else f"{', '.join(ordered[:-1])} and {ordered[-1]}"
-    verb = "is a letter" if len(ordered) == 1 else "are letters"
+    digits = sorted(char for char in refused if char.isdigit())
+    ordered = sorted({char.upper() if len(char.upper()) == 1 else char for char in refused} - set(digits))
+    said = []
+    if ordered:
+        shown = ordered[0] if len(ordered) == 1 else f"{', '.join(ordered[:-1])} and {ordered[-1]}"
+        verb = "is a letter" if len(ordered) == 1 else "are letters"
+        alphabets_named = fits[0] if len(fits) == 1 else f"{', '.join(fits[:-1])} and {fits[-1]}"
+        said.append(f"{shown} {verb} of the {alphabets_named} alphabet{'s' if len(fits) > 1 else ''}")
+    if digits:
+        tiles = alphabets()[fits[0]].graph_digits
+        stand = ", ".join(f"{digit} for {tiles[digit]}" for digit in digits)
+        said.append(f"the digits are how Zyzzyva writes the {fits[0]} tiles ({stand})")
     if len(fits) == 1:
         return (
-            f"{shown} {verb} of the {fits[0]} alphabet: if the list is {fits[0]}, build with "
+            f"{'; '.join(said)}: if the list is {fits[0]}, build with "
             f'--alphabet {fits[0]} (alphabet = "{fits[0]}" in a recipe)'
         )
-    return (
-        f"{shown} {verb} of the {', '.join(fits[:-1])} and {fits[-1]} alphabets: if the list is in "
-        f"one of them, build with {' or '.join(f'--alphabet {name}' for name in fits)}"
+    return f"{'; '.join(said)}: if the list is in one of them, build with " + " or ".join(
+        f"--alphabet {name}" for name in fits
     )
 
 
@@ -101,6 +120,7 @@ class WordList:
     duplicates: int = 0
     too_long: int = 0
     lines: int = 0
+    notes: list[str] = field(default_factory=list)  # how the list was read, for the build's report
 
 
 def _decode(path: Path, data: bytes) -> str:
@@ -219,7 +239,23 @@ def read_word_list(
         None if tokens is None else normalise_words(tokens, max_length=UNLIMITED_LETTERS, alphabet=alphabet)
     )
     if words is None:
-        _read_line_by_line(result, text, len(data), max_length, progress, alphabet)
+        digits = _tile_digits(text, alphabet)
+        if digits:
+            result.notes.append(
+                f"{path}: read in Zyzzyva's notation, as its {alphabet.name} lists write words: the digits "
+                + ", ".join(f"{d} = {alphabet.graph_digits[d]}" for d in sorted(alphabet.graph_digits))
+                + f" (found: {', '.join(digits)}), every letter a tile of its own"
+            )
+        _read_line_by_line(result, text, len(data), max_length, progress, alphabet, zyzzyva=bool(digits))
+        if digits:
+            apart = [w for w in result.words if w != normalise_listed(w, alphabet=alphabet)]
+            if apart:
+                shown = ", ".join(" ".join(tiles_of(word)) for word in apart[:5])
+                result.notes.append(
+                    f"{path}: {len(apart)} of its words write CH, LL or RR as letters, which Zyzzyva's "
+                    f"notation reads as two tiles each (e.g. {shown}); if that is not meant, write the "
+                    "tile's digit"
+                )
         return result
     kept = words
     if words and max(map(len, words)) > max_length:
@@ -237,6 +273,17 @@ def read_word_list(
     return result
 
 
+def _tile_digits(text: str, alphabet: Alphabet) -> list[str]:
+    """The alphabet's tile digits (FISE: 1-4) that the list's words hold, in order: a list written
+    in Zyzzyva's notation (Zyzzyva's FISE text lists write CH as 1, Ñ as 4)."""
+    if not alphabet.graph_digits or not any(digit in text for digit in alphabet.graph_digits):
+        return []
+    found: set[str] = set()
+    for _, line in _word_lines(text):
+        found.update(char for char in line.split(maxsplit=1)[0] if char in alphabet.graph_digits)
+    return sorted(found)
+
+
 def _read_line_by_line(
     result: WordList,
     text: str,
@@ -244,6 +291,8 @@ def _read_line_by_line(
     max_length: int,
     progress: Callable[[int], None] | None,
     alphabet: Alphabet = ENGLISH,
+    *,
+    zyzzyva: bool = False,
 ) -> None:
     seen: set[str] = set()
     name = str(result.path)
@@ -266,7 +315,11 @@ def _read_line_by_line(
             rejected.append(Rejection(name, number, f"more than one word on the line: {line[:60]!r}"))
             continue
         try:
-            word = normalise_listed(token, alphabet=alphabet)
+            word = (
+                normalise_zyzzyva(token, alphabet=alphabet)
+                if zyzzyva
+                else normalise_listed(token, alphabet=alphabet)
+            )
         except InputError as exc:
             refused = exc.character if isinstance(exc, InvalidCharacterError) else ""
             rejected.append(Rejection(name, number, str(exc), refused))
@@ -300,7 +353,12 @@ def _is_graph(path: Path, data: bytes, list_format: ListFormat, alphabet: Alphab
             f"{path} is a Zyzzyva word graph, not a {list_format.value} text list; read it with "
             '--format auto (or format = "auto" in the recipe)'
         )
-    if list_format is ListFormat.DWG and found.kind in (Kind.WORD_LIST, Kind.TEXT, Kind.OTHER_ENCODING_TEXT):
+    if list_format is ListFormat.DWG and found.kind in (
+        Kind.WORD_LIST,
+        Kind.SPANISH_WORD_LIST,
+        Kind.TEXT,
+        Kind.OTHER_ENCODING_TEXT,
+    ):
         raise SourceError(
             f"{path} is a text word list, not a Zyzzyva word graph; read it with --format auto "
             '(or format = "auto" in the recipe)'
@@ -325,7 +383,6 @@ def _read_dwg(
     word's position in the graph's order (there are no lines).
     """
     graph = decode_dwg(data, str(path), max_length=max_length, digits=frozenset(alphabet.graph_digits))
-    digits = alphabet.graph_digits
     result = WordList(
         path=path,
         sha256=hashlib.sha256(data).hexdigest(),
@@ -335,11 +392,8 @@ def _read_dwg(
     )
     seen: set[str] = set()
     for number, raw in enumerate(graph.words, start=1):
-        try:
-            if alphabet is ENGLISH:
-                word = normalise_listed(raw)
-            else:  # as tiles, each in brackets: a letter of the graph is never half of a CH
-                word = normalise_listed("".join(f"[{digits.get(c, c)}]" for c in raw), alphabet=alphabet)
+        try:  # each letter a tile: a letter of the graph is never half of a CH
+            word = normalise_listed(raw) if alphabet is ENGLISH else normalise_zyzzyva(raw, alphabet=alphabet)
         except InputError as exc:
             result.rejected.append(Rejection(str(path), number, f"word {number} of the graph: {exc}"))
             continue

@@ -29,6 +29,7 @@ from pathlib import Path
 import click
 
 from kiosk.cli import kiosk
+from kiosk.core.alphabet import alphabets
 from kiosk.storage import open_station_storage, write_csv
 from lexicon_build.builder import build_pack
 from lexicon_build.cli import main as lexicon_build
@@ -137,7 +138,12 @@ def make_world(folder: Path) -> Path:
     _zip(folder / "words.docx", {"[Content_Types].xml": "<Types/>", "word/document.xml": "<w:document/>"})
     _zip(folder / "words.xlsx", {"[Content_Types].xml": "<Types/>", "xl/workbook.xml": "<workbook/>"})
     (folder / "words.doc").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504))
-    (folder / "FISE2.dwg").write_bytes(encode_dwg(["CA1O", "2AMA", "PE3O", "4U", "CASA"]))
+    # CA2E: CA·LL·E; CHE: C·H·E (a graph's letters are tiles of their own)
+    (folder / "FISE2.dwg").write_bytes(encode_dwg(["CA1O", "2AMA", "PE3O", "4U", "CASA", "CA2E", "CHE"]))
+    fise = Recipe(
+        name="FISE", sources=(SourceSpec(path=folder / "FISE2.dwg"),), alphabet=alphabets()["spanish"]
+    )
+    (folder / "fise.kxpack").write_bytes(build_pack(fise).data)
     (folder / "NWL2023-R.dwg").write_bytes(encode_dwg(["TAC", "GOD"]))
     (folder / "utf16.txt").write_bytes("CAT\r\nDOG\r\n".encode("utf-16"))
     (folder / "page.html").write_text("<!DOCTYPE html>\n<html><body><pre>CAT\nDOG</pre></body></html>\n")

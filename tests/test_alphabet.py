@@ -1,11 +1,15 @@
-"""Alphabet profiles (issue 13): packs built by the real builder from tiny lists in each alphabet,
-typed words read as the station reads them, tiles counted, ambiguities decided by the pack, and
-everything else refused by name."""
+"""Alphabet profiles (issues 13 and 24): packs built by the real builder from tiny lists in each
+alphabet, typed words read as the station reads them (one reading: the tiles shown are the tiles
+judged, the separator + types the other), tiles counted, and everything else refused by name."""
 
 from __future__ import annotations
 
 import hashlib
+import re
+import shlex
 import struct
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -28,7 +32,7 @@ from kiosk.core.errors import (
     WordLengthError,
 )
 from kiosk.core.lexicon import WORDS_SECTION, MarisaLexicon, load_lexicon
-from kiosk.core.normalise import normalise_listed, normalise_word
+from kiosk.core.normalise import normalise_listed, normalise_word, read_typed, typed_tile
 from kiosk.core.pack import encode_pack, parse_pack, read_pack
 from kiosk.core.walk import make_trie
 from lexicon_build.builder import build_pack
@@ -62,10 +66,11 @@ def test_a_spanish_word_typed_as_letters_is_read_as_its_tiles(make_pack: PackFac
     assert ruled("calle perro coche niño", lexicon)
     assert ruled("arbol", lexicon)  # typed accents fold away; Ñ does not
     assert not ruled("nino", lexicon)
-    assert SPANISH.shown_tiles(normalise_word("challapateña", alphabet=SPANISH)) == (
+    assert read_typed("challapateña", SPANISH).tiles == (
         "CH", "A", "LL", "A", "P", "A", "T", "E", "Ñ", "A",
     )  # fmt: skip
-    assert list(lexicon.spellings("CHALLAPATEÑA")) == ["[CH]A[LL]APATEÑA"]
+    assert normalise_word("CHALLAPATEÑA", alphabet=SPANISH) == "[CH]A[LL]APATEÑA"
+    assert "[CH]A[LL]APATEÑA" in lexicon
 
 
 def test_a_pack_counts_tiles_not_letters(make_pack: PackFactory) -> None:
@@ -82,15 +87,23 @@ def test_a_pack_counts_tiles_not_letters(make_pack: PackFactory) -> None:
     assert "5 tiles" in str(caught.value)
 
 
-def test_where_letters_read_two_ways_the_pack_decides(make_pack: PackFactory) -> None:
-    # "CA[L]LO" spells two L tiles (a list says so with brackets); plain "CALLA" the tile LL.
-    lexicon = spanish(make_pack, ["CA[L]LO", "CALLA"])
-    assert list(lexicon.spellings("CALLO")) == ["CALLO"]
-    assert list(lexicon.spellings("CALLA")) == ["CA[LL]A"]
-    assert ruled("callo calla", lexicon)
+def test_typed_letters_have_one_reading_and_the_separator_types_the_other(make_pack: PackFactory) -> None:
+    """FISE: C and H tiles never stand for CH (nor L+L for LL, R+R for RR). Typed CH is the tile;
+    C+H is the two tiles, as a board holding them shows them. The pack never picks a reading."""
+    lexicon = spanish(make_pack, ["CA[L]LO", "CALLA", "[CH]E", "CARRO"])
+    assert normalise_word("callo", alphabet=SPANISH) == "CA[LL]O"
+    assert not ruled("callo", lexicon)  # CA·LL·O: the pack holds only CA·L·L·O
+    assert ruled("cal+lo", lexicon)
+    assert ruled("calla che carro", lexicon)
+    assert normalise_word("c+he", alphabet=SPANISH) == "CHE"
+    assert not ruled("C+HE", lexicon)  # the C and H tiles laid for CHE: not the word
+    assert not ruled("CAL+LA", lexicon)
+    assert not ruled("car+ro", lexicon)
+    assert ruled("CHE", lexicon)
     both = spanish(make_pack, ["CA[L]LO", "CALLO"])
-    assert sorted(both.spellings("CALLO")) == ["CALLO", "CA[LL]O"]
     assert ruled("CALLO", both)
+    assert ruled("CAL+LO", both)
+    assert adjudicate("CALLO CAL+LO", both).words == ("CA[LL]O", "CALLO")
 
 
 @pytest.mark.parametrize(
@@ -120,19 +133,26 @@ def test_spanish_refuses_what_is_not_its_letters_by_name(
 # --- Catalan: Ç, L·L, NY, QU ---------------------------------------------------------------------
 
 
-def test_catalan_l_l_is_typed_three_ways(make_pack: PackFactory) -> None:
-    lexicon = load_lexicon(make_pack(CATALAN_WORDS, alphabet="catalan"))
-    for typed in ("col·lecció", "COL.LECCIO", "collecció", "coŀlecció"):
+def test_catalan_l_l_is_typed_three_ways_and_ll_is_two_l_tiles(make_pack: PackFactory) -> None:
+    lexicon = load_lexicon(make_pack([*CATALAN_WORDS, "CAVALL"], alphabet="catalan"))
+    for typed in ("col·lecció", "COL.LECCIO", "coŀlecció"):
         assert ruled(typed, lexicon), typed
     assert ruled("pel·lícula anys que façana", lexicon)
-    # CALL is written with two Ls: typed LL reads both ways, typed L·L only as the tile
-    assert ruled("CALL", lexicon)
+    # CALL, CAVALL are written with two L tiles (the ela palatal): typed LL is those, and only those
+    assert read_typed("CALL", CATALAN).tiles == ("C", "A", "L", "L")
+    assert ruled("CALL cavall", lexicon)
     assert not ruled("CAL·L", lexicon)
+    assert not ruled("cal.l", lexicon)
+    assert not ruled("collecció", lexicon)  # C·O·L·L·E...: two L tiles, not the L·L tile of the word
     assert lexicon.info.counts_by_length[8] == 2  # CO·L·L·E·C·C·I·O and P·E·L·L·Í·C·U·L·A... in tiles
-    assert CATALAN.shown_tiles(normalise_word("quanys", alphabet=CATALAN)) == ("QU", "A", "NY", "S")
+    assert read_typed("quanys", CATALAN).tiles == ("QU", "A", "NY", "S")
+    assert normalise_word("quanys", alphabet=CATALAN) == "[QU]A[NY]S"
 
 
-@pytest.mark.parametrize(("typed", "position"), [("QAT", 1), ("AQ", 2), ("YA", 1), ("A.B", 2), ("BA·", 3)])
+@pytest.mark.parametrize(
+    ("typed", "position"),
+    [("QAT", 1), ("AQ", 2), ("YA", 1), ("A.B", 2), ("BA·", 3), ("AN+YS", 4), ("Q+UE", 1)],
+)
 def test_catalan_letters_that_make_no_tile_are_refused_where_they_stand(typed: str, position: int) -> None:
     with pytest.raises(TileError) as caught:
         normalise_word(typed, alphabet=CATALAN)
@@ -170,7 +190,7 @@ def test_polish_has_its_32_letters_and_no_q_v_x(make_pack: PackFactory) -> None:
     assert len(polish.tiles) == 32
     lexicon = load_lexicon(make_pack(["ŻÓŁW", "ŹDŹBŁO", "ZOLW"], alphabet="polish"))
     assert ruled("żółw źdźbło", lexicon)
-    assert list(lexicon.spellings("ŻÓŁW")) == ["ŻÓŁW"]
+    assert adjudicate("żółw", lexicon).words == ("ŻÓŁW",)
     assert lexicon.info.counts_by_length == {4: 2, 6: 1}
     for letter in "QVX":
         with pytest.raises(InvalidCharacterError):
@@ -182,39 +202,65 @@ def test_german_sharp_s_is_typed_as_ss_and_umlauts_are_tiles(make_pack: PackFact
     assert ruled("straße ärger", lexicon)
     assert ruled("STRA\u1e9eE", lexicon)  # capital sharp s
     assert ruled("arger", lexicon)
-    assert list(lexicon.spellings("ÄRGER")) == ["ÄRGER"]
+    assert adjudicate("ärger", lexicon).words == ("ÄRGER",)
     with pytest.raises(InvalidCharacterError):
         adjudicate("stra\u017fe", lexicon)  # long s is no s
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(sorted(alphabets())), st.text(min_size=1, max_size=20))
-def test_any_text_in_any_alphabet_is_a_pattern_of_its_tiles_or_an_input_error(name: str, raw: str) -> None:
+def test_any_text_in_any_alphabet_is_one_reading_of_its_tiles_or_an_input_error(name: str, raw: str) -> None:
     alphabet = alphabets()[name]
     try:
-        pattern = normalise_word(raw, alphabet=alphabet)
+        stored = normalise_word(raw, alphabet=alphabet)
     except InputError as exc:
         refused_in = exc.alphabet
         assert refused_in == name
         return
-    fewest, most = alphabet.tile_range(pattern)  # type: ignore[misc]
-    assert most >= 2
-    assert fewest <= 15
-    assert all(tile in alphabet.tiles for tile in alphabet.shown_tiles(pattern))
+    tiles = read_typed(raw, alphabet).tiles
+    assert alphabet.stored_tiles(stored) == tiles  # the word judged is the reading shown
+    assert 2 <= len(tiles) <= 15
+    assert all(tile in alphabet.tiles for tile in tiles)
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.sampled_from(["spanish", "catalan", "polish", "german"]), st.data())
-def test_every_stored_spelling_is_found_again_from_its_letters(name: str, data: st.DataObject) -> None:
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(alphabets())), st.data())
+def test_every_stored_spelling_can_be_typed_and_the_touch_keyboard_types_it(
+    name: str, data: st.DataObject
+) -> None:
+    """Any tiles, keyed one by one on the touch keyboard (each key a tile), are read as those
+    tiles: C then H is C·H, a separator typed where letters would join."""
     alphabet = alphabets()[name]
     tiles = data.draw(st.lists(st.sampled_from(alphabet.tiles), min_size=2, max_size=8))
     stored = alphabet.stored(tiles)
     assert alphabet.stored_tiles(stored) == tuple(tiles)
     assert alphabet.tile_count(stored) == alphabet.counter(stored) == len(tiles)
-    assert normalise_listed("".join(f"[{tile}]" for tile in tiles), alphabet=alphabet) == stored
-    typed = "".join(tiles)  # as a player types it: letters, Catalan L·L with its dot
-    pattern = normalise_word(typed, alphabet=alphabet, max_length=64)
-    assert stored in alphabet.spellings(pattern, lambda p: stored.startswith(p), stored.__eq__, 64)
+    if alphabet is not ENGLISH:  # an English list is A-Z, no brackets
+        assert normalise_listed("".join(f"[{tile}]" for tile in tiles), alphabet=alphabet) == stored
+    typed = ""
+    for tile in tiles:
+        typed += typed_tile(typed, tile, alphabet)
+    assert read_typed(typed, alphabet).tiles == tuple(tiles)
+    assert normalise_word(typed, alphabet=alphabet, max_length=64) == stored
+    separated = bool(alphabet.separator) and alphabet.separator in typed  # only where letters would join
+    assert separated == (read_typed("".join(tiles), alphabet).tiles != tuple(tiles))
+
+
+@pytest.mark.parametrize("name", sorted(alphabets()))
+def test_each_profile_records_its_federations_rules_and_its_players_keyboards(name: str) -> None:
+    """Issue 24: which letter pairs are tiles, the reading typed letters get, how to type the
+    other, the touch keyboard in the players' layout and the physical keyboard, written down."""
+    alphabet = alphabets()[name]
+    assert alphabet.federation
+    assert alphabet.rules
+    assert alphabet.layout
+    assert sorted(key for row in alphabet.keyboard for key in row.split()) == sorted(alphabet.tiles)
+    for tile in (t for t in alphabet.tiles if len(t) > 1):
+        assert tile in alphabet.rules  # each multi-letter tile and how it is typed
+        assert "touch keyboard" in alphabet.rules
+    assert (alphabet.separator == "+") == (not alphabet.simple)
+    if name == "spanish":
+        assert "C+H" in alphabet.rules
 
 
 def test_english_is_what_it_always_was() -> None:
@@ -270,7 +316,8 @@ def test_a_fise_graph_is_read_with_its_digits_as_tiles(tmp_path: Path) -> None:
     lexicon = load_lexicon(result.data)
     assert set(lexicon.words.keys()) == {"CA[CH]O", "[LL]AMA", "PE[RR]O", "ÑU", "[CH]A[LL]APATEÑA", "CHE"}
     assert ruled("cacho llama perro ñu challapateña", lexicon)
-    assert list(lexicon.spellings("CHE")) == ["CHE"]  # C then H: the graph says so
+    assert ruled("C+HE", lexicon)  # C then H: the graph says so, and so is it typed
+    assert not ruled("CHE", lexicon)  # the CH tile: not in this graph
     with pytest.raises(SourceError, match=r"Spanish .*--alphabet spanish"):
         build_pack(Recipe(name="FISE", sources=(SourceSpec(path=graph),)))
 
@@ -287,7 +334,8 @@ def test_lexicon_build_and_kiosk_check_a_spanish_graph(tmp_path: Path) -> None:
     assert built.exit_code == 0, built.output
     checked = runner.invoke(kiosk, ["check", "--judge", "--pack", str(pack), "CHALLAPATEÑA"])
     assert checked.exit_code == 0, checked.output
-    assert "CH·A·LL·A·P·A·T·E·Ñ·A" in checked.output
+    assert "[CH]A[LL]APATEÑA" in checked.output
+    assert "(tiles: CH A LL A P A T E Ñ A)" in checked.output
     refused = runner.invoke(kiosk, ["check", "--pack", str(pack), "KAKO"])
     assert refused.exit_code == 2
     assert "'K' (U+004B" in refused.output
@@ -296,6 +344,84 @@ def test_lexicon_build_and_kiosk_check_a_spanish_graph(tmp_path: Path) -> None:
     batch = runner.invoke(kiosk, ["check", "--pack", str(pack), "--batch", str(slips)])
     assert batch.output.splitlines()[:3] == ["ACCEPTABLE", "ACCEPTABLE", "UNACCEPTABLE"]
     assert batch.output.splitlines()[3].startswith("INVALID: 'K'")
+
+
+FISE_ZYZZYVA = ["CA1O", "1A2APATE4A", "PE3O", "4U", "CHE", "2AMA", "CA2E", "NI4O"]
+
+
+def test_kiosk_check_on_a_zyzzyva_fise_graph_gives_a_build_command_that_works_as_printed(
+    tmp_path: Path,
+) -> None:
+    """Issue 24: FISE2009.dwg (Zyzzyva-shaped, its root's empty slots and all) was called damaged,
+    and the command suggested lacked --alphabet spanish. The advice is run exactly as printed."""
+    graph = tmp_path / "Zyzzyva words" / "FISE 2009.dwg"  # as a stick holds it, spaces and all
+    graph.parent.mkdir()
+    graph.write_bytes(encode_dwg(FISE_ZYZZYVA))
+    refused = CliRunner().invoke(kiosk, ["check", "--pack", str(graph), "CHE"])
+    assert refused.exit_code == 2
+    assert "damaged" not in refused.output
+    command = re.search(r"lexicon-build build [^\n]*?\.kxpack", refused.output)
+    assert command is not None, refused.output
+    assert "--alphabet spanish" in command.group()
+    args = shlex.split(command.group())[1:]  # exactly as printed, NAME and all
+    built = subprocess.run(
+        [str(Path(sys.executable).with_name("lexicon-build")), *args],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert built.returncode == 0, built.stderr
+    pack = next(tmp_path.glob("*.kxpack"))
+    lexicon = load_lexicon(pack)
+    assert lexicon.info.alphabet is SPANISH
+    assert ruled("challapateña ñu C+HE", lexicon)
+
+
+def test_zyzzyvas_fise_text_list_writes_tiles_as_digits_and_is_read_with_alphabet_spanish(
+    tmp_path: Path,
+) -> None:
+    """Zyzzyva's Spanish text list (1=CH 2=LL 3=RR 4=Ñ; a letter is always a tile of its own):
+    built with --alphabet spanish it gives the pack its graph gives; without, the refusal says what
+    the digits are and what reads them."""
+    text = write_list(tmp_path / "FISE2009.txt", FISE_ZYZZYVA)
+    graph = tmp_path / "FISE2009.dwg"
+    graph.write_bytes(encode_dwg(FISE_ZYZZYVA))
+    runner = CliRunner()
+    packs = {}
+    for source in (text, graph):
+        out = tmp_path / f"{source.suffix[1:]}.kxpack"
+        args = ["build", "--alphabet", "spanish", "--name", "FISE", "--source", str(source), "-o", str(out)]
+        result = runner.invoke(lexicon_build, args)
+        assert result.exit_code == 0, result.output
+        packs[source.suffix] = load_lexicon(out)
+    assert packs[".txt"].info.set_hash == packs[".dwg"].info.set_hash
+    assert set(packs[".txt"].words.keys()) >= {"CA[CH]O", "[CH]A[LL]APATEÑA", "CHE", "ÑU"}
+    result = runner.invoke(
+        lexicon_build,
+        [
+            "build",
+            "--alphabet",
+            "spanish",
+            "--name",
+            "F",
+            "--source",
+            str(text),
+            "-o",
+            str(tmp_path / "n.kxpack"),
+        ],
+    )
+    assert "note: " in result.output
+    assert "1 = CH, 2 = LL, 3 = RR, 4 = Ñ" in result.output
+    assert "1 of its words write CH, LL or RR as letters" in result.output  # CHE: C, H, E
+    english = runner.invoke(
+        lexicon_build, ["build", "--name", "F", "--source", str(text), "-o", str(tmp_path / "e.kxpack")]
+    )
+    assert english.exit_code == 1
+    assert "the digits are how Zyzzyva writes the spanish tiles (1 for CH, 2 for LL, 3 for RR, 4 for Ñ)" in (
+        english.output
+    )
+    assert "--alphabet spanish" in english.output
 
 
 def test_batch_gives_what_adjudicate_gives_in_spanish(make_pack: PackFactory) -> None:
@@ -374,7 +500,23 @@ def test_a_recipe_names_its_alphabet(tmp_path: Path) -> None:
     assert plan.alphabet is CATALAN
     assert plan.additions == ("[NY]AM",)
     lexicon = load_lexicon(build_pack(plan).data)
-    assert ruled("nyam collecció", lexicon)
+    assert ruled("nyam col.lecció", lexicon)
     recipe.write_text('name = "X"\nalphabet = "klingon"\n[[sources]]\npath = "ca.txt"\n', encoding="utf-8")
     with pytest.raises(SourceError, match="alphabet 'klingon'; use one of english, french, spanish"):
         load_recipe(recipe)
+
+
+def test_a_second_opinion_in_another_alphabet_is_refused(tmp_path: Path, make_pack: PackFactory) -> None:
+    """A second opinion reads the words judged: in another alphabet the same keys are other tiles
+    (Spanish CALLE is C A LL E; in English, five letters), so the station does not start with one."""
+    from kiosk.core.config import Division, StationConfig, load_divisions
+    from kiosk.core.errors import ConfigError
+
+    spanish_pack = make_pack(SPANISH_WORDS, alphabet="spanish")
+    english_pack = make_pack(["CALLE", "PERRO"])
+    config = StationConfig(divisions=(Division("Open", spanish_pack, second_opinion_pack=english_pack),))
+    with pytest.raises(ConfigError, match=r"second opinion pack .* is in the english alphabet, but its pack"):
+        load_divisions(config)
+    same = make_pack(SPANISH_WORDS[:3], alphabet="spanish")
+    config = StationConfig(divisions=(Division("Open", spanish_pack, second_opinion_pack=same),))
+    assert load_divisions(config)[0].second_opinion is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import struct
 from collections.abc import Iterable
 from pathlib import Path
@@ -14,7 +15,14 @@ from hypothesis import strategies as st
 from kiosk.core.errors import SourceError
 from kiosk.core.lexicon import load_lexicon
 from lexicon_build.cli import main
-from lexicon_build.dwg import CHILD_MASK, END_OF_WORD_BIT, LAST_EDGE_BIT, LETTER_SHIFT, decode_dwg
+from lexicon_build.dwg import (
+    CHILD_MASK,
+    END_OF_WORD_BIT,
+    LAST_EDGE_BIT,
+    LETTER_SHIFT,
+    decode_dwg,
+    spelt_backwards,
+)
 from lexicon_build.reader import ListFormat, read_word_list
 from tests.conftest import DATA_DIR
 
@@ -22,10 +30,18 @@ TrieNode = dict[str, tuple[bool, "TrieNode"]]
 Signature = tuple[tuple[str, bool, int], ...]
 
 
-def encode_dwg(words: Iterable[str]) -> bytes:
+ROOT_SLOTS = 256  # Toal's layout, as Zyzzyva's graphs have it: the root node fills 256 edge slots
+
+
+def encode_dwg(words: Iterable[str], *, zyzzyva: bool = True) -> bytes:
     """Write a minimised word graph the way Zyzzyva's files are laid out (for tests only).
 
     Equal sub-trees are shared, so the graph is a true DAG: one node is reached by many paths.
+    As Graham Toal's dawg (and Zyzzyva's .dwg files, ODS5.dwg's edges 27 to 256 among them) lays
+    it out, the root node's edges fill 256 slots: its own edges, then empty ones, the last of them
+    marked the last edge of its node; every other node follows, each after the nodes it leads to.
+    ``zyzzyva=False``: the root's own edges only, then the other nodes (the shape damage tests
+    edit by hand).
     """
     root: TrieNode = {}
     for word in sorted(set(words)):
@@ -48,14 +64,18 @@ def encode_dwg(words: Iterable[str]) -> bytes:
 
     root_id = intern(root)
     if not root_id:
-        return struct.pack("<i", 0)
-    # the root's edges come first; then every other node, in any order
-    layout = [order[root_id - 1]] + [s for s in order if s != order[root_id - 1]]
+        if not zyzzyva:
+            return struct.pack("<i", 0)
+        empty = [0] * (ROOT_SLOTS - 1) + [LAST_EDGE_BIT]
+        return struct.pack(f"<i{ROOT_SLOTS}I", ROOT_SLOTS, *empty)
+    # the root's edges come first; then every other node, children before the nodes leading to them
+    root_signature = order[root_id - 1]
+    layout = [root_signature] + [s for s in order if s != root_signature]
     starts: dict[int, int] = {}
     edge = 1
     for signature in layout:
         starts[ids[signature]] = edge
-        edge += len(signature)
+        edge += ROOT_SLOTS if zyzzyva and signature == root_signature else len(signature)
     values = []
     for signature in layout:
         for position, (letter, end, child_id) in enumerate(signature):
@@ -65,6 +85,8 @@ def encode_dwg(words: Iterable[str]) -> bytes:
                 | (LAST_EDGE_BIT if position == len(signature) - 1 else 0)
                 | (starts[child_id] if child_id else 0)
             )
+        if zyzzyva and signature == root_signature:  # the root's empty slots
+            values += [0] * (ROOT_SLOTS - len(signature) - 1) + [LAST_EDGE_BIT]
     return struct.pack(f"<i{len(values)}I", len(values), *values)
 
 
@@ -206,7 +228,7 @@ def test_a_text_list_named_dwg_is_read_as_the_list_it_is(tmp_path: Path) -> None
 
 
 def test_a_child_index_out_of_range_is_refused(tmp_path: Path) -> None:
-    edges = edges_of(encode_dwg(["CAT", "DOG"]))
+    edges = edges_of(encode_dwg(["CAT", "DOG"], zyzzyva=False))
     edges[0] = (edges[0] & ~CHILD_MASK) | (len(edges) + 5)
     message = refusal(with_edges(edges), tmp_path)
     assert "edge 1 points to edge" in message
@@ -224,7 +246,7 @@ def test_a_cycle_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_self_loop_deep_in_the_graph_is_refused(tmp_path: Path) -> None:
-    edges = edges_of(encode_dwg(["CAT", "CATS", "DOGS"]))
+    edges = edges_of(encode_dwg(["CAT", "CATS", "DOGS"], zyzzyva=False))
     # find an edge with a child, and point it at its own node
     index = next(i for i, e in enumerate(edges) if e & CHILD_MASK and i > 0)
     start = index
@@ -235,7 +257,7 @@ def test_a_self_loop_deep_in_the_graph_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_node_without_a_last_edge_mark_is_refused(tmp_path: Path) -> None:
-    edges = [e & ~LAST_EDGE_BIT for e in edges_of(encode_dwg(["QI"]))]
+    edges = [e & ~LAST_EDGE_BIT for e in edges_of(encode_dwg(["QI"], zyzzyva=False))]
     assert "runs past the last edge" in refusal(with_edges(edges), tmp_path)
 
 
@@ -269,9 +291,11 @@ def test_the_cli_names_the_damaged_graph(tmp_path: Path) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.data())
-def test_a_randomly_damaged_graph_is_refused_or_read_never_crashes(data: st.DataObject) -> None:
-    graph = bytearray(encode_dwg(["CAT", "CATS", "DOG", "DOGS", "QI", "ZA", "ZAS", "QAT"]))
+@given(st.data(), st.booleans())
+def test_a_randomly_damaged_graph_is_refused_or_read_never_crashes(
+    data: st.DataObject, zyzzyva: bool
+) -> None:
+    graph = bytearray(encode_dwg(["CAT", "CATS", "DOG", "DOGS", "QI", "ZA", "ZAS", "QAT"], zyzzyva=zyzzyva))
     for _ in range(data.draw(st.integers(1, 4))):
         position = data.draw(st.integers(0, len(graph) - 1))
         graph[position] = data.draw(st.integers(0, 255))
@@ -284,3 +308,52 @@ def test_a_randomly_damaged_graph_is_refused_or_read_never_crashes(data: st.Data
         assert "damaged.dwg" in outcome
     else:
         assert all(word.isascii() and word.isalpha() for word in outcome)
+
+
+# --- Zyzzyva's reversed graphs (NAME-R.dwg): refused whatever their name (issue 24) -------------
+
+
+def test_a_graph_of_words_spelt_backwards_is_refused_whatever_its_name(tmp_path: Path) -> None:
+    """ODS5-R.dwg, renamed or not, built a pack of backwards words (MAISON not in the lexicon,
+    NOSIAM acceptable). The words are told backwards by what they are, not by the file's name."""
+    words = enable_words(step=1, limit=6)  # a whole lexicon of short words: 28,839
+    backwards = tmp_path / "ODS5.dwg"  # Zyzzyva's ODS5-R.dwg, renamed
+    backwards.write_bytes(encode_dwg(w[::-1] for w in words))
+    message = refusal(backwards.read_bytes(), tmp_path, "ODS5.dwg")
+    assert "spelt backwards" in message
+    assert "without -R" in message
+    out = tmp_path / "ods5.kxpack"
+    result = CliRunner().invoke(main, ["build", "--name", "ODS5", "--source", str(backwards), "-o", str(out)])
+    assert result.exit_code == 2
+    assert "spelt backwards" in result.output
+    assert not out.exists()
+    forwards = tmp_path / "forwards.dwg"
+    forwards.write_bytes(encode_dwg(words))
+    assert set(read_word_list(forwards).words) == set(words)
+
+
+def test_a_graph_named_as_the_reversed_one_is_refused_by_its_name_too(tmp_path: Path) -> None:
+    """Too few words to tell by content (a club's 3): the name says it."""
+    message = refusal(encode_dwg(["TAC", "SGOD", "IQ"]), tmp_path, "CLUB-R.dwg")
+    assert "reversed word graph" in message
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 170_000), st.integers(1000, 6000), st.integers(0, 2**32), st.booleans())
+def test_word_lists_are_never_taken_for_backwards(start: int, size: int, seed: int, run: bool) -> None:
+    """Any alphabetical run of ENABLE's words (whose first letters vary least), any random handful
+    of them (from 1000, the fewest the check judges): forwards is never taken for backwards. The
+    whole list backwards always is; a run or a handful backwards may not be (Zyzzyva's reversed
+    graphs are whole lexicons, and their name says it)."""
+    words = ALL_ENABLE[start : start + size] if run else random.Random(seed).sample(ALL_ENABLE, size)
+    assert spelt_backwards(words) is None
+
+
+def test_a_whole_list_spelt_backwards_is_told_and_too_few_words_are_not_judged() -> None:
+    assert spelt_backwards(ALL_ENABLE) is None
+    assert spelt_backwards([w[::-1] for w in ALL_ENABLE]) is not None
+    assert spelt_backwards([w[::-1] for w in ALL_ENABLE if len(w) <= 5]) is not None
+    assert spelt_backwards([w[::-1] for w in ALL_ENABLE[::200]][:999]) is None  # too few to tell
+
+
+ALL_ENABLE = enable_words(step=1)

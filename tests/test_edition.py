@@ -36,7 +36,7 @@ from kiosk.core.edition import (
 )
 from kiosk.core.errors import EditionTableError, PackEditionError
 from kiosk.core.lexicon import load_lexicon
-from kiosk.paths import known_editions_path
+from kiosk.paths import built_in_edition_paths, known_editions_path
 from lexicon_build.builder import build_pack
 from lexicon_build.cli import main as lexicon_build
 from lexicon_build.recipe import Recipe, SourceSpec, load_recipe
@@ -528,3 +528,117 @@ def test_an_older_edition_renamed_is_shown_as_what_it_is_not_as_named(
     named_right = recognise(load_lexicon(build(tmp_path, other, table, name="OTHER21 list")), editions)
     assert named_right.claimed is None
     assert not edition_badge(named_right, False, "OTHER21 list").warning
+
+
+# --- other federations' published sets (issue 24): FISE2009, ODS4, ODS5, ZINGA ------------------
+
+FEDERATION_SETS = {"FISE2009": "spanish", "ODS4": "french", "ODS5": "french", "ZINGA": "italian"}
+
+
+def test_the_federations_sets_are_built_in_with_their_alphabets() -> None:
+    """Copied from the team's facts file into data/ (the product never reads /work/shared)."""
+    paths = built_in_edition_paths()
+    assert paths == (
+        REPO_ROOT / "data" / "known-lexicons.tsv",
+        REPO_ROOT / "data" / "federation-lexicons.tsv",
+    )
+    federations = {e.name: e for e in read_edition_table(paths[1])}
+    assert {name: e.alphabet for name, e in federations.items()} == FEDERATION_SETS
+    assert federations["FISE2009"].words == 636_599
+    assert dict(federations["ZINGA"].counts_by_length)[19] == 1  # words longer than the board
+    table = load_edition_table(paths)
+    for name, alphabet in FEDERATION_SETS.items():
+        found = table.find(name)
+        assert found is not None
+        assert (found.alphabet, found.source) == (alphabet, BUILT_IN_SOURCE)
+    assert table.find("NWL2023") is not None
+    assert table.find("NWL2023").alphabet == "english"  # type: ignore[union-attr]
+
+
+@pytest.mark.skipif(shutil.which("sha256sum") is None or shutil.which("sort") is None, reason="coreutils")
+def test_a_spanish_set_digest_is_over_its_words_with_tiles_in_brackets_as_the_facts_define_it(
+    tmp_path: Path, make_pack: PackFactory
+) -> None:
+    """The federations' file defines FISE2009's digest over [CH]URRO, NIÑO, CA[LL]E sorted by byte
+    value (LC_ALL=C sort -u | sha256sum): a Spanish pack's set is digested the same way, so a pack
+    of the very set is recognised as published, on the ready screen too."""
+    words = ["CHURRO", "NIÑO", "CALLE", "CARRO", "CAZO", "ÑU", "CHE", "ZAPATO"]
+    pack = load_lexicon(make_pack(words, alphabet="spanish"))
+    stored = sorted(pack.words.keys())
+    assert "[CH]U[RR]O" in stored
+    assert "CA[LL]E" in stored
+    listing = tmp_path / "stored.txt"
+    listing.write_text("".join(f"{w}\n" for w in reversed(stored)), encoding="utf-8")
+    printed = subprocess.run(
+        f"LC_ALL=C sort -u {listing} | sha256sum", shell=True, capture_output=True, text=True, check=True
+    ).stdout.split()[0]
+    assert pack.info.set_hash == f"sha256:{printed}"
+    counts = Counter(pack.info.alphabet.tile_count(w) for w in stored)
+    columns = ",".join(str(counts.get(n, 0)) for n in range(2, 20))
+    facts = tmp_path / "fise-like.tsv"
+    facts.write_text(
+        "lexicon\talphabet\twords\tsha256_of_sorted_words\twords_by_length_2_to_19\n"
+        f"FISECLUB\tspanish\t{len(stored)}\t{printed}\t{columns}\n",
+        encoding="utf-8",
+    )
+    recognition = recognise(pack, load_edition_table(built_in_edition_paths(), [facts]))
+    assert recognition.full.edition is not None
+    assert recognition.full.edition.name == "FISECLUB"
+    badge = edition_badge(recognition, False, pack.info.name)
+    assert badge.published
+    assert "FISECLUB \u2713 published word set" in badge.text
+
+
+def test_a_set_published_in_another_alphabet_is_recognised_and_the_build_says_which(
+    tmp_path: Path, base: list[str]
+) -> None:
+    """ODS5.dwg built without --alphabet: its A-Z words are ODS5's all the same (recognised), and
+    the build says the pack should be french so that French players' accents fold away."""
+    facts = tmp_path / "french.tsv"
+    unique = {w.upper() for w in base}
+    counts = Counter(map(len, unique))
+    columns = ",".join(str(counts.get(n, 0)) for n in range(2, 16))
+    facts.write_text(
+        "lexicon\talphabet\twords\tsha256_of_sorted_words\twords_by_length_2_to_15\n"
+        f"ODSCLUB\tfrench\t{len(unique)}\t{digest(unique)}\t{columns}\n",
+        encoding="utf-8",
+    )
+    source = write_list(tmp_path / "ods.txt", base)
+    out = tmp_path / "ods.kxpack"
+    built = CliRunner().invoke(
+        lexicon_build,
+        ["build", "--name", "ODS", "--source", str(source), "--known-editions", str(facts), "-o", str(out)],
+    )
+    assert built.exit_code == 0, built.output
+    assert "matches ODSCLUB as published" in built.output
+    assert (
+        "published in the french alphabet, but the pack is english: build with --alphabet french"
+        in built.output
+    )
+    args = ["build", "--alphabet", "french", "--name", "ODS", "--source", str(source)]
+    french = CliRunner().invoke(
+        lexicon_build, [*args, "--known-editions", str(facts), "-o", str(tmp_path / "fr.kxpack")]
+    )
+    assert french.exit_code == 0, french.output
+    assert "--alphabet" not in french.output
+
+
+def test_an_unrecognised_set_is_described_against_its_own_alphabets_editions_only(base: list[str]) -> None:
+    facts = WordSetFacts.of("sha256:" + "0" * 64, len(base), Counter(map(len, base)))
+    near = KnownEdition("NEAR", len(base) + 1, "1" * 64, facts.counts_by_length, alphabet="italian")
+    table = EditionTable((near,))
+    assert table.recognise(facts).closest[0].edition is near
+    assert table.recognise(facts, "italian").closest[0].edition is near
+    assert table.recognise(facts, "spanish").closest == ()
+
+
+def test_a_table_with_an_alphabet_column_names_a_wrong_alphabet(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.tsv"
+    bad.write_text(
+        "lexicon\talphabet\twords\tsha256_of_sorted_words\twords_by_length_2_to_3\nX\tklingon\t1\t"
+        + "a" * 64
+        + "\t1,0\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(EditionTableError, match=r"bad.tsv:2: the alphabet 'klingon' is not one"):
+        read_edition_table(bad)

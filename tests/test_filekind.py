@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import inspect
+import struct
 import tomllib
 import zipfile
 from pathlib import Path
@@ -140,6 +141,31 @@ def test_zyzzyva_graphs_are_known_by_content_and_their_alphabet(tmp_path: Path) 
     for tile in filekind.GRAPH_TILE_DIGITS.values():
         assert tile in message
     assert "--alphabet spanish" in message  # what reads it (issue 13)
+
+
+def test_zyzzyvas_own_graphs_with_their_empty_root_slots_are_graphs_not_damaged() -> None:
+    """Zyzzyva's real graphs give the root 256 edge slots, most of them empty (ODS5.dwg: edges 27
+    to 256, letter byte 0x00): they are graphs, English or Spanish, and only real damage is called
+    damaged (issue 24: FISE2009.dwg was 'damaged', sent to be copied again)."""
+    for zyzzyva in (True, False):
+        english = encode_dwg(["CAT", "DOGS", "QI"], zyzzyva=zyzzyva)
+        spanish = encode_dwg(["CA1O", "2AMA", "PE3O", "4U"], zyzzyva=zyzzyva)
+        assert recognise_bytes(english, "ODS5.dwg") == filekind.Recognised(Kind.WORD_GRAPH)
+        assert recognise_bytes(spanish, "FISE2009.dwg") == filekind.Recognised(Kind.SPANISH_WORD_GRAPH)
+    graph = encode_dwg(["CAT", "DOGS", "QI"])
+    assert graph[4 + 4 * 30 : 4 + 4 * 31] == b"\0\0\0\0"  # edge 31: an empty slot
+    assert graph[4 + 4 * 255 : 4 + 4 * 256] == b"\0\0\x40\0"  # edge 256: empty, last of the root
+    assert recognise_bytes(encode_dwg([]), "EMPTY.dwg").kind is Kind.WORD_GRAPH
+    damaged = bytearray(graph)
+    damaged[4 + 4 * 30] = 7  # an empty slot with something in it
+    assert recognise_bytes(bytes(damaged), "ODS5.dwg") == filekind.Recognised(Kind.WORD_GRAPH, "damaged")
+    no_last_mark = bytearray(graph)
+    no_last_mark[4 + 4 * 255 + 2] = 0  # the 256th slot without its last-edge mark: not Toal's layout
+    assert recognise_bytes(bytes(no_last_mark), "x.dwg") == filekind.Recognised(Kind.WORD_GRAPH, "damaged")
+    assert recognise_bytes(struct.pack("<i3I", 3, 0, 0, 0), "x.bin").kind is Kind.BINARY  # zeros: no graph
+    damaged = bytearray(graph)
+    damaged[4 + 4 * 256 + 3] = 0  # edge 257, the first past the root's slots: letter 0x00
+    assert recognise_bytes(bytes(damaged), "ODS5.dwg") == filekind.Recognised(Kind.WORD_GRAPH, "damaged")
 
 
 def refusal_for(path: Path, data: bytes, role: Role) -> str:

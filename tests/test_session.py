@@ -24,14 +24,22 @@ from kiosk.core.session import (
     Repeated,
     Screen,
     SessionState,
+    TileTyped,
     Typed,
     VerdictExpired,
     idle_timing,
+    judged_words,
+    shown_tiles,
     start,
     tiles,
     transition,
 )
 from tests.conftest import PackFactory
+
+
+def shown(state: SessionState) -> tuple[str, ...]:
+    """The words on screen, as the entry shows them (each word's tiles)."""
+    return tuple(state.alphabet.shown(shown_tiles(state, word)) for word in state.entered)
 
 
 def run(state: SessionState, *events: Event) -> SessionState:
@@ -56,40 +64,42 @@ def test_zero_nine_and_letters_do_not_open_the_entry() -> None:
 
 def test_words_are_separated_by_space_comma_or_enter_and_upper_cased() -> None:
     state = entered("cat,dog\rqi", 3)
-    assert state.entered == ("CAT", "DOG", "QI")
+    assert state.entered == ("cat", "dog", "qi")  # as typed
+    assert shown(state) == ("CAT", "DOG", "QI")
     assert state.screen is Screen.CONFIRM
 
 
 def test_full_width_letters_are_folded_by_the_normaliser() -> None:
-    assert entered("\uff21\uff22", 1).entered == ("AB",)
+    assert shown(entered("\uff21\uff22", 1)) == ("AB",)
 
 
 def test_a_non_letter_is_refused_with_the_normalisers_description() -> None:
     state = entered("ca\u00e9t", 1)
-    assert state.entered == ("CAT",)
-    assert state.notice == ""  # the next letter clears the notice
+    assert shown(state) == ("CAT",)
+    # the refusal stays until the play is judged or cleared: CAT on screen, é said refused
+    assert state.refusal == 'Not typed: "\u00e9" (e with acute) is not one of the letters A to Z'
     state = entered("ca\u00e9", 1)
-    assert state.current == "CA"
-    assert state.notice == ('Not typed: "\u00e9" (e with acute) is not one of the letters A to Z')
+    assert state.current == "ca"
+    assert state.refusal == ('Not typed: "\u00e9" (e with acute) is not one of the letters A to Z')
 
 
 def test_digits_in_a_word_are_refused_not_dropped() -> None:
     state = entered("c4", 1)
-    assert state.current == "C"
-    assert state.notice == 'Not typed: "4" is not one of the letters A to Z'
+    assert state.current == "c"
+    assert state.refusal == 'Not typed: "4" is not one of the letters A to Z'
 
 
 def test_look_alike_and_invisible_characters_are_named() -> None:
-    assert "(Cyrillic small letter a)" in entered("c\u0430", 1).notice
-    invisible = entered("c\u200b", 1).notice
+    assert "(Cyrillic small letter a)" in entered("c\u0430", 1).refusal
+    invisible = entered("c\u200b", 1).refusal
     assert "an invisible character (U+200B ZERO WIDTH SPACE)" in invisible
-    assert "combining" in entered("ca\u0301", 1).notice.lower()
+    assert "combining" in entered("ca\u0301", 1).refusal.lower()
 
 
 def test_a_word_longer_than_the_pack_allows_stays_as_typed_and_is_never_judged() -> None:
     """The station never judges a word other than the one typed (it used to cut it to fit)."""
     state = entered("abcdef", 1, max_length=5)
-    assert state.current == "ABCDEF"
+    assert shown(state) == ("ABCDEF",)
     assert state.notice == (
         "Too long: 'ABCDEF' has 6 letters; this lexicon holds words of at most 5 letters. "
         "Backspace corrects it"
@@ -98,31 +108,31 @@ def test_a_word_longer_than_the_pack_allows_stays_as_typed_and_is_never_judged()
     for key in (JudgePressed(), Typed(" "), Typed("\r")):
         step = transition(state, key)
         assert step.effects == ()
-        assert step.state.current == "ABCDEF"
+        assert step.state.current == "abcdef"
         assert "'ABCDEF' has 6 letters" in step.state.notice
     corrected = run(state, Backspace())
-    assert corrected.current == "ABCDE"
+    assert corrected.current == "abcde"
     assert corrected.screen is Screen.CONFIRM
     assert transition(corrected, JudgePressed()).effects == (Effect.JUDGE_PLAY,)
 
 
 def test_a_key_held_down_stops_at_twice_the_longest_word() -> None:
     state = entered("a" * 40, 1, max_length=15)
-    assert state.current == "A" * 30
+    assert state.current == "a" * 30
     assert state.notice.startswith("Not typed: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' has 30 letters")
 
 
 def test_a_one_letter_word_cannot_be_finished() -> None:
     state = entered("a ", 2)
     assert state.words == ()
-    assert state.current == "A"
+    assert state.current == "a"
     assert "at least 2 letters" in state.notice
 
 
 def test_more_words_than_the_count_are_refused() -> None:
     state = entered("cat dog ", 2)
     state = run(state, Typed("x"))
-    assert state.entered == ("CAT", "DOG")
+    assert state.entered == ("cat", "dog")
     assert state.screen is Screen.CONFIRM
     assert state.notice == "All 2 words are typed: press TAB to judge, or Esc to start again"
     one = run(entered("cat ", 1), Typed("x"))
@@ -132,7 +142,7 @@ def test_more_words_than_the_count_are_refused() -> None:
 def test_backspace_corrects_across_words() -> None:
     state = run(entered("cat d", 2), Backspace(), Backspace(), Backspace())
     assert state.words == ()
-    assert state.current == "CA"
+    assert state.current == "ca"
     assert state.screen is Screen.ENTRY
 
 
@@ -146,23 +156,23 @@ def test_escape_clears_then_returns_to_ready() -> None:
 def test_tab_before_the_last_word_ends_the_word_being_typed() -> None:
     """Zyzzyva players press Tab between words: ZA, Tab, CAF is ZA and CAF, never ZACAF."""
     state = run(entered("za", 3), JudgePressed(), Typed("caf"))
-    assert state.words == ("ZA",)
-    assert state.current == "CAF"
+    assert state.words == ("za",)
+    assert state.current == "caf"
     step = transition(state, JudgePressed())
     assert step.effects == ()
-    assert step.state.words == ("ZA", "CAF")
+    assert step.state.words == ("za", "caf")
     step = transition(run(step.state, Typed("qi")), JudgePressed())  # the last word: Tab judges
     assert step.effects == (Effect.JUDGE_PLAY,)
-    assert step.state.words == ("ZA", "CAF", "QI")
+    assert judged_words(step.state) == ("ZA", "CAF", "QI")
 
 
 def test_tab_with_nothing_being_typed_says_what_is_missing() -> None:
     state = run(entered("cat ", 2), JudgePressed())
-    assert state.entered == ("CAT",)
+    assert state.entered == ("cat",)
     assert state.notice == "Type all 2 words first (1 to go)"
     assert run(start((15,)), Typed("1"), JudgePressed()).notice == "Type the word first"
     state = run(entered("cat a", 2), JudgePressed())  # a one-letter last word is not judged
-    assert state.current == "A"
+    assert state.current == "a"
     assert "at least 2 letters" in state.notice
 
 
@@ -223,9 +233,9 @@ def test_a_held_esc_clears_the_entry_once_and_never_opens_the_judges_door() -> N
 
 def test_letters_and_backspace_held_in_the_entry_repeat_there_and_keep_it() -> None:
     state = run(entered("ca", 1), Repeated(Typed("t"), Screen.ENTRY), Repeated(Typed("t"), Screen.ENTRY))
-    assert state.current == "CATT"
+    assert state.current == "catt"
     state = run(state, Repeated(Backspace(), Screen.CONFIRM), Repeated(Backspace(), Screen.ENTRY))
-    assert state.current == "CA"
+    assert state.current == "ca"
     warned = run(state, IdleWarned(3))
     assert run(warned, Repeated(JudgePressed(), Screen.ENTRY)).clearing_in_s == 0  # still there
 
@@ -243,7 +253,7 @@ def test_idle_entry_clears_to_ready() -> None:
 def test_idle_clearing_is_announced_and_any_key_keeps_the_entry() -> None:
     state = run(start((15,)), Typed("2"), Typed("cat"), IdleWarned(5))
     assert state.clearing_in_s == 5
-    assert state.current == "CAT"
+    assert state.current == "cat"
     assert run(state, IdleWarned(4)).clearing_in_s == 4
     for key in (Nudged(), Typed("s"), Backspace(), JudgePressed()):
         kept = run(state, key)
@@ -296,7 +306,7 @@ def test_one_division_asks_nothing() -> None:
 
 def test_max_length_follows_the_chosen_division() -> None:
     state = run(start((15, 4)), Typed("1"), Typed("2"), Typed("abcde"))
-    assert state.current == "ABCDE"
+    assert state.current == "abcde"
     assert "at most 4 letters" in state.notice
     assert state.screen is Screen.ENTRY
 
@@ -374,17 +384,19 @@ def check_consistent(state: SessionState) -> None:
     else:
         assert state.division in state.served
 
-    # lengths in tiles: letters in English; in another alphabet, the tiles a word can read as
-    # (Spanish LL: one tile or two) must allow a length the pack takes
+    # lengths in tiles (letters in English): the one reading of the word must fit the pack
     def fits(word: str) -> bool:
-        low, high = (len(word), len(word)) if not state.alphabets else (tiles(state, word) or (99, 0))
-        return high >= MIN_WORD_LETTERS and low <= state.max_length
+        counted = tiles(state, word)
+        return counted is not None and MIN_WORD_LETTERS <= counted <= state.max_length
 
     for word in state.entered:
-        assert word.isupper() or not word.isalpha()
+        for tile in shown_tiles(state, word):  # every character taken reads (never raises)
+            assert tile in state.alphabet.tiles or not tile.isalpha()
         if not state.alphabets:
-            assert word.isascii()
-            assert word.isalpha()
+            assert all(tile in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" for tile in shown_tiles(state, word))
+    if state.refusal:
+        assert state.screen in (Screen.ENTRY, Screen.CONFIRM)
+        assert state.refused
     for word in state.words:  # a word too long stays the one being typed, never a finished word
         assert fits(word), word
     assert len(state.current) <= 2 * state.max_length
@@ -403,6 +415,7 @@ def check_consistent(state: SessionState) -> None:
         assert len(state.entered) == state.expected
     if state.screen in (Screen.JUDGING, Screen.VERDICT, Screen.FAULT):
         assert len(state.words) == state.expected
+        assert len(judged_words(state)) == state.expected  # every word can be judged as shown
         assert state.current == ""
         assert state.division is not None
     if state.clearing_in_s:
@@ -421,7 +434,7 @@ def check_consistent(state: SessionState) -> None:
         assert str(state.table) == state.table_digits
     assert (state.ruling is not None) == (state.screen is Screen.VERDICT)
     if state.ruling is not None:
-        assert state.ruling.words == state.words
+        assert state.ruling.words == judged_words(state)
     if state.unlocked:
         assert state.screen is Screen.VERDICT
 
@@ -462,8 +475,12 @@ TILE_WORDS = {
 TILE_KEYS = st.one_of(
     KEYS,
     st.builds(
-        Typed, st.sampled_from(["ch", "ll", "rr", "ñ", "l·l", "l.l", "ny", "qu", "ż", "ó", "k", "w", "ß"])
+        Typed,
+        st.sampled_from(
+            ["ch", "ll", "rr", "ñ", "n\u0303", "+", "l·l", "l.l", "ny", "qu", "ż", "ó", "k", "w", "ß"]
+        ),
     ),
+    st.builds(TileTyped, st.sampled_from(["CH", "C", "H", "L", "LL", "L·L", "NY", "QU", "Ż", "A"])),
 )
 
 

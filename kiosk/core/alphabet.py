@@ -1,27 +1,41 @@
-"""Alphabet profiles: a federation's tiles, how players type them, and how lists write them.
+"""Alphabet profiles: a federation's tiles, how its players lay, type and list them.
 
 A pack declares its alphabet (``PackInfo.alphabet``); the one normaliser (``kiosk.core.normalise``)
 takes the profile as data, so no code anywhere branches on a language. A profile is:
 
-* its **tiles**, in the order a touch keyboard shows them. A tile is one letter (``A``, ``Ñ``,
-  ``Ą``) or several (``CH``, ``L·L``, ``NY``): a multi-letter tile is *written* in lists and on
-  screen as its letters, and may be *typed* other ways as well (Catalan ``L·L`` as ``L.L`` or
-  ``LL``);
+* its **tiles**. A tile is one letter (``A``, ``Ñ``, ``Ą``) or several (``CH``, ``L·L``, ``NY``): a
+  multi-letter tile is *written* in lists and on screen as its letters;
 * its **folds**: what a typed character stands for before tiles are read (lower case, full-width
   Latin letters, French ``É`` → ``E`` and ``Œ`` → ``OE``, German ``ß`` → ``SS``). Every character
-  that is neither a fold nor one of the profile's marks (Catalan ``·`` and ``.``) is refused by
-  name, whatever the profile: a Cyrillic ``\u0410`` is never an ``A``;
-* for Zyzzyva word graphs, the digits that stand for tiles (FISE: 1-4 for CH, LL, RR, Ñ).
+  that is neither a fold nor one of the profile's marks (Catalan ``·`` and ``.``) nor the tile
+  separator is refused by name, whatever the profile: a Cyrillic ``\u0410`` is never an ``A``;
+* its **federation's rules** on the tiles (``federation``, ``rules``: which letter pairs are
+  tiles, which reading typed letters get, how a player types the other), its players'
+  **touch keyboard** (``keyboard``: rows in the layout they know) and **physical keyboard**
+  (``layout``, an XKB layout name);
+* for Zyzzyva word graphs and lists, the digits that stand for tiles (FISE: 1-4 for CH, LL, RR, Ñ).
+
+**One reading.** Typed letters are read as tiles one way only, and that is the way the screens
+show them and the way they are judged; the pack is never asked about a reading nobody saw:
+
+* a multi-letter tile is read wherever its written letters stand, the longest first where the
+  rest can still be read: Spanish ``CHALLA`` is CH·A·LL·A, Catalan ``ANYS`` A·NY·S;
+* a tile written with a mark is read only with its mark: Catalan L·L is typed ``L·L``, ``L.L`` or
+  ``ŀl``, and ``LL`` is two L tiles (the ela palatal of CALL, CAVALL, CASTELL);
+* the **tile separator** ``+`` keeps the letters either side of it apart: Spanish ``C+HE`` is the
+  C and H tiles laid side by side, which FISE's rules never allow for CH, so the play is ruled on
+  what the board holds. In an alphabet of single-letter tiles (English, French...) there is
+  nothing to keep apart, and ``+`` is refused like any other character.
+
+The touch keyboard's keys are tiles (``kiosk.core.session.TileTyped``): its C then its H are two
+tiles, its CH key one; it types the separator itself where a tile would otherwise join the one
+before (``kiosk.core.normalise.typed_tile``).
 
 A pack stores each word as its tiles, one after another: a one-letter tile as its letter, a
 multi-letter tile in brackets (``[CH]A[LL]APATEÑA``, the notation of woogles and macondo), so the
 stored form never hesitates between ``[LL]`` and ``L`` ``L``. An English word is stored exactly as
-before (A-Z), and so is its digest.
-
-Typed letters may be read as tiles in more than one way (Spanish ``LL``: the tile LL, or two Ls;
-Catalan ``LL``: the tile L·L, or two Ls). The normaliser keeps such letters as typed (a *pattern*:
-loose letters, and in brackets the tiles typed unmistakably, Catalan ``L·L``); ``spellings`` then
-asks the pack which readings exist. Length limits count tiles, never letters.
+before (A-Z), and so is its digest. Lists write words as players type them (one reading), or give
+their tiles in brackets. Length limits count tiles, never letters.
 """
 
 from __future__ import annotations
@@ -38,26 +52,44 @@ __all__ = [
     "DEFAULT_ALPHABET",
     "ENGLISH",
     "FISE_GRAPH_DIGITS",
+    "TILE_SEPARATOR",
     "Alphabet",
+    "TileReading",
     "alphabet_named",
     "alphabets",
     "tiles_of",
 ]
 
 ASCII_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# Typed between two letters, keeps them apart as single tiles (Spanish C+H: the C and H tiles).
+TILE_SEPARATOR = "+"
 _FULLWIDTH_OFFSET = 0xFF21 - ord("A")  # U+FF21 FULLWIDTH LATIN CAPITAL LETTER A
 _FULLWIDTH_SMALL_OFFSET = 0xFF41 - ord("A")
+
+
+@dataclass(frozen=True)
+class TileReading:
+    """Folded letters read as tiles, the one way: ``tiles`` and the index in the letters each
+    starts at; ``stop`` is where reading stopped (the letters' length when every letter was read;
+    before it, letters that make no tile there: Catalan ``Q`` before its ``U``)."""
+
+    tiles: tuple[str, ...]
+    starts: tuple[int, ...]
+    stop: int
 
 
 @dataclass(frozen=True, eq=False)  # profiles are made once each: one is equal only to itself
 class Alphabet:
     """One federation's tiles, as data.
 
-    ``tiles``: each tile as lists and screens write it, in keyboard order. ``folds``: typed
-    characters (upper case; lower case and full-width forms are derived) and the letters they stand
-    for. ``typed``: further spellings players use for a multi-letter tile. ``marks``: characters
-    kept in typed words only inside a tile's spelling (Catalan ``·``). ``graph_digits``: a Zyzzyva
-    graph's digits and the tiles they stand for.
+    ``tiles``: each tile as lists and screens write it. ``folds``: typed characters (upper case;
+    lower case and full-width forms are derived) and the letters they stand for. ``typed``: further
+    spellings players use for a multi-letter tile, each with a mark (Catalan ``L.L``). ``marks``:
+    characters kept in typed words only inside a tile's spelling (Catalan ``·``). ``graph_digits``:
+    a Zyzzyva graph's (or list's) digits and the tiles they stand for. ``keyboard``: the touch
+    keyboard's rows, tiles separated by spaces, each tile once, in the layout the players' own
+    keyboards have; ``layout``: that physical keyboard (XKB layout name). ``federation`` and
+    ``rules``: whose rules these are and what they say about the tiles, for people (the docs).
     """
 
     name: str
@@ -67,9 +99,12 @@ class Alphabet:
     typed: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     marks: str = ""
     graph_digits: Mapping[str, str] = field(default_factory=dict)
+    keyboard: tuple[str, ...] = ()
+    layout: str = "us"
+    federation: str = ""
+    rules: str = ""
     # derived from the fields above, once, by __post_init__
     _typed_chars: Mapping[str, str] = field(init=False, repr=False, compare=False)
-    _loose: Mapping[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
     _written: Mapping[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
     _marked: Mapping[str, str] = field(init=False, repr=False, compare=False)
     _longest: int = field(init=False, repr=False, compare=False)
@@ -78,12 +113,18 @@ class Alphabet:
     _typed_word: re.Pattern[str] = field(init=False, repr=False, compare=False)
     _written_multi: re.Pattern[str] = field(init=False, repr=False, compare=False)
     _stored_word: re.Pattern[str] = field(init=False, repr=False, compare=False)
-    _loose_multi: re.Pattern[str] = field(init=False, repr=False, compare=False)
     _simple: bool = field(init=False, repr=False, compare=False)
     _bracket_letters: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Derived tables, computed once per profile (profiles are made once, in ``alphabets()``).
+        multi = tuple(tile for tile in self.tiles if len(tile) > 1)
+        for tile, spellings in self.typed.items():
+            if tile not in multi or not all(any(m in s for m in self.marks) for s in spellings):
+                raise ValueError(f"{self.name}: a further spelling of {tile} must carry a mark: {spellings}")
+        keys = [key for row in self.keyboard for key in row.split()]
+        if self.keyboard and sorted(keys) != sorted(self.tiles):
+            raise ValueError(f"{self.name}: the touch keyboard must hold each tile once: {keys}")
         typed_chars: dict[str, str] = {}
         for tile in self.tiles:
             if len(tile) == 1:
@@ -107,15 +148,11 @@ class Alphabet:
                 typed_chars.setdefault(char.lower(), letters)
         for mark in self.marks:
             typed_chars[mark] = mark
+        simple = not multi
+        if not simple:
+            typed_chars[TILE_SEPARATOR] = TILE_SEPARATOR
         object.__setattr__(self, "_typed_chars", MappingProxyType(typed_chars))
-        multi = tuple(tile for tile in self.tiles if len(tile) > 1)
-        # what loose letters can be read as: every tile by its letters, and its typed spellings
-        readings: dict[str, list[str]] = {}
-        for tile in self.tiles:
-            for spelling in (tile, *self.typed.get(tile, ())):
-                if not any(mark in spelling for mark in self.marks):
-                    readings.setdefault(spelling, []).append(tile)
-        object.__setattr__(self, "_loose", MappingProxyType({k: tuple(v) for k, v in readings.items()}))
+        # how written letters are read: every tile by its letters, unless a mark is among them
         written = {tile: (tile,) for tile in self.tiles if not any(m in tile for m in self.marks)}
         object.__setattr__(self, "_written", MappingProxyType(written))
         marked_spellings = {
@@ -125,9 +162,9 @@ class Alphabet:
             if any(mark in spelling for mark in self.marks)
         }
         object.__setattr__(self, "_marked", MappingProxyType(marked_spellings))
-        object.__setattr__(self, "_longest", max(map(len, readings)) if readings else 1)
+        object.__setattr__(self, "_longest", max(map(len, written)) if written else 1)
         object.__setattr__(self, "_tile_set", frozenset(self.tiles))
-        object.__setattr__(self, "_simple", all(len(tile) == 1 for tile in self.tiles))
+        object.__setattr__(self, "_simple", simple)
         # when every multi-letter tile has as many letters (Spanish CH, LL, RR: 2), a stored word's
         # tiles are counted from its brackets alone; else 0 (Catalan L·L beside NY), and tile_count
         # reads the tiles
@@ -137,7 +174,7 @@ class Alphabet:
         object.__setattr__(self, "_fold_table", MappingProxyType({ord(c): v for c, v in typed_chars.items()}))
         typed_class = "".join(re.escape(c) for c in typed_chars)
         object.__setattr__(self, "_typed_word", re.compile(f"[{typed_class}]+"))
-        multi_written = sorted((t for t in multi), key=len, reverse=True)
+        multi_written = sorted(multi, key=len, reverse=True)
         object.__setattr__(
             self, "_written_multi", re.compile("|".join(map(re.escape, multi_written)) or "(?!)")
         )
@@ -145,8 +182,6 @@ class Alphabet:
         bracketed = "|".join(re.escape(f"[{t}]") for t in multi_written)
         unit = f"(?:{bracketed}|[{singles}])" if bracketed else f"[{singles}]"
         object.__setattr__(self, "_stored_word", re.compile(f"{unit}{{2,}}"))
-        loose_multi = sorted((k for k in readings if len(k) > 1), key=len, reverse=True)
-        object.__setattr__(self, "_loose_multi", re.compile("|".join(map(re.escape, loose_multi)) or "(?!)"))
 
     # --- what the profile is -------------------------------------------------------------------
 
@@ -166,9 +201,20 @@ class Alphabet:
         """The tiles for people: ``A B C CH D ... Z``."""
         return " ".join(self.tiles)
 
+    @property
+    def separator(self) -> str:
+        """The tile separator where the alphabet has one (multi-letter tiles), else ""."""
+        return "" if self.simple else TILE_SEPARATOR
+
     def typed_char(self, char: str) -> str | None:
-        """What one typed character stands for (letters, or a mark), or None if it is refused."""
+        """What one typed character stands for (letters, a mark, the separator), or None if it is
+        refused."""
         return self._typed_chars.get(char)
+
+    def shown(self, tiles: Sequence[str]) -> str:
+        """Tiles for people, as the screens show a word: letters run together where every tile is a
+        letter (``CAT``), else each tile apart (``CH A LL A``, ``TILE_GAP`` between)."""
+        return "".join(tiles) if self.simple else TILE_GAP.join(tiles)
 
     # --- stored spellings (what a pack holds) --------------------------------------------------
 
@@ -213,198 +259,100 @@ class Alphabet:
         # each bracketed tile is its letters and two brackets, for one tile
         return len(stored) - sum(len(tile) + 1 for tile in _BRACKETED.findall(stored))
 
-    # --- typed words (patterns) ----------------------------------------------------------------
+    def is_stored(self, word: str) -> bool:
+        """Whether ``word`` is a spelling as packs store it, of two tiles or more (the walk's check)."""
+        return self._stored_word.fullmatch(word) is not None
 
-    def pattern_of(self, letters: str) -> tuple[str, list[int]]:
-        """Folded typed letters as a pattern (each marked spelling, Catalan ``L·L`` or ``L.L``, a
-        tile in brackets), and for each unit of the pattern the index in ``letters`` it starts at.
-        A mark that makes no tile stays, and no reading gets past it."""
-        pattern: list[str] = []
-        starts: list[int] = []
-        index = 0
-        for unit in _marked_units(letters, self._marked):
-            pattern.append(unit)
-            starts.append(index)
-            index += len(unit) - 2 if unit.startswith("[") else 1
-        return "".join(pattern), starts
+    # --- reading letters as tiles: the one reading ----------------------------------------------
 
-    def pattern_units(self, pattern: str) -> list[str]:
-        """A pattern as units: each loose letter, and each bracketed tile (without brackets)."""
+    def read(self, letters: str) -> TileReading:
+        """Folded letters (with the marks and separators typed) as tiles, the one way (the module's
+        docstring). Reading stops at the first letter that makes no tile there."""
         units: list[str] = []
+        positions: list[int] = []
         index = 0
-        while index < len(pattern):
-            if pattern[index] == "[":
-                end = pattern.index("]", index)
-                units.append(pattern[index : end + 1])
-                index = end + 1
-            else:
-                units.append(pattern[index])
-                index += 1
-        return units
+        for unit, length in _marked_units(letters, self._marked):
+            units.append(unit)
+            positions.append(index)
+            index += length
+        tiles: list[str] = []
+        starts: list[int] = []
+        segment = 0
+        for end in [*(i for i, unit in enumerate(units) if unit == TILE_SEPARATOR), len(units)]:
+            found = self._longest_first(units, segment, end)
+            for tile, at in found[0]:
+                tiles.append(tile)
+                starts.append(positions[at])
+            if found[1] < end:  # no tile there: nothing after it is read
+                return TileReading(tuple(tiles), tuple(starts), positions[found[1]])
+            segment = end + 1
+        return TileReading(tuple(tiles), tuple(starts), len(letters))
 
-    def _steps(
-        self, units: Sequence[str], start: int, table: Mapping[str, tuple[str, ...]] | None = None
-    ) -> Iterator[tuple[str, int]]:
-        """Each tile that can be read at ``units[start]``, and where reading goes on after it:
-        a bracketed unit is its tile; loose letters are read by ``table`` (typed spellings unless
-        another is given)."""
+    def units(self, letters: str) -> Iterator[tuple[str, int]]:
+        """Letters one by one as a screen shows those that make no tile, a marked spelling as its
+        tile (``L.L``: ``L·L``), each with how many letters it takes."""
+        for unit, length in _marked_units(letters, self._marked):
+            yield unit.strip("[]") if unit.startswith("[") else unit, length
+
+    def _steps(self, units: Sequence[str], start: int, end: int) -> Iterator[tuple[str, int]]:
+        """Each tile that can be read at ``units[start]`` (before ``end``), and where reading goes on
+        after it: a bracketed unit is its tile; written letters are read by ``_written``."""
         unit = units[start]
         if unit.startswith("["):
             yield unit[1:-1], start + 1
             return
-        readings = self._loose if table is None else table
         letters = ""
-        for end in range(start, min(len(units), start + self._longest)):
-            if units[end].startswith("["):
+        for at in range(start, min(end, start + self._longest)):
+            if units[at].startswith("["):
                 break
-            letters += units[end]
-            for tile in readings.get(letters, ()):
-                yield tile, end + 1
+            letters += units[at]
+            for tile in self._written.get(letters, ()):
+                yield tile, at + 1
 
-    def _longest_first(
-        self, units: Sequence[str], table: Mapping[str, tuple[str, ...]] | None = None
-    ) -> tuple[str, ...] | int:
-        """One reading of ``units``: the longest tile first wherever the rest can still be read;
-        if there is none, the index of the furthest unit any reading from the start gets to."""
-        size = len(units)
-        readable = [False] * (size + 1)
-        readable[size] = True
-        for start in range(size - 1, -1, -1):
-            readable[start] = any(readable[after] for _, after in self._steps(units, start, table))
+    def _longest_first(self, units: Sequence[str], start: int, end: int) -> tuple[list[tuple[str, int]], int]:
+        """``units[start:end]`` read the longest tile first wherever the rest can still be read:
+        each tile and the unit it starts at. If the whole cannot be read, the longest beginning
+        that can, and the index of the first unit no reading gets past."""
+        readable = [False] * (end - start + 1)
+        readable[end - start] = True
+        for at in range(end - 1, start - 1, -1):
+            readable[at - start] = any(readable[after - start] for _, after in self._steps(units, at, end))
         if not readable[0]:
-            reached = {0}
-            for start in range(size):
-                if start in reached:
-                    reached.update(after for _, after in self._steps(units, start, table))
-            return max(reached)
-        tiles: list[str] = []
-        index = 0
-        while index < size:
-            tile, index = max(
-                (step for step in self._steps(units, index, table) if readable[step[1]]),
+            reached = {start}
+            for at in range(start, end):
+                if at in reached:
+                    reached.update(after for _, after in self._steps(units, at, end))
+            stop = max(reached)
+            return self._longest_first(units, start, stop)[0], stop
+        tiles: list[tuple[str, int]] = []
+        at = start
+        while at < end:
+            tile, after = max(
+                (step for step in self._steps(units, at, end) if readable[step[1] - start]),
                 key=lambda step: step[1],
             )
-            tiles.append(tile)
-        return tuple(tiles)
-
-    def tile_range(self, pattern: str) -> tuple[int, int] | int:
-        """The fewest and the most tiles a pattern can be read as; if none, the index of the first
-        unit no reading gets past (a letter that makes no tile there, Catalan Q without U)."""
-        units = self.pattern_units(pattern)
-        size = len(units)
-        best: list[tuple[int, int] | None] = [None] * (size + 1)
-        best[size] = (0, 0)
-        for start in range(size - 1, -1, -1):
-            counts = [rest for _, after in self._steps(units, start) if (rest := best[after]) is not None]
-            if counts:
-                best[start] = (min(c[0] for c in counts) + 1, max(c[1] for c in counts) + 1)
-        found = best[0]
-        if found is not None:
-            return found
-        failed = self._longest_first(units)
-        return failed if isinstance(failed, int) else 0  # pragma: no branch - best[0] agrees
-
-    def shown_tiles(self, pattern: str) -> tuple[str, ...]:
-        """One reading of a pattern for the screen: the longest tile first wherever the rest can
-        still be read (``CH·A·LL·A·P·A·T·E·Ñ·A``). Letters no reading takes (a word still being
-        typed, Catalan ``Q``) are shown one by one, after the part that can be read."""
-        units = self.pattern_units(pattern)
-        for cut in range(len(units), -1, -1):
-            tiles = self._longest_first(units[:cut])
-            if not isinstance(tiles, int):
-                return tiles + tuple(unit.strip("[]") for unit in units[cut:])
-        return ()  # pragma: no cover - an empty prefix always reads
-
-    def display_tiles(self, word: str) -> tuple[str, ...]:
-        """A word on a player's screen, typed letters or a normalised pattern alike, as tiles read
-        the first way (never from the pack: the screen must not depend on which words it holds)."""
-        if self.simple:
-            return tuple(word)
-        return self.shown_tiles(word if "[" in word else self.pattern_of(word)[0])
-
-    def last_tile_start(self, letters: str) -> int:
-        """Where in typed ``letters`` the last tile shown begins (Backspace takes it off whole)."""
-        if self.simple or not letters:
-            return max(0, len(letters) - 1)
-        pattern, starts = self.pattern_of(letters)
-        units = self.pattern_units(pattern)
-        shown = self.shown_tiles(pattern)
-        last = shown[-1] if shown else ""
-        if units[-1].startswith("["):
-            return starts[-1]
-        # the last tile shown covers the last few loose letters that spell it
-        for taken in range(min(self._longest, len(units)), 0, -1):
-            spelt = units[-taken:]
-            if not any(u.startswith("[") for u in spelt) and last in self._loose.get("".join(spelt), ()):
-                return starts[len(units) - taken]
-        return starts[-1]
-
-    def spellings(
-        self,
-        pattern: str,
-        has_prefix: Callable[[str], bool],
-        holds: Callable[[str], bool],
-        max_tiles: int,
-    ) -> Iterator[str]:
-        """Every reading of ``pattern`` a pack holds (``holds``), found by walking the readings
-        and leaving any whose beginning no word of the pack has (``has_prefix``)."""
-        if "[" not in pattern and self._loose_multi.search(pattern) is None:
-            # no letters that spell a multi-letter tile: the word's only reading is its letters
-            if (
-                self._stored_word.fullmatch(pattern) is not None
-                and len(pattern) <= max_tiles
-                and holds(pattern)
-            ):
-                yield pattern
-            return
-        units = self.pattern_units(pattern)
-        size = len(units)
-        pending: list[tuple[int, str, int]] = [(0, "", 0)]
-        while pending:
-            index, spelt, count = pending.pop()
-            while True:  # one reading only: go on without asking the pack
-                if index == size:
-                    if holds(spelt):
-                        yield spelt
-                    break
-                if count >= max_tiles:
-                    break
-                steps = list(self._steps(units, index))
-                if len(steps) == 1:
-                    tile, index = steps[0]
-                    spelt += tile if len(tile) == 1 else f"[{tile}]"
-                    count += 1
-                    continue
-                for tile, after in steps:  # letters read two ways: each, if a word starts so
-                    longer = spelt + (tile if len(tile) == 1 else f"[{tile}]")
-                    if has_prefix(longer):
-                        pending.append((after, longer, count + 1))
-                break
+            tiles.append((tile, at))
+            at = after
+        return tiles, end
 
     # --- words as lists write them -------------------------------------------------------------
 
     def listed_at_once(self, raw: str) -> str | None:
         """A list's word (no brackets) as stored, by a few passes of C code, or None if it needs
-        ``listed_tiles`` (a character to refuse, letters that make no tile, brackets, fewer than
-        two tiles): the same result as the careful road wherever this one gives one."""
+        ``listed_tiles`` (a character to refuse, letters that make no tile, brackets, separators,
+        fewer than two tiles): the same result as the careful road wherever this one gives one."""
         if self._typed_word.fullmatch(raw) is None:
             return None
         folded = raw.translate(self._fold_table)
         stored = self._written_multi.sub(lambda found: f"[{found.group()}]", folded)
         return stored if self._stored_word.fullmatch(stored) is not None else None
 
-    def is_stored(self, word: str) -> bool:
-        """Whether ``word`` is a spelling as packs store it, of two tiles or more (the walk's check)."""
-        return self._stored_word.fullmatch(word) is not None
-
     def listed_tiles(self, letters: str) -> tuple[str, ...] | int:
-        """A word as a list writes it (folded letters and marks, or tiles in brackets): its tiles.
+        """A word as a list writes it (folded letters, marks and separators, or tiles in
+        brackets): its tiles; on failure, the index of the first character no reading gets past.
 
-        Without brackets, each multi-letter tile is read where its written letters stand (``CH``
-        in a Spanish list is the tile CH; ``LL`` in a Catalan list two Ls, its tile being written
-        ``L·L``), longest first where the rest can still be read. With brackets, as stored: a
-        bracket holds one tile, every other letter is a tile of its own. On failure, the index of
-        the first character no reading gets past.
+        Without brackets, as players type it (``read``). With brackets, as stored: a bracket holds
+        one tile, every other letter is a tile of its own.
         """
         if "[" in letters or "]" in letters:
             tiles: list[str] = []
@@ -424,33 +372,34 @@ class Alphabet:
                 else:
                     return index
             return tuple(tiles)
-        units = list(_marked_units(letters, self._marked))
-        read = self._longest_first(units, self._written)
-        if isinstance(read, int):  # the unit's index, as the index of its first character
-            return sum(len(unit) - 2 if unit.startswith("[") else 1 for unit in units[:read])
-        return read
+        reading = self.read(letters)
+        return reading.tiles if reading.stop == len(letters) else reading.stop
 
 
+# Between the tiles of a word on a player's screen: an en space, wide enough that C H and CH, L L
+# and L·L are told apart at a glance (Catalan L·L has a dot of its own).
+TILE_GAP = "\u2002"
 _BRACKETED = re.compile(r"\[([^\]]*)\]")
 
 
-def _marked_units(letters: str, marked_spellings: Mapping[str, str]) -> Iterator[str]:
-    """Letters with each marked spelling (``L·L``, ``L.L``) made one bracketed unit."""
+def _marked_units(letters: str, marked_spellings: Mapping[str, str]) -> Iterator[tuple[str, int]]:
+    """Letters with each marked spelling (``L·L``, ``L.L``) made one bracketed unit; each unit
+    with how many letters it takes."""
     index = 0
     while index < len(letters):
         for spelling, tile in marked_spellings.items():
             if letters.startswith(spelling, index):
-                yield f"[{tile}]"
+                yield f"[{tile}]", len(spelling)
                 index += len(spelling)
                 break
         else:
-            yield letters[index]
+            yield letters[index], 1
             index += 1
 
 
-def tiles_of(pattern: str) -> list[str]:
-    """A stored spelling or a pattern as its units, brackets taken off (for judges' screens)."""
-    return [unit.strip("[]") for unit in re.findall(r"\[[^\]]*\]|.", pattern)]
+def tiles_of(stored: str) -> list[str]:
+    """A stored spelling as its tiles, brackets taken off (for judges' screens and lines)."""
+    return [unit.strip("[]") for unit in re.findall(r"\[[^\]]*\]|.", stored)]
 
 
 def _accents(table: str) -> dict[str, str]:
@@ -464,10 +413,19 @@ def _accents(table: str) -> dict[str, str]:
 
 
 _AZ = tuple(ASCII_LETTERS)
-# Zyzzyva's FISE graphs write the Spanish tiles CH, LL, RR and Ñ as the digits 1-4
+# Zyzzyva's FISE graphs and lists write the Spanish tiles CH, LL, RR and Ñ as the digits 1-4
 FISE_GRAPH_DIGITS: Mapping[str, str] = MappingProxyType({"1": "CH", "2": "LL", "3": "RR", "4": "Ñ"})
+QWERTY = ("Q W E R T Y U I O P", "A S D F G H J K L", "Z X C V B N M")
 
-ENGLISH = Alphabet(name="english", title=marked("English (A-Z)"), tiles=_AZ)
+ENGLISH = Alphabet(
+    name="english",
+    title=marked("English (A-Z)"),
+    tiles=_AZ,
+    keyboard=QWERTY,
+    layout="us",
+    federation="NASPA, WESPA, ABSP",
+    rules="26 tiles A-Z, each one letter.",
+)
 DEFAULT_ALPHABET = ENGLISH.name
 
 
@@ -485,6 +443,14 @@ def _profiles() -> tuple[Alphabet, ...]:
             title=marked("French (A-Z, accents typed fold away)"),
             tiles=_AZ,
             folds=_accents("ÀÂÄ:A Ç:C ÉÈÊË:E ÎÏ:I ÔÖ:O ÙÛÜ:U Ÿ:Y Œ:OE Æ:AE"),
+            keyboard=("A Z E R T Y U I O P", "Q S D F G H J K L M", "W X C V B N"),
+            layout="fr",
+            federation="FISF (Fédération internationale de Scrabble francophone)",
+            rules=(
+                "26 tiles A-Z, each one letter; the ODS writes words without accents, Œ and Æ as two "
+                "letters: a typed É is E, Ç is C, Œ is OE. No tile has two letters. AZERTY keyboards "
+                "(France, Belgium: layouts fr, be); Swiss players' QWERTZ (ch(fr)) types the same."
+            ),
         ),
         Alphabet(
             name="spanish",
@@ -492,31 +458,77 @@ def _profiles() -> tuple[Alphabet, ...]:
             tiles=spanish_tiles,
             folds=_accents("Á:A É:E Í:I Ó:O ÚÜ:U"),
             graph_digits=FISE_GRAPH_DIGITS,
+            keyboard=("Q E R RR T Y U I O P", "A S D F G H J L LL Ñ", "Z X C CH V B N M"),
+            layout="es",
+            federation="FISE (Federación Internacional de Scrabble en Español)",
+            rules=(
+                "CH, LL and RR are tiles of their own, and Ñ; there is no K or W tile. FISE's rules "
+                "(Reglamento, 'Letras dobles') do not allow a C and an H tile in place of the CH tile, "
+                "nor two L tiles for LL, nor two R tiles for RR. Typed CH, LL and RR are those tiles "
+                "(CHALLA is CH A LL A); C+H, L+L, R+R (the separator key, + beside P on a Spanish "
+                "keyboard) are two single tiles side by side, as a board holding them would show. On "
+                "the touch keyboard the CH, LL and RR keys are the tiles; C then H are two tiles. Ñ "
+                "is typed ñ, or n followed by a combining tilde (U+0303)."
+            ),
         ),
         Alphabet(
             name="catalan",
             title=marked("Catalan (Ç, L·L, NY, QU)"),
             tiles=catalan_tiles,
             folds=_accents("À:A ÉÈ:E ÍÏ:I ÒÓ:O ÚÜ:U Ŀ:L·"),
-            typed={"L·L": ("L.L", "LL")},
+            typed={"L·L": ("L.L",)},
             marks="·.",
+            keyboard=("QU E R T U I O P", "A S D F G H J L L·L Ç", "Z X C V B N NY M"),
+            layout="es(cat)",
+            federation="AJUSC (Associació de Jugadors de Scrabble en Català), FISC",
+            rules=(
+                "Ç, L·L (the ela geminada), NY and QU are tiles of their own; there is no K, W or Y "
+                "tile, and Q only in QU. The ela palatal LL (CALL, CAVALL, CASTELL) is two L tiles. "
+                "Typed L·L (Shift+3 on a Spanish or Catalan keyboard gives ·), L.L or ŀl is the L·L "
+                "tile; typed LL is two L tiles; NY and QU are always their tiles (N and Y, Q and U "
+                "are not tiles apart). On the touch keyboard the L·L, NY and QU keys are the tiles; "
+                "L then L are two L tiles."
+            ),
         ),
         Alphabet(
             name="italian",
             title=marked("Italian (A-Z, accents typed fold away)"),
             tiles=_AZ,
             folds=_accents("ÀÁ:A ÈÉ:E ÌÍÎ:I ÒÓ:O ÙÚ:U"),
+            keyboard=QWERTY,
+            layout="it",
+            federation="FIGS (Federazione Italiana Gioco Scrabble)",
+            rules=(
+                "Each tile is one letter (FIGS's set of 120 has no J, K, W, X or Y; the ZINGA list "
+                "writes its words in A-Z, and the profile takes all 26 so that none is refused). "
+                "Accents typed fold away (È is E). Words may be longer than 15 letters."
+            ),
         ),
         Alphabet(
             name="polish",
             title=marked("Polish (32 letters)"),
             tiles=tuple("AĄBCĆDEĘFGHIJKLŁMNŃOÓPRSŚTUWYZŹŻ"),
+            keyboard=("W E Ę R T Y U I O Ó P", "A Ą S Ś D F G H J K L Ł", "Z Ź Ż C Ć B N Ń M"),
+            layout="pl",
+            federation="PFS (Polska Federacja Scrabble)",
+            rules=(
+                "32 tiles, each one letter, nine with diacritics (Ą Ć Ę Ł Ń Ó Ś Ź Ż); no Q, V or X. "
+                "CH, CZ, RZ, SZ, DZ are two tiles each. Polish keyboards (programmer's layout, pl) "
+                "type the diacritics with AltGr: AltGr+A is Ą, AltGr+X is Ź."
+            ),
         ),
         Alphabet(
             name="german",
             title=marked("German (A-Z with Ä, Ö, Ü)"),
             tiles=tuple("AÄBCDEFGHIJKLMNOÖPQRSTUÜVWXYZ"),
             folds={"ß": "SS", "ẞ": "SS"},
+            keyboard=("Q W E R T Z U I O P Ü", "A S D F G H J K L Ö Ä", "Y X C V B N M"),
+            layout="de",
+            federation="Scrabble Deutschland e.V.",
+            rules=(
+                "A-Z with Ä, Ö and Ü as tiles of their own (never AE, OE, UE); ß is played as SS. "
+                "No tile has two letters. QWERTZ keyboards (de; Austria de, Switzerland ch)."
+            ),
         ),
     )
 

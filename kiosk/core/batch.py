@@ -67,15 +67,15 @@ class ReadLines:
 
 
 def _acceptance(lexicon: Lexicon, youth: bool) -> Callable[[str], bool]:
-    """Whether one normalised word is acceptable, with no more calls than needed: for a pack whose
-    words are their only spellings, the trie's own membership test."""
+    """Whether one normalised word is acceptable, with no more calls than needed: for a pack's
+    lexicon, the trie's own membership test."""
     if youth:
 
         def acceptable_to_youth(word: str) -> bool:
             return word in lexicon and not lexicon.is_youth_excluded(word)
 
         return acceptable_to_youth
-    if isinstance(lexicon, MarisaLexicon) and lexicon.plain:
+    if isinstance(lexicon, MarisaLexicon):
         in_trie: Callable[[str], bool] = lexicon.words.__contains__
         return in_trie
     return lexicon.__contains__

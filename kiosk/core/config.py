@@ -101,6 +101,7 @@ __all__ = [
     "load_languages",
     "parse_config",
     "recognise",
+    "second_opinion_problem",
     "start_divisions",
     "stated_language",
     "youth_list_problem",
@@ -530,6 +531,7 @@ def recognise(lexicon: MarisaLexicon, editions: EditionTable) -> PackRecognition
         carried=info.known_editions,
         vouched_by=lexicon.trust.signer if signed else None,
         title=info.title,
+        alphabet=info.alphabet.name,
     )
 
 
@@ -578,6 +580,29 @@ def youth_list_problem(config: StationConfig, division: Division, lexicon: Maris
         where=where,
         division=repr(division.name),
         path=division.pack,
+    )
+
+
+def second_opinion_problem(
+    config: StationConfig, division: Division, lexicon: MarisaLexicon, second: MarisaLexicon
+) -> str | None:
+    """Why this division's second opinion cannot be asked (its pack spells words in another
+    alphabet: the same keys would be other tiles there), or None."""
+    if second.info.alphabet is lexicon.info.alphabet:
+        return None
+    where = config.source if config.source is not None else Wording(marked("the station configuration"))
+    return Wording(
+        marked(
+            "{where}: division {division}: its second opinion pack {second} is in the {other} alphabet, "
+            "but its pack {path} is {alphabet}: a second opinion must read the same tiles; give a pack "
+            "of the {alphabet} alphabet"
+        ),
+        where=where,
+        division=repr(division.name),
+        second=division.second_opinion_pack,
+        other=second.info.alphabet.name,
+        path=division.pack,
+        alphabet=lexicon.info.alphabet.name,
     )
 
 
@@ -660,6 +685,9 @@ class DivisionsLoading:
                 if division.second_opinion_pack is None
                 else load(division.second_opinion_pack, division, "second_opinion_pack")
             )
+            problem = None if second is None else second_opinion_problem(config, division, lexicon, second)
+            if problem is not None:
+                raise ConfigError(problem)
             loaded.append(
                 LoadedDivision(
                     division=division,

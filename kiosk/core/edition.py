@@ -23,9 +23,13 @@ The table's format::
     lexicon<TAB>words<TAB>sha256_of_sorted_words<TAB>words_by_length_2_to_15
     NWL2023<TAB>196601<TAB>7ced9121...<TAB>107,1085,4247,...,3839
 
-The last column's header names the lengths it counts (from 2 letters to N); its counts add up to
-the number of words. Nothing here depends on the alphabet: a word's length is its length as the
-normaliser gives it, and the digest is over the normalised words' UTF-8 bytes.
+The last column's header names the lengths it counts (from 2 to N); its counts add up to the
+number of words. A table of other alphabets' sets (``data/federation-lexicons.tsv``) has an
+``alphabet`` column after the name; without one, a set is English. A word's length counts its
+tiles, and the digest is over the words as a pack of that alphabet stores them, in UTF-8: FISE's
+words with their multi-letter tiles in brackets (``CA[LL]E``), sorted by byte value. The built-in
+tables are ``data/known-lexicons.tsv`` and ``data/federation-lexicons.tsv``
+(``kiosk.paths.built_in_edition_paths``).
 """
 
 from __future__ import annotations
@@ -64,6 +68,7 @@ __all__ = [
 ]
 
 HEADER_FIELDS = ("lexicon", "words", "sha256_of_sorted_words")
+ALPHABET_FIELD = "alphabet"  # optional, after the name; absent: English
 _COUNTS_HEADER = re.compile(r"words_by_length_2_to_([0-9]{1,2})")
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*")
 _HEX_DIGEST = re.compile(r"[0-9a-f]{64}")
@@ -114,6 +119,8 @@ class KnownEdition:
     counts_by_length: tuple[tuple[int, int], ...]  # (length, words), lengths ascending, no zeros
     source: str = BUILT_IN_SOURCE
     """Where the line came from: the built-in table, an organiser's file, or a signed pack."""
+    alphabet: str = "english"
+    """The alphabet its words are spelt in (``kiosk.core.alphabet``): FISE2009 is spanish."""
 
     @property
     def title(self) -> str:
@@ -233,8 +240,9 @@ class EditionTable:
                 return edition
         return None
 
-    def recognise(self, facts: WordSetFacts) -> Recognition:
-        """The edition whose digest is the set's, else the closest editions of similar size."""
+    def recognise(self, facts: WordSetFacts, alphabet: str | None = None) -> Recognition:
+        """The edition whose digest is the set's, else the closest editions of similar size (of
+        ``alphabet``, when given: an Italian set is never described against FISE2009)."""
         for edition in self.editions:
             if edition.sha256 == facts.digest:
                 return Recognition(facts, edition)
@@ -242,6 +250,7 @@ class EditionTable:
             Closeness(edition, _counts_difference(facts.counts_by_length, edition.counts_by_length))
             for edition in self.editions
             if _within(facts.word_count - edition.words, edition.words)
+            and (alphabet is None or edition.alphabet == alphabet)
         ]
         close = [c for c in candidates if _within(c.distance, c.edition.words)]
         if not close:
@@ -274,9 +283,22 @@ class EditionTable:
 
 
 def edition_from_fields(
-    name: str, words: int, sha256: str, counts: Mapping[int, int], source: str, where: str
+    name: str,
+    words: int,
+    sha256: str,
+    counts: Mapping[int, int],
+    source: str,
+    where: str,
+    alphabet: str = "english",
 ) -> KnownEdition:
     """A checked line; raise EditionTableError naming ``where`` (the file and line)."""
+    from kiosk.core.alphabet import alphabets  # the profiles' names, only when a table is read
+
+    if alphabet not in alphabets():
+        raise EditionTableError(
+            f"{where}: the alphabet {alphabet[:40]!r} is not one this program knows "
+            f"({', '.join(alphabets())})"
+        )
     if len(name) > MAX_NAME_CHARS or _NAME.fullmatch(name) is None:
         raise EditionTableError(
             f"{where}: the name {name[:40]!r} is not one a station can show: use up to {MAX_NAME_CHARS} "
@@ -297,29 +319,36 @@ def edition_from_fields(
             f"{where}: the words by length add up to {sum(counts.values()):,}, not the {words:,} words "
             "the line gives; copy the line again"
         )
-    return KnownEdition(name, words, digest, tuple(sorted((k, v) for k, v in counts.items() if v)), source)
+    return KnownEdition(
+        name, words, digest, tuple(sorted((k, v) for k, v in counts.items() if v)), source, alphabet
+    )
 
 
-def _header_lengths(line: str, where: str) -> int:
-    fields = line.split("\t")
+def _header_lengths(line: str, where: str) -> tuple[int, bool]:
+    """The longest length the header's counts go to, and whether it has an alphabet column."""
+    fields = [f.strip() for f in line.split("\t")]
+    alphabet = len(fields) == len(HEADER_FIELDS) + 2 and fields[1] == ALPHABET_FIELD
+    if alphabet:
+        del fields[1]
     if (
         len(fields) != len(HEADER_FIELDS) + 1
-        or tuple(f.strip() for f in fields[:3]) != HEADER_FIELDS
-        or (counts := _COUNTS_HEADER.fullmatch(fields[3].strip())) is None
+        or tuple(fields[:3]) != HEADER_FIELDS
+        or (counts := _COUNTS_HEADER.fullmatch(fields[3])) is None
         or not MIN_WORD_LETTERS <= int(counts.group(1)) <= MAX_WORD_LETTERS
     ):
         raise EditionTableError(
             f"{where}: the first line that is not a comment must be the header "
-            f"'lexicon<TAB>words<TAB>sha256_of_sorted_words<TAB>words_by_length_2_to_15' (tab-separated), "
-            f"not {line[:80]!r}"
+            f"'lexicon<TAB>words<TAB>sha256_of_sorted_words<TAB>words_by_length_2_to_15' (tab-separated; "
+            f"an alphabet column may follow lexicon), not {line[:80]!r}"
         )
-    return int(counts.group(1))
+    return int(counts.group(1)), alphabet
 
 
 def parse_edition_lines(text: str, *, where: str, source: str | None = None) -> tuple[KnownEdition, ...]:
     """Read a table of known editions; raise EditionTableError naming the file, the line and the fix."""
     source = where if source is None else source
     longest: int | None = None
+    with_alphabet = False
     editions: list[KnownEdition] = []
     for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         line = raw.rstrip("\r")
@@ -327,12 +356,16 @@ def parse_edition_lines(text: str, *, where: str, source: str | None = None) -> 
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         if longest is None:
-            longest = _header_lengths(line, here)
+            longest, with_alphabet = _header_lengths(line, here)
             continue
         fields = line.split("\t")
+        alphabet = "english"
+        if with_alphabet and len(fields) == 5:
+            alphabet = fields.pop(1).strip()
         if len(fields) != 4:
+            wanted = "5 (lexicon, alphabet, words" if with_alphabet else "4 (lexicon, words"
             raise EditionTableError(
-                f"{here}: {len(fields)} tab-separated fields; a line has 4 (lexicon, words, "
+                f"{here}: {len(fields) + with_alphabet} tab-separated fields; a line has {wanted}, "
                 "sha256_of_sorted_words, words_by_length): check that the separators are tabs"
             )
         name, words_text, digest, counts_text = (f.strip() for f in fields)
@@ -346,7 +379,7 @@ def parse_edition_lines(text: str, *, where: str, source: str | None = None) -> 
                 f"(lengths {MIN_WORD_LETTERS} to {longest}), separated by commas"
             )
         counts = {MIN_WORD_LETTERS + i: int(c) for i, c in enumerate(columns)}
-        edition = edition_from_fields(name, int(words_text), digest, counts, source, here)
+        edition = edition_from_fields(name, int(words_text), digest, counts, source, here, alphabet)
         for other in editions:
             if other.name.casefold() == edition.name.casefold() or other.sha256 == edition.sha256:
                 raise EditionTableError(
@@ -423,9 +456,12 @@ def read_edition_table(path: Path, *, source: str | None = None) -> tuple[KnownE
         raise EditionTableError(_other_kind(data, path) or exc.wording) from exc
 
 
-def load_edition_table(built_in: Path, added: Sequence[Path] = ()) -> EditionTable:
-    """The built-in table, then each added file in order; raise EditionTableError naming the file."""
-    table = EditionTable(read_edition_table(built_in, source=BUILT_IN_SOURCE))
+def load_edition_table(built_in: Path | Sequence[Path], added: Sequence[Path] = ()) -> EditionTable:
+    """The built-in tables (``kiosk.paths.built_in_edition_paths``), then each added file in order;
+    raise EditionTableError naming the file."""
+    table = EditionTable()
+    for path in [built_in] if isinstance(built_in, Path) else built_in:
+        table = table.with_lines(read_edition_table(path, source=BUILT_IN_SOURCE))
     for path in added:
         table = table.with_lines(read_edition_table(path))
     return table
@@ -525,9 +561,12 @@ def recognise_pack(
     carried: Sequence[KnownEdition] = (),
     vouched_by: str | None = None,
     title: str = "",
+    alphabet: str | None = None,
 ) -> PackRecognition:
     """Recognise a pack's sets. ``carried`` are the edition lines of its manifest, believed only
-    when ``vouched_by`` names the trusted signer; ``title`` is its name and edition, as typed."""
+    when ``vouched_by`` names the trusted signer; ``title`` is its name and edition, as typed;
+    ``alphabet`` its alphabet's name (a set unrecognised is described against its own alphabet's
+    editions only)."""
     notes: list[str] = []
     if carried and vouched_by is not None:
         source = f"the pack, signed by {vouched_by}"
@@ -555,7 +594,10 @@ def recognise_pack(
                 editions=names,
             )
         )
-    recognised = (table.recognise(full), None if school is None else table.recognise(school))
+    recognised = (
+        table.recognise(full, alphabet),
+        None if school is None else table.recognise(school, alphabet),
+    )
     # A name that names a known edition its sets are not: a short list called "NWL2023", or last
     # year's edition renamed. (A youth pack named for either of its sets names what it is.)
     proven = {r.edition for r in recognised if r is not None and r.edition is not None}

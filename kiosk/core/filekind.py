@@ -23,6 +23,7 @@ import enum
 import io
 import os
 import re
+import shlex
 import stat
 import struct
 import zipfile
@@ -57,8 +58,16 @@ WORD_LIST_SHARE = 0.6  # lines starting with a word, among the first SAMPLE_LINE
 # profile's own table (``kiosk.core.alphabet``); lexicon-build reads them with --alphabet spanish.
 GRAPH_TILE_DIGITS = dict(FISE_GRAPH_DIGITS)
 _GRAPH_HEADER = struct.Struct("<i")
+# Graham Toal's DAWG, as Zyzzyva's graphs are made, gives the root node 256 edge slots (one per
+# byte value): its own edges, then empty slots (0, the last one marked last edge of its node).
+GRAPH_ROOT_SLOTS = 256
+_LAST_EMPTY_SLOT = 1 << 22  # the root's 256th slot: empty, marked last edge of its node
+_EMPTY_SLOTS = frozenset({0, _LAST_EMPTY_SLOT})
 _ASCII_LETTER_BYTES = frozenset(range(ord("A"), ord("Z") + 1)) | frozenset(range(ord("a"), ord("z") + 1))
 _TILE_DIGIT_BYTES = frozenset(ord(digit) for digit in GRAPH_TILE_DIGITS)
+# a word of Zyzzyva's FISE lists: letters and at least one tile digit (1A2APATE4A)
+_TILE_DIGITS = "".join(GRAPH_TILE_DIGITS)
+_TILED_WORD = re.compile(f"(?=.*[{_TILE_DIGITS}])(?=.*[^\\W\\d_])(?:[^\\W\\d_]|[{_TILE_DIGITS}])+")
 
 PACK_MAGIC = b"KXLEXPK\n"  # kiosk.core.pack.MAGIC; pack.py imports this module, so it is spelt here
 PACK_MAGIC_DAMAGE_BYTES = 2
@@ -96,6 +105,7 @@ class Kind(enum.Enum):
     WORD_GRAPH = "word graph"
     REVERSED_WORD_GRAPH = "reversed word graph"
     SPANISH_WORD_GRAPH = "Spanish word graph"
+    SPANISH_WORD_LIST = "Spanish word list"  # Zyzzyva's FISE text list: digits 1-4 for CH, LL, RR, Ñ
     WORD_LIST = "word list"
     OTHER_ENCODING_TEXT = "text not in UTF-8"
     UTF16_TEXT = "UTF-16 text"
@@ -138,12 +148,15 @@ class Recognised:
         """What to do with a file of this kind (given where ``role`` was wanted), ending a message
         (a ``Wording``: the commands and the path in it are values, typed as they are)."""
         text = _ROLE_ADVICE.get((role, self.kind), _ADVICE[self.kind]) if role else _ADVICE[self.kind]
-        stem = Path(path).stem or "NAME"
+        # each value is typed in a command: quoted where a shell would split it, so that the
+        # advice works as printed ('my lists/FISE 2009.dwg')
+        stem = shlex.quote(Path(path).stem or "NAME")
+        quoted = shlex.quote(path)
         values = {
-            "path": path,
+            "path": quoted,
             "stem": stem,
-            "forward": re.sub(r"-R(\.dwg)$", r"\1", path, flags=re.IGNORECASE),
-            "build": _BUILD.format(path=path, stem=stem),
+            "forward": shlex.quote(re.sub(r"-R(\.dwg)$", r"\1", path, flags=re.IGNORECASE)),
+            "build": _BUILD.format(path=quoted, stem=stem),
             "digits": _and(list(GRAPH_TILE_DIGITS)),
             "tiles": _and(list(GRAPH_TILE_DIGITS.values())),
         }
@@ -171,6 +184,7 @@ _DESCRIPTIONS: dict[Kind, str] = {
         "Zyzzyva's reversed word graph (its words are spelt backwards, for hooks)"
     ),
     Kind.SPANISH_WORD_GRAPH: marked("a Spanish (FISE-style) Zyzzyva word graph"),
+    Kind.SPANISH_WORD_LIST: marked("a Spanish (FISE-style) word list as Zyzzyva writes it"),
     Kind.WORD_LIST: marked("a word list"),
     Kind.OTHER_ENCODING_TEXT: marked("a text file that is not in UTF-8 (probably Windows-1252 or Latin-1)"),
     Kind.UTF16_TEXT: marked("a text file saved as UTF-16 ('Unicode' in Windows Notepad)"),
@@ -199,6 +213,11 @@ _DESCRIPTIONS: dict[Kind, str] = {
 # Advice: message ids whose commands ({build}, and those written out) are typed as they are.
 _UNSURE = marked("check that this is the file you meant")
 _BUILD = "lexicon-build build --name NAME --source {path} -o {stem}.kxpack"
+_SPANISH_BUILD = marked(
+    "its digits {digits} stand for the tiles {tiles}: build a Spanish pack from it with --alphabet "
+    'spanish (alphabet = "spanish" in a recipe): lexicon-build build --alphabet spanish --name NAME '
+    "--source {path} -o {stem}.kxpack"
+)
 _ADVICE: dict[Kind, str] = {
     Kind.MISSING: marked("check the name and the folder"),
     Kind.FOLDER: marked("give a file inside it"),
@@ -211,11 +230,8 @@ _ADVICE: dict[Kind, str] = {
     ),
     Kind.WORD_GRAPH: marked("build a pack from it: {build}"),
     Kind.REVERSED_WORD_GRAPH: marked("to build a pack, give the graph beside it instead ({forward})"),
-    Kind.SPANISH_WORD_GRAPH: marked(
-        "its digits {digits} stand for the tiles {tiles}: build a Spanish pack from it with --alphabet "
-        'spanish (alphabet = "spanish" in a recipe): lexicon-build build --alphabet spanish --name NAME '
-        "--source {path} -o {stem}.kxpack"
-    ),
+    Kind.SPANISH_WORD_GRAPH: _SPANISH_BUILD,
+    Kind.SPANISH_WORD_LIST: _SPANISH_BUILD,
     Kind.WORD_LIST: marked("build a pack from it: {build}"),
     Kind.OTHER_ENCODING_TEXT: marked("save it again as UTF-8 (or plain ASCII) and try again"),
     Kind.UTF16_TEXT: marked("save it again as UTF-8 (in Notepad: Save as, Encoding: UTF-8) and try again"),
@@ -261,7 +277,9 @@ _TEXT_AS_PACK = marked("if it is a word list, save it as UTF-8 and build a pack 
 # Kinds a role takes as it is, and kinds that are another version of the role's own kind (the
 # message then says what is wrong with it, not "X, not Y").
 _PACKS = frozenset({Kind.PACK})
-_LISTS = frozenset({Kind.WORD_LIST, Kind.TEXT, Kind.WORD_GRAPH, Kind.OTHER_ENCODING_TEXT})
+_LISTS = frozenset(
+    {Kind.WORD_LIST, Kind.SPANISH_WORD_LIST, Kind.TEXT, Kind.WORD_GRAPH, Kind.OTHER_ENCODING_TEXT}
+)
 # TOML of no known kind, or text with no table at all (e.g. every line commented out): the TOML
 # reader names the key or the line that is wrong.
 _TOML_OF_UNKNOWN_KIND = frozenset({Kind.TOML, Kind.TEXT})
@@ -298,7 +316,16 @@ class Role(enum.Enum):
     PUBLIC_KEY = (marked("a public signing key"), frozenset({Kind.PUBLIC_KEY}), _NO_VARIANTS)
     CHALLENGES = (
         marked("a file of challenges, one per line"),
-        frozenset({Kind.WORD_LIST, Kind.TEXT, Kind.CSV, Kind.OTHER_ENCODING_TEXT, Kind.EMPTY}),
+        frozenset(
+            {
+                Kind.WORD_LIST,
+                Kind.SPANISH_WORD_LIST,
+                Kind.TEXT,
+                Kind.CSV,
+                Kind.OTHER_ENCODING_TEXT,
+                Kind.EMPTY,
+            }
+        ),
         frozenset({Kind.UTF16_TEXT}),
     )
     LOG_EXPORT = (marked("a challenge-log export (CSV)"), frozenset({Kind.LOG_EXPORT}), _NO_VARIANTS)
@@ -516,14 +543,33 @@ def _zip_kind(data: bytes) -> Recognised:
 
 
 def _graph_kind(head: bytes, size: int, name: str, whole: Callable[[], bytes]) -> Recognised | None:
-    """A Zyzzyva graph: an edge count that gives exactly the file's size, and edges spelling letters."""
+    """A Zyzzyva graph: an edge count that gives exactly the file's size, and edges spelling letters
+    (or, in the root node's slots, left empty as Toal's layout leaves them)."""
     if size < _GRAPH_HEADER.size + 4 or len(head) < _GRAPH_HEADER.size:
         return None
     (count,) = _GRAPH_HEADER.unpack_from(head)
     if count <= 0 or _GRAPH_HEADER.size + 4 * count != size:
         return None
-    letters = frozenset(whole()[_GRAPH_HEADER.size + 3 :: 4])  # bits 31-24 of each little-endian edge
-    if not letters <= _ASCII_LETTER_BYTES | _TILE_DIGIT_BYTES:
+    data = whole()
+    letter_bytes = data[_GRAPH_HEADER.size + 3 :: 4]  # bits 31-24 of each little-endian edge
+    root = letter_bytes[:GRAPH_ROOT_SLOTS]
+
+    def edge(slot: int) -> int:
+        return int.from_bytes(
+            data[_GRAPH_HEADER.size + 4 * slot : _GRAPH_HEADER.size + 4 * slot + 4], "little"
+        )
+
+    # Toal's layout: the root's own edges, then only empty slots, the 256th marked last edge
+    first_empty = root.find(0)
+    slots_empty = first_empty < 0 or (
+        count >= GRAPH_ROOT_SLOTS
+        and edge(GRAPH_ROOT_SLOTS - 1) == _LAST_EMPTY_SLOT
+        and all(edge(slot) in _EMPTY_SLOTS for slot in range(first_empty, GRAPH_ROOT_SLOTS))
+    )
+    letters = frozenset(letter_bytes[GRAPH_ROOT_SLOTS:]) | frozenset(
+        root[: len(root) if first_empty < 0 else first_empty]
+    )
+    if not slots_empty or not letters <= _ASCII_LETTER_BYTES | _TILE_DIGIT_BYTES:
         return Recognised(Kind.WORD_GRAPH, "damaged") if name.lower().endswith(".dwg") else None
     if letters & _TILE_DIGIT_BYTES:
         return Recognised(Kind.SPANISH_WORD_GRAPH)
@@ -586,9 +632,10 @@ def _text_kind(text: str, size: int, whole: Callable[[], bytes]) -> Recognised:
         counts = {line.count(",") for line in lines[1:]}
         if len(counts) == 1:
             return Recognised(Kind.CSV)
-    starts_with_word = sum(line.split(maxsplit=1)[0].replace(",", "").isalpha() for line in lines)
-    if starts_with_word >= WORD_LIST_SHARE * len(lines):
-        return Recognised(Kind.WORD_LIST)
+    firsts = [line.split(maxsplit=1)[0].replace(",", "") for line in lines]
+    tiled = sum(_TILED_WORD.fullmatch(word) is not None for word in firsts)  # Zyzzyva's FISE digits
+    if sum(word.isalpha() for word in firsts) + tiled >= WORD_LIST_SHARE * len(lines):
+        return Recognised(Kind.SPANISH_WORD_LIST if tiled else Kind.WORD_LIST)
     return Recognised(Kind.TEXT)
 
 

@@ -7,16 +7,15 @@ before anything it covers is parsed (``kiosk.core.trust``), the manifest with ev
 Only then does marisa parse a trie in this process: ``MarisaLexicon.from_contents`` takes the
 walk's findings and refuses anything they do not vouch for.
 
-A lexicon is asked about words as the normaliser gives them. In an alphabet whose tiles are single
-letters that is the stored spelling, and a lookup is one trie search, as always. Where letters can
-be read as tiles more than one way (Spanish ``LL``), the pack decides: every reading is tried,
-each abandoned as soon as no word of the pack starts that way (``Alphabet.spellings``).
+A lexicon is asked about words as the normaliser gives them: the stored spelling of the one
+reading the players saw (``kiosk.core.alphabet``: Spanish ``CALLE`` is ``CA[LL]E``, and only that),
+so a lookup is one trie search in every alphabet. The pack never chooses between readings.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
@@ -46,8 +45,8 @@ __all__ = [
 
 
 class Lexicon(Protocol):
-    """What adjudication needs: membership of normalised words (upper case, in the pack's
-    alphabet: ``info.alphabet``)."""
+    """What adjudication needs: membership of normalised words (stored spellings in the pack's
+    alphabet, ``info.alphabet``: upper case, multi-letter tiles in brackets)."""
 
     @property
     def info(self) -> PackInfo: ...
@@ -66,8 +65,6 @@ class MarisaLexicon:
     youth: marisa_trie.Trie
     trust: PackTrust
     walked: WalkedTries
-    # whether a normalised word is its own (only) spelling: every tile of the alphabet is one letter
-    plain: bool = field(default=True, compare=False)
 
     @property
     def info(self) -> PackInfo:
@@ -78,31 +75,11 @@ class MarisaLexicon:
         return YOUTH_SECTION in self.contents.sections
 
     def __contains__(self, word: object) -> bool:
-        if self.plain:
-            return word in self.words
-        return isinstance(word, str) and next(self.spellings(word), None) is not None
+        return word in self.words
 
     def is_youth_excluded(self, word: str) -> bool:
-        """Whether the word is in the pack only as spellings a youth division must not accept."""
-        if self.plain:
-            return word in self.youth
-        found = list(self.spellings(word))
-        return bool(found) and all(spelling in self.youth for spelling in found)
-
-    def spellings(self, word: str) -> Iterator[str]:
-        """The spellings of a normalised word that the pack holds, as it stores them
-        (``CHALLA``: ``[CH]A[LL]A``, and ``[CH]ALLA`` too if the pack had both)."""
-        if self.plain:
-            if word in self.words:
-                yield word
-            return
-        words = self.words
-        yield from self.info.alphabet.spellings(
-            word,
-            lambda prefix: next(words.iterkeys(prefix), None) is not None,
-            words.__contains__,
-            self.info.max_length,
-        )
+        """Whether a youth division must not accept the word (it is on the pack's youth list)."""
+        return word in self.youth
 
     @classmethod
     def from_contents(cls, contents: PackContents, trust: PackTrust, walked: WalkedTries) -> MarisaLexicon:
@@ -121,7 +98,6 @@ class MarisaLexicon:
             youth=youth,
             trust=trust,
             walked=walked,
-            plain=contents.info.alphabet.simple,
         )
 
 

@@ -15,9 +15,11 @@ That is the English profile, every pack's alphabet unless its manifest names ano
 function here takes the pack's ``Alphabet`` (``kiosk.core.alphabet``) as data: its letters, what
 typed accents fold to, its multi-letter tiles. Whatever the profile, a character it does not list
 is refused by name (a Cyrillic ``\u0410`` in a Spanish word as in an English one), and lengths count
-tiles. Two readings of a word exist here: ``normalise_word`` reads what a player *types* (a
-pattern the pack's spellings decide, ``kiosk.core.alphabet``), ``normalise_listed`` what a *list*
-writes (each word's tiles exactly, as a pack stores them). For English both are the word in A-Z.
+tiles. A word typed is read as tiles one way only (``read_typed``; ``kiosk.core.alphabet`` says
+how), the way the station's screens show it: ``normalise_word`` gives that reading as the pack
+stores it, ``normalise_listed`` a *list*'s word (the same reading, or tiles in brackets). For
+English both are the word in A-Z. The station types through ``read_typed`` too, so the station and
+``kiosk check`` read the same text the same way, down to a combining accent.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from kiosk.core.alphabet import ENGLISH, Alphabet
 from kiosk.core.errors import InvalidCharacterError, TileError, WordCountError, WordLengthError
@@ -37,12 +40,16 @@ __all__ = [
     "MIN_WORD_LETTERS",
     "NORMALISER_VERSION",
     "SEPARATORS",
+    "TypedWord",
     "describe_character",
     "normalise_listed",
     "normalise_play",
     "normalise_word",
     "normalise_words",
+    "normalise_zyzzyva",
+    "read_typed",
     "split_words",
+    "typed_tile",
 ]
 
 NORMALISER_VERSION = 1
@@ -88,12 +95,12 @@ def normalise_word(raw: str, *, max_length: int = BOARD_MAX_LETTERS, alphabet: A
     """Return ``raw`` as the pack's alphabet reads it, or raise an InputError that names the problem.
 
     ``max_length`` comes from the pack (15, the board, unless the organiser chose otherwise), in
-    tiles. For English the word is upper-case A-Z; for an alphabet with multi-letter tiles it is a
-    pattern (``kiosk.core.alphabet``): loose letters the pack's spellings decide, and in brackets
-    the tiles typed unmistakably.
+    tiles. For English the word is upper-case A-Z; in another alphabet it is the one reading of
+    the letters (``read_typed``) as the pack stores it, multi-letter tiles in brackets
+    (``challa``: ``[CH]A[LL]A``; ``c+ha``: ``CHA``, the C and H tiles).
     """
     if alphabet is not ENGLISH:
-        return _typed_pattern(raw, max_length, alphabet)
+        return _typed_word(raw, max_length, alphabet)
     if _ASCII_WORD.fullmatch(raw) is None:
         for position, char in enumerate(raw, start=1):
             if not _is_foldable(char):
@@ -194,16 +201,76 @@ def _no_tile(raw: str, position: int, alphabet: Alphabet) -> TileError:
     )
 
 
-def _typed_pattern(raw: str, max_length: int, alphabet: Alphabet) -> str:
+def _typed_word(raw: str, max_length: int, alphabet: Alphabet) -> str:
     if not raw:
         raise WordLengthError("an empty word cannot be judged", word=raw, alphabet=alphabet.name)
+    typed = read_typed(raw, alphabet)
+    if typed.rest:
+        raise _no_tile(raw, typed.rest_starts[0] + 1, alphabet)
+    count = len(typed.tiles)
+    _counted(raw, (count, count), max_length, alphabet)
+    return alphabet.stored(typed.tiles)
+
+
+@dataclass(frozen=True)
+class TypedWord:
+    """Text as typed, read as the tiles it will be judged as (``read_typed``).
+
+    ``tiles`` are read the one way (``kiosk.core.alphabet``), and ``starts`` says where in the text
+    each begins (Backspace takes a tile off whole). ``rest`` are the letters after them that make
+    no tile there (a Catalan ``Q`` before its ``U``, a separator that separates nothing from a
+    letter that is only half a tile), each with where it begins: a word with a rest cannot be judged.
+    """
+
+    tiles: tuple[str, ...]
+    starts: tuple[int, ...]
+    rest: tuple[str, ...] = ()
+    rest_starts: tuple[int, ...] = ()
+
+    @property
+    def shown(self) -> tuple[str, ...]:
+        """What a screen shows of the word: its tiles, then what makes no tile yet."""
+        return self.tiles + self.rest
+
+    @property
+    def last_start(self) -> int:
+        """Where the last thing shown begins in the text (0 for nothing)."""
+        return (self.starts + self.rest_starts or (0,))[-1]
+
+
+def read_typed(raw: str, alphabet: Alphabet = ENGLISH) -> TypedWord:
+    """``raw`` as a player typed it, read as the tiles it will be judged as; InvalidCharacterError
+    for a character the alphabet does not take (named, with its position).
+
+    The station's typing and ``kiosk check`` both come here (``normalise_word`` judges what this
+    reads): a combining accent is composed with its letter (``n`` + U+0303 is ``Ñ``) where the
+    alphabet lists the result, characters fold, and the letters are read the one way. Nothing
+    here depends on the words of any pack.
+    """
     letters, positions = _folded(raw, alphabet)
-    pattern, units_at = alphabet.pattern_of(letters)
-    tiles = alphabet.tile_range(pattern)
-    if isinstance(tiles, int):
-        raise _no_tile(raw, positions[units_at[tiles]] if tiles < len(units_at) else len(raw), alphabet)
-    _counted(raw, tiles, max_length, alphabet)
-    return pattern
+    reading = alphabet.read(letters)
+    starts = tuple(positions[index] - 1 for index in reading.starts)
+    rest: list[str] = []
+    rest_starts: list[int] = []
+    index = reading.stop
+    for unit, length in alphabet.units(letters[reading.stop :]):
+        rest.append(unit)
+        rest_starts.append(positions[index] - 1)
+        index += length
+    return TypedWord(reading.tiles, starts, tuple(rest), tuple(rest_starts))
+
+
+def typed_tile(raw: str, tile: str, alphabet: Alphabet = ENGLISH) -> str:
+    """What to type after ``raw`` (text typed, every character taken) so that ``tile`` is read as
+    one more tile and nothing before it changes: its letters, or the tile separator and its
+    letters (Spanish L after L: ``+L``, two L tiles and not the LL tile). The touch keyboard's keys
+    are tiles, and come here."""
+    before = read_typed(raw, alphabet)
+    if before.rest or alphabet.simple:
+        return tile
+    if read_typed(raw + tile, alphabet).tiles == (*before.tiles, tile):
+        return tile
+    return alphabet.separator + tile
 
 
 def normalise_listed(raw: str, *, alphabet: Alphabet = ENGLISH) -> str:
@@ -226,6 +293,25 @@ def normalise_listed(raw: str, *, alphabet: Alphabet = ENGLISH) -> str:
     tiles = alphabet.listed_tiles(letters)
     if isinstance(tiles, int):
         raise _no_tile(raw, positions[tiles] if tiles < len(positions) else len(raw), alphabet)
+    _counted(raw, (len(tiles), len(tiles)), ANY_LENGTH, alphabet)
+    return alphabet.stored(tiles)
+
+
+def normalise_zyzzyva(raw: str, *, alphabet: Alphabet) -> str:
+    """A word as Zyzzyva's graphs and text lists write it, as the pack stores it: each letter a
+    tile of its own, each of the alphabet's digits the tile it stands for (FISE: ``1A2A`` is
+    CH·A·LL·A, ``4U`` is Ñ·U, and ``CHE`` C·H·E: Zyzzyva writes the CH tile ``1``, always).
+    InputError, naming the character and its position, for anything else."""
+    if not raw:
+        raise WordLengthError("an empty word cannot be judged", word=raw, alphabet=alphabet.name)
+    digits = alphabet.graph_digits
+    letters, positions = _folded(raw, alphabet, keep="".join(digits))
+    tiles: list[str] = []
+    for index, char in enumerate(letters):
+        tile = digits.get(char, char)
+        if tile not in alphabet.tiles:  # a mark, the separator, a Catalan Y on its own
+            raise _no_tile(raw, positions[index], alphabet)
+        tiles.append(tile)
     _counted(raw, (len(tiles), len(tiles)), ANY_LENGTH, alphabet)
     return alphabet.stored(tiles)
 

@@ -411,7 +411,10 @@ def _source(value: object, where: str) -> SourceInfo:
     )
 
 
-def _edition_line(value: object, where: str, sets: Sequence[WordSetFacts], max_length: int) -> KnownEdition:
+def _edition_line(
+    value: object, where: str, sets: Sequence[WordSetFacts], max_length: int, alphabet: Alphabet
+) -> KnownEdition:
+    """A known-edition line the manifest carries: it describes the pack's own set, in its alphabet."""
     entry = _Manifest(value, where, _EDITION_FIELDS)
     words = entry.integer("words", 1, MAX_PACK_WORDS)
     counts = entry.counts("counts_by_length", max_length, words)
@@ -423,6 +426,7 @@ def _edition_line(value: object, where: str, sets: Sequence[WordSetFacts], max_l
             counts,
             CARRIED_SOURCE,
             where,
+            alphabet.name,
         )
     except EditionTableError as exc:
         raise ValueError(str(exc)) from exc
@@ -479,7 +483,7 @@ def _pack_info(data: object) -> PackInfo:
     if school_hash is not None and school_counts is not None:
         sets.append(WordSetFacts.of(school_hash, word_count - youth_count, school_counts))
     lines = tuple(
-        _edition_line(value, f"pack.known_editions[{i}]", sets, max_length)
+        _edition_line(value, f"pack.known_editions[{i}]", sets, max_length, alphabet)
         for i, value in enumerate(pack.items("known_editions", MAX_EDITION_LINES))
     )
     if len({line.sha256 for line in lines}) != len(lines):

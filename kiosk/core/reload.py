@@ -27,6 +27,7 @@ from kiosk.core.config import (
     Verifier,
     edition_problem,
     recognise,
+    second_opinion_problem,
     youth_list_problem,
 )
 from kiosk.core.errors import KioskError, PackEditionError, PackError
@@ -144,7 +145,9 @@ def reload_divisions(
         if lexicon is None:
             continue
         youth = youth_list_problem(config, division, lexicon)
-        problems += [p for p in (youth, _expected(config, division, lexicon, checks)) if p is not None]
+        opinion = None if division.second_opinion_pack is None else loaded.get(division.second_opinion_pack)
+        other = None if opinion is None else second_opinion_problem(config, division, lexicon, opinion)
+        problems += [p for p in (youth, other, _expected(config, division, lexicon, checks)) if p is not None]
     if problems:
         return ReloadResult(divisions=None, problems=tuple(problems))
     recognitions = {path: recognise(lexicon, checks.editions) for path, lexicon in loaded.items()}

@@ -18,15 +18,21 @@ A station configured with ``ask_table`` asks, right after the count and before t
 the number of the table the game is played at (the TABLE screen: digits, then Enter, Space or
 Tab), so that the log ties each challenge to its game. It adds a step, so it is off by default.
 
-Every word is normalised as it is typed by ``kiosk.core.normalise``: a character that is not a
-letter is refused with the normaliser's description of it, never dropped silently. A word longer
-than the pack allows stays as typed, marked, and holds the challenge back until it is corrected:
-the station never judges a word other than the one typed. Tab before the last word ends the word
-being typed, as in Zyzzyva.
+The words are kept as the players typed them (``words``, ``current``: the text of the keys taken),
+and every key is read by the one normaliser, ``kiosk.core.normalise.read_typed``, exactly as
+``kiosk check`` reads the same text: a character the pack's alphabet does not take is refused
+with its description, never dropped silently, and the refusal stays on screen (``refusal``) until
+the play is judged or the entry cleared; a combining accent joins its letter (``n`` + U+0303 is
+``Ñ``). What a screen shows of a word (``shown_tiles``) is the reading that is judged, tile for
+tile (``tests/test_reading.py`` proves it for every alphabet). A word longer than the pack allows
+stays as typed, marked, and holds the challenge back until it is corrected: the station never
+judges a word other than the one typed. Tab before the last word ends the word being typed, as in
+Zyzzyva.
 
 Each division's pack has its alphabet (``kiosk.core.alphabet``): the entry takes that alphabet's
 letters (folded as the normaliser folds them: ``ñ`` is ``Ñ``, a French ``é`` an ``E``), counts its
-tiles (Spanish ``CHALLA`` is four) and Backspace takes off the last tile shown.
+tiles (Spanish ``CHALLA`` is four), and Backspace takes off the last tile shown. A key of the touch
+keyboard is a tile (``TileTyped``): its C then its H are two tiles, its CH key one.
 
 Idle clearing is announced: ``IdleWarned`` (from the controller's countdown) puts the seconds left
 on screen, and any key (``Nudged`` for a key the flow has no use for) keeps the entry.
@@ -47,9 +53,17 @@ from dataclasses import dataclass, field, replace
 
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, Ruling
 from kiosk.core.alphabet import ENGLISH, Alphabet
-from kiosk.core.errors import InputError
+from kiosk.core.errors import InputError, InvalidCharacterError
 from kiosk.core.language import Catalogue, english, marked
-from kiosk.core.normalise import MIN_WORD_LETTERS, SEPARATORS, describe_character, normalise_word
+from kiosk.core.normalise import (
+    MIN_WORD_LETTERS,
+    SEPARATORS,
+    TypedWord,
+    describe_character,
+    normalise_word,
+    read_typed,
+    typed_tile,
+)
 
 # A word may be typed up to twice the pack's longest word (ANTIDISESTABLISHMENTARIANISM, 28
 # letters, against 15): long enough to see what was typed and correct it, short enough that a key
@@ -83,9 +97,12 @@ __all__ = [
     "Screen",
     "SessionState",
     "Step",
+    "TileTyped",
     "Typed",
     "VerdictExpired",
     "idle_timing",
+    "judged_words",
+    "shown_tiles",
     "start",
     "transition",
 ]
@@ -127,9 +144,17 @@ class _Signal:
 
 @dataclass(frozen=True)
 class Typed:
-    """Text from the keyboard or the touch keyboard: letters, separators, digits, anything."""
+    """Text from the keyboard: letters, separators, digits, anything."""
 
     text: str
+
+
+@dataclass(frozen=True)
+class TileTyped:
+    """A tile key of the touch keyboard (``CH``, ``L·L``, ``A``): one more tile, whatever the
+    letters before it (Spanish C then H are two tiles: the separator is typed for them)."""
+
+    tile: str
 
 
 class Backspace(_Signal):
@@ -214,6 +239,7 @@ class IdleWarned:
 
 Event = (
     Typed
+    | TileTyped
     | Backspace
     | Escape
     | JudgePressed
@@ -229,13 +255,15 @@ Event = (
     | IdleExpired
     | IdleWarned
 )
-_KEYS = (Typed, Backspace, Escape, JudgePressed, JudgeRequested, DivisionSelected, Nudged)
+_KEYS = (Typed, TileTyped, Backspace, Escape, JudgePressed, JudgeRequested, DivisionSelected, Nudged)
 _ENTRY_SCREENS = (Screen.TABLE, Screen.DIVISION, Screen.ENTRY, Screen.CONFIRM)
 
 
 @dataclass(frozen=True)
 class SessionState:
-    """Everything a screen shows. ``words`` are complete, ``current`` is the word being typed.
+    """Everything a screen shows. ``words`` are complete, ``current`` is the word being typed,
+    each as the text typed (the keys taken); ``shown_tiles`` reads them as the screen shows them.
+    ``refusal``: the characters refused in this entry, said until the play is judged or cleared.
 
     ``served`` are the divisions this station serves now (indices into ``max_lengths``, in the
     configuration's order); ``division`` is the one of the challenge under way, None while it is
@@ -252,6 +280,8 @@ class SessionState:
     words: tuple[str, ...] = ()
     current: str = ""
     notice: str = ""
+    refusal: str = ""
+    refused: tuple[str, ...] = ()
     ruling: Ruling | None = None
     unlocked: bool = False
     clearing_in_s: int = 0  # > 0: the idle clear is coming, and the screen says so
@@ -355,14 +385,38 @@ def _ready(state: SessionState) -> SessionState:
     )
 
 
-def tiles(state: SessionState, word: str) -> tuple[int, int] | None:
-    """The fewest and the most tiles ``word`` (as typed, folded) reads as in the division's
-    alphabet; None if its letters make no tiles (yet: Catalan ``Q`` before its ``U``)."""
-    alphabet = state.alphabet
-    if alphabet.simple:
-        return len(word), len(word)
-    found = alphabet.tile_range(alphabet.pattern_of(word)[0])
-    return None if isinstance(found, int) else found
+def typed(state: SessionState, word: str) -> TypedWord:
+    """``word`` (text typed, every character taken) read as its tiles in the division's alphabet."""
+    return read_typed(word, state.alphabet)
+
+
+def shown_tiles(state: SessionState, word: str) -> tuple[str, ...]:
+    """What the screens show of a word typed: the tiles it will be judged as, then any letters
+    that make no tile yet (``kiosk.core.normalise.TypedWord.shown``)."""
+    return typed(state, word).shown
+
+
+def judged_words(state: SessionState) -> tuple[str, ...]:
+    """The words as ``adjudicate`` normalises them (what a ruling on this play holds); () if one
+    cannot be judged."""
+    try:
+        return tuple(
+            normalise_word(w, max_length=state.max_length, alphabet=state.alphabet) for w in state.words
+        )
+    except InputError:
+        return ()
+
+
+def tiles(state: SessionState, word: str) -> int | None:
+    """How many tiles ``word`` (text typed) reads as; None if some of its letters make no tile
+    (yet: Catalan ``Q`` before its ``U``)."""
+    read = typed(state, word)
+    return None if read.rest else len(read.tiles)
+
+
+def _quoted(state: SessionState, word: str) -> str:
+    """A word typed as a notice names it: the tiles the screen shows, in quotes."""
+    return f"'{state.alphabet.shown(shown_tiles(state, word))}'"
 
 
 def _entry_screen(state: SessionState, words: tuple[str, ...], current: str) -> Screen:
@@ -373,13 +427,12 @@ def _entry_screen(state: SessionState, words: tuple[str, ...], current: str) -> 
 
 def _fits(state: SessionState, word: str) -> bool:
     counted = tiles(state, word)
-    return counted is not None and counted[1] >= MIN_WORD_LETTERS and counted[0] <= state.max_length
+    return counted is not None and MIN_WORD_LETTERS <= counted <= state.max_length
 
 
 def _too_many(state: SessionState, word: str) -> bool:
-    """More tiles than the pack's longest word, however the letters are read."""
-    counted = tiles(state, word)
-    return counted is not None and counted[0] > state.max_length
+    """More tiles than the pack's longest word."""
+    return len(typed(state, word).tiles) > state.max_length
 
 
 def _all_typed(state: SessionState) -> str:
@@ -387,33 +440,34 @@ def _all_typed(state: SessionState) -> str:
 
 
 def _length_problem(state: SessionState, word: str) -> str:
-    """What is wrong with the length of ``word`` (typed, folded), in the screen's language; "" if
+    """What is wrong with the length of ``word`` (text typed), in the screen's language; "" if
     nothing. In an alphabet of multi-letter tiles, lengths are tiles, and letters that make no
     tile are a problem too."""
     t = state.language
+    read = typed(state, word)
+    count = len(read.tiles)
+    shown = _quoted(state, word)
     if not state.alphabet.simple:
-        counted = tiles(state, word)
-        if counted is None:
+        if read.rest:
             tiles_shown = " ".join(state.alphabet.tiles)
-            return t.text("{word} cannot be read as tiles ({tiles})", word=repr(word), tiles=tiles_shown)
-        fewest, greatest = counted
-        if greatest < MIN_WORD_LETTERS:
-            has = t.plural("{word} has {count} tile", "{word} has {count} tiles", greatest, word=repr(word))
+            return t.text("{word} cannot be read as tiles ({tiles})", word=shown, tiles=tiles_shown)
+        if count < MIN_WORD_LETTERS:
+            has = t.plural("{word} has {count} tile", "{word} has {count} tiles", count, word=shown)
             least = t.text("a word has at least {minimum} tiles", minimum=MIN_WORD_LETTERS)
             return f"{has}; {least}"
-        if fewest > state.max_length:
-            has = t.plural("{word} has {count} tile", "{word} has {count} tiles", fewest, word=repr(word))
+        if count > state.max_length:
+            has = t.plural("{word} has {count} tile", "{word} has {count} tiles", count, word=shown)
             most_text = t.text(
                 "this lexicon holds words of at most {maximum} tiles", maximum=state.max_length
             )
             return f"{has}; {most_text}"
         return ""
-    if len(word) < MIN_WORD_LETTERS:
-        has = t.plural("{word} has {count} letter", "{word} has {count} letters", len(word), word=repr(word))
+    if count < MIN_WORD_LETTERS:
+        has = t.plural("{word} has {count} letter", "{word} has {count} letters", count, word=shown)
         least = t.text("a word has at least {minimum} letters", minimum=MIN_WORD_LETTERS)
         return f"{has}; {least}"
-    if len(word) > state.max_length:
-        has = t.plural("{word} has {count} letter", "{word} has {count} letters", len(word), word=repr(word))
+    if count > state.max_length:
+        has = t.plural("{word} has {count} letter", "{word} has {count} letters", count, word=shown)
         most = t.text("this lexicon holds words of at most {maximum} letters", maximum=state.max_length)
         return f"{has}; {most}"
     return ""
@@ -442,35 +496,44 @@ def _type_char(state: SessionState, char: str) -> SessionState:
             "{all_typed}: press TAB to judge, or Esc to start again", all_typed=_all_typed(state)
         )
         return replace(state, notice=notice)
-    alphabet = state.alphabet
-    if alphabet is ENGLISH:
-        try:
-            letter: str | None = normalise_word(char * MIN_WORD_LETTERS)[0]
-        except InputError:
-            letter = None
-    else:
-        letter = alphabet.typed_char(char)
-    if letter is None:
-        name = _name_for_players(char, state.language)
-        notice = (
-            state.language.text("Not typed: {character} is not one of the letters A to Z", character=name)
-            if alphabet is ENGLISH
-            else state.language.text(
-                "Not typed: {character} is not a letter of this lexicon ({tiles})",
-                character=name,
-                tiles=" ".join(alphabet.tiles),
-            )
-        )
-        return replace(state, notice=notice)
+    try:
+        typed(state, current + char)
+    except InvalidCharacterError:
+        return _refuse(state, char)
     if len(current) >= MAX_TYPED_LENGTH_FACTOR * state.max_length:
         problem = _length_problem(state, current) or state.language.text(
             "this lexicon holds words of at most {maximum} tiles", maximum=state.max_length
         )
         return replace(state, notice=state.language.text("Not typed: {problem}", problem=problem))
-    state = replace(state, current=current + letter, notice="")
+    state = replace(state, current=current + char, notice="")
     if _too_many(state, state.current):  # kept as typed, marked, and held back from judging
         return replace(state, notice=_too_long(state))
     return state
+
+
+def _refuse(state: SessionState, char: str) -> SessionState:
+    """``char`` is not taken: say so, with every other character refused in this entry, until
+    the play is judged or the entry cleared (a refusal that vanished at the next key would leave
+    KIWI showing as I I with nothing said)."""
+    refused = state.refused if char in state.refused else (*state.refused, char)
+    t = state.language
+    names = ", ".join(_name_for_players(c, t) for c in refused)
+    if state.alphabet is ENGLISH:
+        refusal = t.plural(
+            "Not typed: {characters} is not one of the letters A to Z",
+            "Not typed: {characters} are not letters A to Z",
+            len(refused),
+            characters=names,
+        )
+    else:
+        refusal = t.plural(
+            "Not typed: {characters} is not a letter of this lexicon ({tiles})",
+            "Not typed: {characters} are not letters of this lexicon ({tiles})",
+            len(refused),
+            characters=names,
+            tiles=" ".join(state.alphabet.tiles),
+        )
+    return replace(state, refused=refused, refusal=refusal, notice="")
 
 
 # The scripts whose letters pass for Latin ones most often, named in the players' language; any
@@ -600,21 +663,37 @@ def _on_entry(state: SessionState, event: Event) -> Step:
     if isinstance(event, Typed):
         for char in event.text:
             state = _type_char(state, char)
+    elif isinstance(event, TileTyped):
+        if state.current or len(state.words) < state.expected:
+            for char in typed_tile(state.current, event.tile, state.alphabet):
+                state = _type_char(state, char)
+        else:
+            state = _type_char(state, event.tile[:1])  # all typed: say so
     elif isinstance(event, Backspace):
         if state.current:  # the last tile shown (a letter, or Spanish CH as it reads now)
-            cut = state.alphabet.last_tile_start(state.current)
+            cut = typed(state, state.current).last_start
             state = replace(state, current=state.current[:cut], notice="")
         elif state.words:
             state = replace(state, words=state.words[:-1], current=state.words[-1], notice="")
         else:
             state = replace(state, notice="")
+        if not state.entered:  # nothing typed is left: nothing refused is left to say
+            state = replace(state, refusal="", refused=())
     elif isinstance(event, Escape):
         if not state.entered:
             return Step(_ready(state))
-        state = replace(state, words=(), current="", notice="")
+        state = replace(state, words=(), current="", notice="", refusal="", refused=())
     elif isinstance(event, JudgePressed):
         if _entry_screen(state, state.words, state.current) is Screen.CONFIRM:
-            judged = replace(state, screen=Screen.JUDGING, words=state.entered, current="", notice="")
+            judged = replace(
+                state,
+                screen=Screen.JUDGING,
+                words=state.entered,
+                current="",
+                notice="",
+                refusal="",
+                refused=(),
+            )
             return Step(judged, (Effect.JUDGE_PLAY,))
         if _too_many(state, state.current):
             return Step(replace(state, notice=_too_long(state)))
@@ -674,7 +753,7 @@ def transition(state: SessionState, event: Event) -> Step:
             return _on_entry(state, event)
         return Step(state)
     if screen is Screen.JUDGING:
-        if isinstance(event, Recorded) and event.ruling.words == state.words:
+        if isinstance(event, Recorded) and event.ruling.words == judged_words(state):
             return Step(replace(state, screen=Screen.VERDICT, ruling=event.ruling, unlocked=False))
         if isinstance(event, RecordFailed):
             return Step(replace(state, screen=Screen.FAULT))

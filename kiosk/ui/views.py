@@ -1,7 +1,9 @@
 """The station's screens. Each shows a ``SessionState`` and reports taps as session events.
 
-No view reads per-word results: the verdict screen is drawn from the verdict, the words as typed
-and the number of words, so nothing on it can depend on which word failed.
+No view reads per-word results: the verdict screen is drawn from the verdict, the words as judged
+and the number of words, so nothing on it can depend on which word failed. A word is shown as the
+tiles it is (or was) judged as, never read again here: the entry shows the session's reading
+(``kiosk.core.session.shown_tiles``), the verdict the stored spellings of the ruling.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, Verdict
-from kiosk.core.alphabet import ASCII_LETTERS, ENGLISH, Alphabet
+from kiosk.core.alphabet import ENGLISH, TILE_GAP, Alphabet, tiles_of
 from kiosk.core.edition import EditionBadge
 from kiosk.core.language import Catalogue, english, marked
 from kiosk.core.normalise import BOARD_MAX_LETTERS
@@ -36,12 +38,15 @@ from kiosk.core.session import (
     JudgeRequested,
     Screen,
     SessionState,
+    TileTyped,
     Typed,
+    shown_tiles,
 )
 from kiosk.ui import theme
 from kiosk.ui.theme import FitButton, FitLabel
 
 __all__ = [
+    "TILE_GAP",
     "DivisionCard",
     "DivisionView",
     "EntryView",
@@ -55,9 +60,6 @@ __all__ = [
     "WordGrid",
 ]
 
-KEYBOARD_ROWS = ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM")
-KEYS_PER_ROW = 10  # an alphabet's tiles in rows of at most this many keys
-TILE_GAP = "\u202f"  # a narrow no-break space between tiles: CH A LL A (Catalan L·L has a dot of its own)
 # The session names the keyboard's keys; a touch player has these instead (each pair: the words
 # for a keyboard and those for a touch screen, as English message ids; both are translated).
 TOUCH_KEY_NAMES = ((marked("press TAB"), marked("tap JUDGE")), (marked("Esc"), marked("CLEAR")))
@@ -178,34 +180,33 @@ class WordGrid(QWidget):
 
     def show_words(
         self,
-        words: Sequence[str],
+        words: Sequence[Sequence[str]],
         expected: int,
         max_length: int,
         cursor_at: int | None,
         t: Catalogue | None = None,
         alphabet: Alphabet = ENGLISH,
     ) -> None:
-        """Show ``words``; ``cursor_at`` is the slot being typed into (None: no cursor). In an
-        alphabet with multi-letter tiles each word is shown as its tiles (``CH A LL A``) and
-        counted in tiles."""
+        """Show ``words``, each given as its tiles; ``cursor_at`` is the slot being typed into
+        (None: no cursor). In an alphabet with multi-letter tiles each word is shown tile by tile
+        (``CH A LL A``) and counted in tiles."""
         self._words = t or english()
         self._expected = max(1, expected)
         self._max_length = max_length
         self._alphabet = alphabet
         for index in range(MAX_WORDS_PER_CHALLENGE):
             used = index < self._expected
-            word = words[index] if index < len(words) else ""
-            tiles = alphabet.display_tiles(word)
-            text = word if alphabet.simple else TILE_GAP.join(tiles)
+            tiles = tuple(words[index]) if index < len(words) else ()
+            text = alphabet.shown(tiles)
             shown = text + CURSOR if index == cursor_at else text
             self.numbers[index].setVisible(used)
             self.words[index].setVisible(used)
             self.counts[index].setVisible(used and self._show_counts)
             self.words[index].setText(shown)
-            if not word:
+            if not tiles:
                 count = ""
             elif alphabet.simple:
-                count = counted(len(word), "letter", "letters", self._words)
+                count = counted(len(tiles), "letter", "letters", self._words)
             else:
                 count = counted(len(tiles), "tile", "tiles", self._words)
             self.counts[index].setText(count)
@@ -281,26 +282,21 @@ class KeyPad(QWidget):
             grid.setRowStretch(row_index, 1)
 
 
-def tile_rows(alphabet: Alphabet) -> list[str] | list[list[str]]:
-    """The letter keys of an alphabet: A-Z in the familiar QWERTY rows where the tiles are A-Z
-    (English, French, Italian), otherwise its tiles in their own order, in even rows (Spanish
-    A B C CH D ..., Polish A Ą B C Ć ...)."""
-    if set(alphabet.tiles) == set(ASCII_LETTERS):
-        return list(KEYBOARD_ROWS)
-    count = len(alphabet.tiles)
-    rows = -(-count // KEYS_PER_ROW)
-    size = -(-count // rows)
-    return [list(alphabet.tiles[start : start + size]) for start in range(0, count, size)]
+def tile_rows(alphabet: Alphabet) -> list[list[str]]:
+    """The tile keys of an alphabet, in the rows of its players' own keyboards (QWERTY, AZERTY,
+    QWERTZ, Spanish with Ñ; multi-letter tiles beside their first letter): ``Alphabet.keyboard``."""
+    return [row.split() for row in alphabet.keyboard]
 
 
 class TouchKeyboard(KeyPad):
-    """The pack's letters (A-Z in QWERTY order, or its tiles: Ñ, Ç, CH...), with SPACE, BACKSPACE,
-    CLEAR and JUDGE. A multi-letter key types its letters (the Catalan L·L key, its tile)."""
+    """The pack's tiles in its players' layout (A-Z in AZERTY for French, Ñ and CH for Spanish...),
+    with SPACE, BACKSPACE, CLEAR and JUDGE. Each tile key is one tile (``TileTyped``): Spanish C
+    then H are two tiles, CH one."""
 
     def __init__(self, alphabet: Alphabet = ENGLISH, parent: QWidget | None = None) -> None:
         self.alphabet = alphabet
         rows: list[list[tuple[str, Event, int]]] = [
-            [(letter, Typed(letter), 2) for letter in row] for row in tile_rows(alphabet)
+            [(tile, TileTyped(tile), 2) for tile in row] for row in tile_rows(alphabet)
         ]
         rows.append(
             [
@@ -748,8 +744,16 @@ class EntryView(View):
         if self._touch:  # the session names the keyboard's keys; a touch player has these instead
             for key_name, touch in TOUCH_KEY_NAMES:
                 notice = notice.replace(t.text(key_name), t.text(touch))
-        self.notice.setText(notice)
-        self.grid.show_words(entered, expected, state.max_length, cursor_at, t, state.alphabet)
+        # a character refused stays said until the play is judged or cleared, beside any other notice
+        self.notice.setText("\n".join(line for line in (state.refusal, notice) if line))
+        self.grid.show_words(
+            [shown_tiles(state, word) for word in entered],
+            expected,
+            state.max_length,
+            cursor_at,
+            t,
+            state.alphabet,
+        )
 
 
 class VerdictIcon(QWidget):
@@ -871,7 +875,14 @@ class VerdictView(View):
             self._verdict = verdict
             colour = theme.ACCEPTABLE_BACKGROUND if acceptable else theme.UNACCEPTABLE_BACKGROUND
             theme.paint_background(self, colour)
-        self.grid.show_words(words, len(words), max_length, None, t, alphabet)
+        self.grid.show_words(
+            [alphabet.stored_tiles(word) or tiles_of(word) for word in words],
+            len(words),
+            max_length,
+            None,
+            t,
+            alphabet,
+        )
         named = "" if division is None else t.text("Division {name}", name=division) + " \u00b7 "
         named += "" if table is None else t.text("Table {number}", number=table) + " \u00b7 "
         self.lexicon.setText(named + t.text("Lexicon: {lexicon}", lexicon=lexicon))

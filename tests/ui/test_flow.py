@@ -174,8 +174,9 @@ def test_refused_characters_show_the_reason(station: StationFactory) -> None:
     assert window.entry.grid.words[0].text() == "CA_"
     assert '"\u00e9" (e with acute)' in window.entry.notice.source
     assert window.entry.notice.isVisible()
-    type_text(window, "7")
-    assert '"7" is not one of the letters A to Z' in window.entry.notice.source
+    type_text(window, "7t")  # the refusal stays, both named, until the play is judged or cleared
+    assert window.entry.grid.words[0].text() == "CAT_"
+    assert '"\u00e9" (e with acute), "7" are not letters A to Z' in window.entry.notice.source
 
 
 def test_tab_between_words_separates_them_as_in_zyzzyva(station: StationFactory) -> None:
