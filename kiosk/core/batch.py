@@ -9,15 +9,16 @@ included), in two steps, as ``adjudicate`` itself decides every input error befo
    still being walked, on a pack's first use): each line's words normalised, or its INVALID
    answer, by one of three roads, the first that applies:
 
-   * the lines that are each one plain A-Z word of allowed length (a word list, nearly every
-     line of which is one): found by one regex that runs over many lines at a time, and
-     upper-cased in one go, whatever odd lines stand among them;
-   * a line of 1 to ``max_words`` plain A-Z words between separators: its words, by a regex;
+   * the lines that are each one word of allowed length: found by a few passes of C code over
+     many lines at a time, whatever odd lines stand among them. Where the alphabet takes A-Z words
+     as they are (English, French, Italian, German), the lines of plain A-Z, upper-cased in one
+     go; in the others (Spanish CH, Polish without Q), the lines made only of letters the
+     alphabet takes, read as a list writes them (``Alphabet.listed_lines_at_once``), which is how
+     a player's letters are read where no ``+`` or combining accent is typed;
+   * a line of 1 to ``max_words`` plain A-Z words between separators (A-Z alphabets): its words,
+     by a regex;
    * anything else (a character that is not a letter, a word too short or too long, too many
      words, nothing at all): ``read_play``, as ``adjudicate`` reads it, for its words or its error.
-
-   The first two apply to packs whose alphabet takes A-Z words as they are (English, French,
-   Italian, German); in any other (Spanish CH, Polish without Q) every line takes the third.
 2. ``ReadLines.rulings``: the lookups, word after word, with the trie's own test where the pack's
    words are their only spellings.
 """
@@ -29,6 +30,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, Verdict, read_play
+from kiosk.core.alphabet import unmatched_lines
 from kiosk.core.errors import InputError
 from kiosk.core.lexicon import Lexicon, MarisaLexicon
 from kiosk.core.normalise import MIN_WORD_LETTERS, SEPARATORS
@@ -98,31 +100,18 @@ class BatchReader:
         """Every line's words, or its INVALID answer; nothing here looks a word up."""
         text = "\n".join(lines)
         # (a line holding a line break of its own would read as two: every line is then odd)
-        if not self._plain_roads or text.count("\n") != len(lines) - 1:
+        if text.count("\n") != len(lines) - 1:
             return ReadLines(None, {index: self.line(line) for index, line in enumerate(lines)}, len(lines))
-        words = text.upper().split("\n")  # line for line: upper-casing never makes a line feed
-        odd: dict[int, tuple[str, ...] | str] = {}
-        for index in self._odd_lines(text):
-            odd[index] = self.line(lines[index])
-            words[index] = ""  # looked up for nothing, and never anything but a plain word
-        return ReadLines(None if len(odd) == len(lines) else words, odd, len(lines))
-
-    def _odd_lines(self, text: str) -> Iterator[int]:
-        """The indexes of the lines of ``text`` that are not one plain word of allowed length: one
-        regex match runs over each stretch of plain lines between two odd ones."""
-        text += "\n"
-        position = 0
-        index = 0
-        match = self._one_word_lines.match
-        while True:
-            plain = match(text, position)  # it matches at any position, if only no line
-            end = len(text) if plain is None else plain.end()
-            if end == len(text):
-                return
-            index += text.count("\n", position, end)
-            yield index
-            position = text.index("\n", end) + 1
-            index += 1
+        if self._plain_roads:
+            words = text.upper().split("\n")  # line for line: upper-casing never makes a line feed
+            odd: Sequence[int] = list(unmatched_lines(self._one_word_lines, text))
+        else:  # each line a word as a list would write it, if it is typed as one: read as typed
+            listed = self.info.alphabet.listed_lines_at_once(text, self.info.max_length)
+            words, odd = listed.words, listed.odd
+        read: dict[int, tuple[str, ...] | str] = {index: self.line(lines[index]) for index in odd}
+        for index in odd:
+            words[index] = ""  # looked up for nothing, and never anything but a word
+        return ReadLines(None if len(read) == len(lines) else words, read, len(lines))
 
     def line(self, line: str) -> tuple[str, ...] | str:
         """One line's words, or its INVALID answer."""

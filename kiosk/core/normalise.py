@@ -29,7 +29,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from kiosk.core.alphabet import ENGLISH, Alphabet
+from kiosk.core.alphabet import ENGLISH, Alphabet, ListedLines
 from kiosk.core.errors import InvalidCharacterError, TileError, WordCountError, WordLengthError
 from kiosk.core.language import marked
 
@@ -42,6 +42,7 @@ __all__ = [
     "SEPARATORS",
     "TypedWord",
     "describe_character",
+    "normalise_list",
     "normalise_listed",
     "normalise_play",
     "normalise_word",
@@ -350,6 +351,26 @@ def normalise_words(
     if min(lengths) < MIN_WORD_LETTERS or max(lengths) > max_length:
         return None
     return words
+
+
+def normalise_list(raw: str | Sequence[str], *, alphabet: Alphabet = ENGLISH) -> ListedLines | None:
+    """``normalise_listed`` of a whole list's words at once (any length: the builder applies the
+    pack's maximum), with their tiles, or None if any of them needs it one at a time (the caller
+    then reads them one by one, naming each refusal). ``raw``: the words, or a text of words
+    separated by white space. For English, ``normalise_words``; otherwise
+    ``Alphabet.listed_lines_at_once``, the road of C code ``normalise_listed`` takes for one word,
+    taken over the whole list."""
+    if alphabet is ENGLISH:
+        words = normalise_words(raw, max_length=ANY_LENGTH)
+        return None if words is None else ListedLines(words, [], list(map(len, words)))
+    words = raw.split() if isinstance(raw, str) else list(raw)
+    if not words:
+        return ListedLines([], [], [])
+    text = "\n".join(words)
+    if text.count("\n") != len(words) - 1:  # a word with a line break in it
+        return None
+    listed = alphabet.listed_lines_at_once(text)
+    return None if listed.odd else listed
 
 
 def split_words(text: str) -> list[str]:

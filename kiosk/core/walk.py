@@ -126,12 +126,14 @@ class WordSet:
     data: bytes
     keys: list[bytes]
     facts: WordSetFacts
+    spelt: bool  # every word is a spelling the walk accepts (``_spelt_in``)
 
     @classmethod
     def of(cls, words: Sequence[str], alphabet: Alphabet) -> WordSet:
-        data = "\n".join(words).encode("utf-8")
-        lengths = Counter(map(alphabet.counter, words))
-        return cls(words, data, cls.utf8_keys(words, data), _facts(data, len(words), lengths))
+        text = "\n".join(words)
+        data = text.encode("utf-8")
+        lengths, spelt = _lengths(words, text, alphabet)
+        return cls(words, data, cls.utf8_keys(words, data), _facts(data, len(words), lengths), spelt)
 
     @staticmethod
     def utf8_keys(words: Sequence[str], data: bytes | None = None) -> list[bytes]:
@@ -241,18 +243,22 @@ class WalkRefusedError(Exception):
     """Raised inside the walk: what is wrong with a trie, in words for the organiser."""
 
 
-_CAPITALS_AND_LINE_FEEDS = re.compile(b"[A-Z\n]*")
+_CAPITALS_AND_LINE_FEEDS = re.compile("[A-Z\n]*")
 
 
-def _spelt_in(words: Sequence[str], data: bytes, lengths: Mapping[int, int], alphabet: Alphabet) -> bool:
-    """Whether every word is a spelling the builder stores: for English, a word the normaliser
-    gives (the letters A-Z in capitals, two or more: ``data`` is the words joined by line feeds,
-    ``lengths`` how many words there are of each length); otherwise the alphabet's tiles, written as
-    packs store them, at least two of them."""
+def _lengths(words: Sequence[str], text: str, alphabet: Alphabet) -> tuple[Counter[int], bool]:
+    """How many words there are of each length (in tiles), and whether every word is a spelling the
+    builder stores: for English, a word the normaliser gives (the letters A-Z in capitals, two or
+    more); otherwise the alphabet's tiles, written as packs store them, at least two of them.
+    ``text``: the words joined by line feeds."""
+    if not words:
+        return Counter(), True
     if alphabet is ENGLISH:
+        lengths = Counter(map(len, words))
         short = any(length < MIN_WORD_LETTERS for length in lengths)
-        return not short and _CAPITALS_AND_LINE_FEEDS.fullmatch(data) is not None
-    return all(map(alphabet.is_stored, words))
+        return lengths, not short and _CAPITALS_AND_LINE_FEEDS.fullmatch(text) is not None
+    counts = alphabet.stored_tile_counts(text)
+    return (Counter(alphabet.tile_counts(words)), False) if counts is None else (Counter(counts), True)
 
 
 def _keys_of(trie_bytes: bytes, most: int, what: str) -> list[bytes]:
@@ -288,18 +294,19 @@ def _proven_words(trie_bytes: bytes, most: int, what: str, alphabet: Alphabet) -
     if data.count(b"\n") != max(0, len(keys) - 1):  # a key with a line feed in it
         raise WalkRefusedError(not_a_word)
     try:
-        words = data.decode("utf-8").split("\n") if keys else []
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise WalkRefusedError(f"its {what} trie holds bytes that are not text ({exc.reason})") from exc
-    lengths = Counter(map(alphabet.counter, words))
-    if not _spelt_in(words, data, lengths, alphabet):
+    words = text.split("\n") if keys else []
+    lengths, spelt = _lengths(words, text, alphabet)
+    if not spelt:
         raise WalkRefusedError(not_a_word)
     if trie_of_keys(keys) != trie_bytes:
         raise WalkRefusedError(
             f"its {what} trie is not the one lexicon-build makes from the {len(words):,} words it holds "
             "(a forged or damaged trie, or one written by a different trie library)"
         )
-    return WordSet(words, data, keys, _facts(data, len(words), lengths))
+    return WordSet(words, data, keys, _facts(data, len(words), lengths), spelt)
 
 
 def walk_tries(words: bytes, youth: bytes | None, most: int, alphabet: Alphabet = ENGLISH) -> WalkedTries:
@@ -765,7 +772,6 @@ def prove_made(
     where = str(contents.path) if contents.path is not None else "the pack"
     if dict(contents.sections) != dict(sections):
         raise PackCorruptError(f"{where}: its tries did not read back as they were written")
-    alphabet = contents.info.alphabet
     for name, words in made.items():
         what = "word" if name == WORDS_SECTION else "youth exclusion"
         try:
@@ -775,7 +781,7 @@ def prove_made(
         found.sort()
         if found != words.keys:
             raise PackCorruptError(f"{where}: its {what} trie does not hold the words it was made from")
-        if not _spelt_in(words.words, words.data, dict(words.facts.counts_by_length), alphabet):
+        if not words.spelt:
             raise PackCorruptError(f"{where}: its {what} trie holds something that is not a word it stores")
     check_walk(contents, walked)
 
