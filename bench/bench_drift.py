@@ -190,12 +190,11 @@ def station(list_path: Path, count: int) -> None:
 
 def populate(url: str, now: datetime) -> None:
     """100 stations' reports and 30,000 challenges over three days, a third of them today."""
-    from kiosk.core.adjudication import Ruling, Verdict, WordResult, WordStatus
     from kiosk.core.heartbeat import DivisionPack, Heartbeat, StationId, StationState
-    from kiosk.core.record import ChallengeEntry, ChallengeId
     from kiosk.storage.database import open_engine
     from kiosk.storage.heartbeat import HeartbeatStore
     from kiosk.storage.log import SqlChallengeLog
+    from tests.storage.entries import make_entry
 
     rng = random.Random(SEED)
     engine = open_engine(url)
@@ -216,36 +215,20 @@ def populate(url: str, now: datetime) -> None:
             ),
             server_clock=True,
         )
-    entries = []
 
     def span_s() -> float:  # a third of the challenges within the hour, the rest over three days
         return 3 * 86_400 if rng.random() < 0.67 else 3_600
 
+    entries = []
     for _ in range(SHARED_CHALLENGES):
         words = [f"WORD{rng.randrange(10_000)}" for _ in range(rng.randint(1, 8))]
-        bad = rng.random() < 0.4
-        results = tuple(
-            WordResult(w, WordStatus.NOT_IN_LEXICON if bad and i == 0 else WordStatus.ACCEPTABLE)
-            for i, w in enumerate(words)
-        )
         entries.append(
-            ChallengeEntry(
-                challenge_id=ChallengeId(uuid.uuid4()),
-                judged_at=now
-                - timedelta(seconds=rng.uniform(0, 3 * 86_400 if rng.random() < 0.67 else 3_600)),
+            make_entry(
+                words,
                 station=f"Table {rng.randint(1, STATIONS)}",
                 division=rng.choice(["Open", "Schools"]),
-                rule_profile="double challenge",
-                table=None,
-                ruling=Ruling(
-                    words=tuple(words),
-                    verdict=Verdict.UNACCEPTABLE if bad else Verdict.ACCEPTABLE,
-                    results=results,
-                    youth_rules=False,
-                    pack_name="CSW",
-                    pack_edition="24",
-                    set_hash="sha256:0",
-                ),
+                judged_at=now - timedelta(seconds=rng.uniform(0, span_s())),
+                bad=words[:1] if rng.random() < 0.4 else (),
             )
         )
     for start in range(0, len(entries), 1_000):

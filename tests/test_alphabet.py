@@ -424,6 +424,17 @@ def test_zyzzyvas_fise_text_list_writes_tiles_as_digits_and_is_read_with_alphabe
     assert "--alphabet spanish" in english.output
 
 
+def adjudicated(lines: list[str], lexicon: MarisaLexicon) -> list[str]:
+    """What ``adjudicate`` says of each line, as ``kiosk check --batch`` prints it."""
+    said = []
+    for line in lines:
+        try:
+            said.append(adjudicate(line, lexicon).verdict.value)
+        except InputError as exc:
+            said.append(f"INVALID: {exc}")
+    return said
+
+
 TYPED_PIECES = {
     "spanish": [
         "challa", "CALLE", "perro", "coche", "niño", "árbol", "che", "c+he", "Ñu", "n\u0303u", "kiwi",
@@ -462,25 +473,13 @@ def test_batch_reads_lines_as_the_station_reads_what_is_typed_in_every_alphabet(
         )
         TYPED_LEXICONS[name, max_length] = load_lexicon(build_pack(recipe).data)
     lexicon = TYPED_LEXICONS[name, max_length]
-    expected = []
-    for line in lines:
-        try:
-            expected.append(adjudicate(line, lexicon).verdict.value)
-        except InputError as exc:
-            expected.append(f"INVALID: {exc}")
-    assert list(batch_rulings(lines, lexicon)) == expected
+    assert list(batch_rulings(lines, lexicon)) == adjudicated(lines, lexicon)
 
 
 def test_batch_gives_what_adjudicate_gives_in_spanish(make_pack: PackFactory) -> None:
     lexicon = spanish(make_pack)
     lines = ["CHALLAPATEÑA", "calle, perro", "KIWI", "", "c", "nino coche"]
-    expected = []
-    for line in lines:
-        try:
-            expected.append(adjudicate(line, lexicon).verdict.value)
-        except InputError as exc:
-            expected.append(f"INVALID: {exc}")
-    assert list(batch_rulings(lines, lexicon)) == expected
+    assert list(batch_rulings(lines, lexicon)) == adjudicated(lines, lexicon)
 
 
 def test_a_bad_line_in_a_spanish_list_is_named_by_file_and_line(tmp_path: Path) -> None:

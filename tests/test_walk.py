@@ -338,7 +338,8 @@ def _fails(words: bytes, youth: bytes | None, most: int, alphabet: Alphabet) -> 
 
 
 def test_a_walk_runs_in_a_forked_copy_of_this_process_when_no_other_thread_runs() -> None:
-    assert forking_is_safe()
+    check = [sys.executable, "-c", "from kiosk.core.walk import forking_is_safe; print(forking_is_safe())"]
+    assert subprocess.run(check, capture_output=True, text=True, check=True).stdout.strip() == "True"
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
     other.start()
@@ -365,13 +366,13 @@ def test_a_forked_walk_that_dies_or_refuses_refuses_the_pack_naming_the_file(
 ) -> None:
     pack = make_pack(WORDS)
     with pytest.raises(PackCorruptError) as caught:
-        load_lexicon(pack, walker=PackWalker(walk=walk))
+        load_lexicon(pack, walker=PackWalker(walk=walk, fork=True))
     assert str(pack) in str(caught.value)
     assert fragment in str(caught.value)
 
 
 def test_a_forked_walk_that_never_ends_is_cut_off_and_its_process_killed(make_pack: PackFactory) -> None:
-    walk = PackWalker(walk=_hangs, timeout_s=1).start(read_pack(make_pack(WORDS)))
+    walk = PackWalker(walk=_hangs, timeout_s=1, fork=True).start(read_pack(make_pack(WORDS)))
     assert not walk.done()
     with pytest.raises(PackCorruptError, match="reading its tries took more than 1 s"):
         walk.result()
@@ -385,11 +386,13 @@ def test_a_started_walk_runs_while_the_caller_works_and_is_checked_once_it_ends(
 ) -> None:
     contents = read_pack(make_pack(WORDS, youth=["DOGS"]))
     cache = WalkCache(tmp_path / "cache")
-    walk = PackWalker(cache=cache).start(contents)
+    walk = PackWalker(cache=cache, fork=True).start(contents)
     assert walk.result() == WalkedTries.claimed(contents.info)
     assert walk.done()
     assert cache.get(contents.content_sha256) == WalkedTries.claimed(contents.info)  # remembered
-    assert PackWalker(cache=cache, walk=_dies).start(contents).done()  # from the cache: nothing runs
+    assert (
+        PackWalker(cache=cache, walk=_dies, fork=True).start(contents).done()
+    )  # from the cache: nothing runs
 
 
 def test_the_walker_command_is_this_python_or_the_frozen_program_itself() -> None:

@@ -56,15 +56,10 @@ class Lexicon(Protocol):
     def is_youth_excluded(self, word: str) -> bool: ...
 
 
-@dataclass(frozen=True)
-class MarisaLexicon:
-    """A lexicon backed by the marisa tries of a verified pack, and whose signature it carries."""
+class _CheckedPack:
+    """What a pack's checked manifest and sections say, whether or not its tries are walked yet."""
 
     contents: PackContents
-    words: marisa_trie.Trie
-    youth: marisa_trie.Trie
-    trust: PackTrust
-    walked: WalkedTries
 
     @property
     def info(self) -> PackInfo:
@@ -73,6 +68,17 @@ class MarisaLexicon:
     @property
     def has_youth_list(self) -> bool:
         return YOUTH_SECTION in self.contents.sections
+
+
+@dataclass(frozen=True)
+class MarisaLexicon(_CheckedPack):
+    """A lexicon backed by the marisa tries of a verified pack, and whose signature it carries."""
+
+    contents: PackContents
+    words: marisa_trie.Trie
+    youth: marisa_trie.Trie
+    trust: PackTrust
+    walked: WalkedTries
 
     def __contains__(self, word: object) -> bool:
         return word in self.words
@@ -102,21 +108,13 @@ class MarisaLexicon:
 
 
 @dataclass(frozen=True)
-class LoadingLexicon:
+class LoadingLexicon(_CheckedPack):
     """A pack whose digest, signature and manifest are checked, and whose tries are being walked:
     its manifest (``info``) may be used meanwhile, its words only once ``result()`` returns."""
 
     contents: PackContents
     trust: PackTrust
     walk: Walk
-
-    @property
-    def info(self) -> PackInfo:
-        return self.contents.info
-
-    @property
-    def has_youth_list(self) -> bool:
-        return YOUTH_SECTION in self.contents.sections
 
     def done(self) -> bool:
         """Whether ``result()`` would return (or raise) without waiting for the walk."""

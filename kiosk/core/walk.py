@@ -613,7 +613,9 @@ class PackWalker:
     ``always_walk``: walk even when the cache knows the pack (``lexicon-build verify``); the
     outcome is still remembered. ``command``: a program to walk in (``walker_command()``'s line is
     used where this process cannot fork safely); without one, the child is a forked copy of this
-    process where it can be (``forking_is_safe``), running ``walk`` (``walk_tries``).
+    process where it can be (``forking_is_safe``; ``fork`` True: whatever threads run, for the
+    tests of the forked road in a test run whose Qt left threads behind), running ``walk``
+    (``walk_tries``).
     """
 
     cache: WalkCache | None = None
@@ -622,6 +624,7 @@ class PackWalker:
     timeout_s: float = WALK_TIMEOUT_S
     warn: bool = True  # say on standard error when a walk cannot be remembered
     walk: TriesWalk = field(default=walk_tries, compare=False)
+    fork: bool | None = None
 
     def verify(self, contents: PackContents) -> WalkedTries:
         """Walk a pack's tries (or find the walk remembered); raise PackError unless it is sound."""
@@ -634,7 +637,7 @@ class PackWalker:
             remembered = self.cache.get(contents.content_sha256)
             if remembered is not None and remembered == WalkedTries.claimed(contents.info):
                 return Walk(self, contents, remembered=remembered)
-        if self.command is None and forking_is_safe():
+        if self.command is None and (forking_is_safe() if self.fork is None else self.fork):
             return Walk(self, contents, child=_Child(contents, self.walk))
         return Walk(self, contents, ended=self._run_program(contents))
 
