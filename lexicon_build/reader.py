@@ -261,7 +261,7 @@ def read_word_list(
         return result
     words = kept = listed.words
     if words and max(listed.tiles) > max_length:
-        kept = [word for word, count in zip(words, listed.tiles, strict=True) if count <= max_length]
+        kept = list(itertools.compress(words, map(max_length.__ge__, listed.tiles)))
     result.too_long = len(words) - len(kept)
     # the first of each, in the list's order; a list without repeats (as most are) holds each word
     # once already, which comparing neighbours shows faster than hashing every word: in the list's
