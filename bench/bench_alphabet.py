@@ -17,8 +17,9 @@ whole process and the children it waited for):
 * ``lexicon-build build``, whole process, for both lists, beside a bare ``marisa_trie.Trie`` of
   the alphabet's stored keys (``[CH]A[LL]A``) in a fresh process (target: at most 3 x), and the
   alphabet's build beside English's (target: at most 2 x);
-* ``kiosk check --batch -`` over the whole list typed as players type it (lower case, an accent
-  on a vowel in one word in four: ``cállate``), on the pack's first use (the walk) and once its
+* ``kiosk check --batch -`` over the whole list typed as players type it (lower case, and where
+  the alphabet takes accents an accent on a vowel of one word in four: ``cállate``; English
+  players type none), on the pack's first use (the walk) and once its
   walk is remembered, in words per second (target: at least 300,000, and at most 2 x English's
   time);
 * Tab -> verdict at the station on the alphabet's pack (the real window and controller over real
@@ -125,14 +126,16 @@ def spanish_shaped(size: int) -> list[str]:
     return sorted(words)
 
 
-def typed(words: Sequence[str]) -> list[str]:
-    """The words as players type them: lower case, an accent on one vowel of one word in four."""
+def typed(words: Sequence[str], alphabet: Alphabet) -> list[str]:
+    """The words as players type them: lower case, and where the alphabet takes accented vowels
+    (Spanish, French, Italian: not English), an accent on one vowel of one word in four."""
     rng = random.Random(TYPED_SEED)
+    accents = all(alphabet.typed_char(char) is not None for char in ACCENTED.values())
     lines = []
     for word in words:
         line = word.lower()
         vowels = [i for i, char in enumerate(line) if char in ACCENTED]
-        if vowels and rng.random() < 0.25:
+        if accents and vowels and rng.random() < 0.25:
             at = rng.choice(vowels)
             line = line[:at] + ACCENTED[line[at]] + line[at + 1 :]
         lines.append(line)
@@ -284,7 +287,7 @@ def tab_to_verdict(pack: Path, words: Sequence[str], alphabet: Alphabet, folder:
     timings: dict[str, list[float]] = {"ACCEPTABLE": [], "UNACCEPTABLE": []}
     cpu_times: list[float] = []  # the process's CPU time: what the Tab costs, whatever the load
     for number in range(PLAYS):
-        play = typed(rng.sample(pool, PLAY_WORDS))
+        play = typed(rng.sample(pool, PLAY_WORDS), alphabet)
         if number % 2:
             play[0] = play[0][:-1] + "x"  # a phony
         key(Qt.Key.Key_8, "8")
@@ -357,7 +360,7 @@ def main() -> None:
         for name, listed in ((alphabet.name, words), ("english", english)):
             source, lines = folder / f"{name}.txt", folder / f"{name}-typed.txt"
             source.write_text("\n".join(listed) + "\n", encoding="utf-8")
-            lines.write_text("\n".join(typed(listed)) + "\n", encoding="utf-8")
+            lines.write_text("\n".join(typed(listed, alphabets()[name])) + "\n", encoding="utf-8")
             lists[name] = (source, lines)
         stored = normalise_list(words, alphabet=alphabet)
         if stored is None:
