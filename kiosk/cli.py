@@ -35,6 +35,7 @@ from kiosk.core.filekind import Role, check_output, refusal
 from kiosk.core.lexicon import LoadingLexicon, MarisaLexicon, start_loading
 from kiosk.core.pin import PIN_MIN_LENGTH
 from kiosk.core.plural import counted
+from kiosk.core.record import MAX_QUERY_LAST
 from kiosk.core.walk import PackWalker, WalkCache
 from kiosk.paths import (
     DATA_DIR_ENV,
@@ -48,8 +49,8 @@ from kiosk.paths import (
 from kiosk.station import load_station_config, program_name, start_station, station_verifier
 
 if TYPE_CHECKING:
-    from kiosk.core.record import ChallengeEntry
-    from kiosk.storage import StationStorage
+    from kiosk.core.record import ChallengeEntry, LeftOut
+    from kiosk.storage import LogForReading, StationStorage
 
 __all__ = ["EXIT_ACCEPTABLE", "EXIT_UNACCEPTABLE", "kiosk", "parse_since"]
 
@@ -389,39 +390,63 @@ def checked_data_dir(where: StationData) -> None:
         fail(f"{exc} (this folder comes from {where.found_by})")
 
 
-def open_storage(where: StationData, *, existing: bool = False) -> StationStorage:
-    """Open the station's storage; ``existing``: refuse to create a station database that is not there
-    (a reader given the wrong folder must hear so, not read an empty log). A command that writes
-    (``existing`` False) checks the data directory first, as the station does."""
+def open_storage(where: StationData) -> StationStorage:
+    """Open the station's storage to write to it (``kiosk set-pin``), creating it if it is not there,
+    after the station's own check of its data directory."""
     from kiosk.storage import open_station_storage  # SQLAlchemy loads only for these commands
 
-    if existing and where.database_url is None and not where.local_database.exists():
-        fail(
-            f"there is no station database at {where.local_database} (data directory from "
-            f"{where.found_by}): no station has logged anything there. Name the station's "
-            "configuration with --config (or its folder with --data-dir)"
-        )
-    if not existing:
-        checked_data_dir(where)
+    checked_data_dir(where)
     try:
         return open_station_storage(where.data_dir, where.database_url, forward_in_background=False)
     except KioskError as exc:
         fail(str(exc))
 
 
+def open_reading(where: StationData) -> LogForReading:
+    """The station's log for ``log show`` and ``log export``: read only (nothing created, written,
+    upgraded or checkpointed; ``kiosk.storage.open_log_for_reading``)."""
+    from kiosk.storage import open_log_for_reading  # SQLAlchemy loads only for these commands
+
+    if where.database_url is None and not where.local_database.exists():
+        fail(
+            f"there is no station database at {where.local_database} (data directory from "
+            f"{where.found_by}): no station has logged anything there. Name the station's "
+            "configuration with --config (or its folder with --data-dir)"
+        )
+    try:
+        return open_log_for_reading(where.data_dir, where.database_url)
+    except KioskError as exc:
+        fail(str(exc))
+
+
 def parse_since(text: str, now: datetime) -> datetime:
-    """``30m``/``2h``/``1d`` ago, or an ISO date or time (UTC unless it carries an offset)."""
+    """``30m``/``2h``/``1d`` ago, or an ISO date or time (UTC unless it carries an offset), in UTC.
+
+    A moment the log cannot hold (before the year 1 or after 9999, once in UTC) is the user's
+    mistake, said as such: it never reaches the database, which would be blamed for it.
+    """
     relative = _RELATIVE.match(text.strip())
     if relative:
         amount, unit = int(relative.group(1)), relative.group(2)
-        return now - timedelta(**{_RELATIVE_UNITS[unit]: amount})
+        try:
+            return (now - timedelta(**{_RELATIVE_UNITS[unit]: amount})).astimezone(UTC)
+        except OverflowError:
+            raise click.BadParameter(
+                f"'{text}' reaches back before the year 1, further than any log; leave out --since to "
+                "list every challenge, or give e.g. 30d"
+            ) from None
     try:
         moment = datetime.fromisoformat(text.strip())
     except ValueError:
         raise click.BadParameter(
             f"'{text}' is not a time: use e.g. 2h, 30m, 1d, 2024-05-01 or 2024-05-01T14:00 (UTC)"
         ) from None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+    try:
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    except OverflowError:
+        raise click.BadParameter(
+            f"'{text}' is outside the years 1 to 9999 once in UTC; give a time within them"
+        ) from None
 
 
 def format_entry(entry: ChallengeEntry) -> list[str]:
@@ -465,7 +490,7 @@ def log() -> None:
 @log.command()
 @click.option(
     "--last",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_QUERY_LAST),
     default=DEFAULT_SHOW_LAST,
     show_default=True,
     help="Show the most recent N challenges.",
@@ -503,7 +528,7 @@ def show(
     since_at = parse_since(since, datetime.now(UTC)) if since is not None else None
     query = LogQuery(last=last, station=station, since=since_at, division=division, lexicon=lexicon)
     where = locate(config_path, data_dir, database_url)
-    with open_storage(where, existing=True) as storage:
+    with open_reading(where) as storage:
         try:
             entries = storage.log.query(query)
         except KioskError as exc:
@@ -519,6 +544,7 @@ def show(
         click.echo(f"No challenges in the log at {status.location} match.")
     for entry in reversed(entries):
         click.echo("\n".join(format_entry(entry)))
+    _say_left_out(entries.left_out, status.location)
     click.echo(f"(Read from {_log_described(where, status.location)}.)", err=True)
     if status.backlog:
         waiting = counted(status.backlog, "challenge")
@@ -567,7 +593,7 @@ def export(
         except KioskError as exc:
             fail(str(exc))
     where = locate(config_path, data_dir, database_url)
-    with open_storage(where, existing=True) as storage:
+    with open_reading(where) as storage:
         try:
             entries = storage.log.query(LogQuery(division=division, lexicon=lexicon))
         except KioskError as exc:
@@ -579,6 +605,7 @@ def export(
             "export now would hold only this station's challenges; try again when the server "
             "answers, or leave out --database-url to export this station's own log"
         )
+    _say_left_out(entries.left_out, status.location)
     entries.reverse()  # oldest first, as a spreadsheet reads
     source = _log_described(where, status.location)
     if str(csv_path) == "-":
@@ -597,6 +624,15 @@ def export(
     except OSError as exc:
         fail(f"cannot write {csv_path}: {exc.strerror or exc}")
     click.echo(f"Wrote {counted(count, 'challenge')} from {source} to {csv_path}.")
+
+
+def _say_left_out(left_out: tuple[LeftOut, ...], location: str) -> None:
+    """Each row of the log a read left out, named on standard error: never a silent gap."""
+    if left_out:
+        rows = counted(len(left_out), "challenge")
+        click.echo(f"Left out: {rows} in the log at {location} that this kiosk cannot read:", err=True)
+        for why in left_out:
+            click.echo(f"  {why}", err=True)
 
 
 def _log_described(where: StationData, location: str) -> str:
@@ -627,6 +663,125 @@ def _refuse_another_users_folder(where: StationData) -> None:
         f"as root: a database file root creates there would lock the station out. Run it as "
         f"{owner}: runuser -u {owner} -- {Path(sys.argv[0]).name} {command}"
     )
+
+
+@kiosk.group("shared-log")
+def shared_log() -> None:
+    """The shared PostgreSQL log of a big event: set up on its server, once, by its organiser.
+
+    Run it on the log's server as the postgres user (sudo -u postgres kiosk shared-log ...).
+
+    \b
+    Examples:
+      kiosk shared-log setup --station "Table 1" --station "Table 2"
+    """
+
+
+@shared_log.command("setup")
+@click.option(
+    "--station",
+    "stations",
+    multiple=True,
+    metavar="NAME",
+    help="A station, by the station_name of its station.toml exactly; once per station. It gets a "
+    "database role and password of its own, which let it add its own challenges and nothing else.",
+)
+@click.option(
+    "--database",
+    default="kiosk",
+    show_default=True,
+    help="The log's database (its roles are named after it: kiosk_owner, kiosk_table_1, ...).",
+)
+@click.option(
+    "--host",
+    help="How the stations and the director's laptop reach this server, for the URLs printed (default: "
+    "the --admin-url's host, else this computer's name).",
+)
+@click.option(
+    "--admin-url",
+    metavar="URL",
+    help="A PostgreSQL superuser's connection (default: this computer's server through its local "
+    "socket, as this system user: run it as the postgres user).",
+)
+@click.option("--no-director", is_flag=True, help="Make no role for the director's view.")
+@click.option(
+    "--new-passwords",
+    is_flag=True,
+    help="Give every named station (and the director) a new password, shown once; the old ones stop working.",
+)
+def shared_log_setup(
+    stations: tuple[str, ...],
+    database: str,
+    host: str | None,
+    admin_url: str | None,
+    no_director: bool,
+    new_passwords: bool,
+) -> None:
+    """Make the shared log's database, roles and privileges, or bring them up to date.
+
+    Each station gets a role of its own whose password is only in its station.toml: with it, it
+    adds challenges and reports under its own station's name only, and changes or deletes nothing
+    (row-level security); the director gets a read-only role; the server's clock stamps when each
+    report was seen. Run it again after installing a newer kiosk (it upgrades the log), to add a
+    station, or with --new-passwords. It prints each station's database_url once. Run it on the
+    log's server as the postgres user (sudo -u postgres kiosk shared-log setup ...). See the guide
+    docs/install.md, "The shared log's server".
+
+    \b
+    Examples:
+      kiosk shared-log setup --station "Table 1" --station "Table 2"
+      kiosk shared-log setup --host 192.168.1.10 --station "Table 3"
+    """
+    import socket
+
+    from kiosk.storage.server import set_up_shared_log
+
+    try:
+        done = set_up_shared_log(
+            admin_url,
+            database=database,
+            stations=stations,
+            director=not no_director,
+            host=host or (None if admin_url else socket.gethostname()),
+            new_passwords=new_passwords,
+        )
+    except KioskError as exc:
+        fail(str(exc))
+    click.echo(
+        f"The shared log {done.database!r} on {done.host} port {done.port} is set up (schema version "
+        f"{done.schema_version}): each station adds only its own rows and changes none, the director "
+        "reads only, and the server's clock says when each station was last seen."
+    )
+    if done.stations:
+        click.echo("Each station's station.toml gets its own line (that password is nowhere else):")
+    for station in done.stations:
+        if station.url is None:
+            click.echo(f"  {station.station} (role {station.role}): its password is unchanged")
+        else:
+            click.echo(f"  {station.station} (role {station.role}):")
+            click.echo(f'    database_url = "{station.url}"')
+    if done.director is not None:
+        if done.director.url is None:
+            click.echo(
+                f"The director's view (role {done.director.role}, read only): its password is unchanged"
+            )
+        else:
+            click.echo(f"The director's view (role {done.director.role}, read only):")
+            click.echo(f"  kiosk director --database-url '{done.director.url}' --data-dir director-data")
+    if any(credential.new for credential in (*done.stations, done.director) if credential is not None):
+        click.echo("Each password is shown this once; --new-passwords makes new ones.")
+    if done.taken_over:
+        click.echo(
+            "Taken over from the role the stations shared before: "
+            + "; ".join(done.taken_over)
+            + ". That role no longer owns the log: remove it once no station.toml names it."
+        )
+    if done.superusers_with_passwords:
+        click.echo(
+            f"Note: the superusers {', '.join(done.superusers_with_passwords)} log in with a password and "
+            "can do anything on this server: never put their passwords in a station.toml.",
+            err=True,
+        )
 
 
 @kiosk.command("set-pin")
@@ -701,6 +856,24 @@ def set_pin(
     help="Read the log once, print what the page would sum up, and exit (2 if it cannot be read): "
     "a check before the event.",
 )
+@click.option(
+    "--https",
+    is_flag=True,
+    help="Serve over HTTPS with this computer's own certificate, made the first time and kept in the "
+    "data directory (browsers ask once to trust it: compare the fingerprint printed here). Use it "
+    "with --host on a venue's network, where anyone could read the PIN and the words otherwise.",
+)
+@click.option(
+    "--certificate",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Serve over HTTPS with this certificate (PEM) that you were given; needs --key.",
+)
+@click.option(
+    "--key",
+    "key_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="The private key (PEM, no password) of --certificate.",
+)
 def director(
     config_path: Path | None,
     data_dir: Path | None,
@@ -708,6 +881,9 @@ def director(
     host: str,
     port: int,
     once: bool,
+    https: bool,
+    certificate: Path | None,
+    key_path: Path | None,
 ) -> None:
     """Serve the director's live view of every station: a read-only web page.
 
@@ -717,12 +893,13 @@ def director(
     It reads the log the stations write (the shared PostgreSQL log of --database-url, or a
     station's SQLite log) and never writes to it. The first page shows no word; the recent
     challenges, words included, ask for the judge PIN kept in the data directory (set it with
-    'kiosk set-pin' and the same --config or --data-dir).
+    'kiosk set-pin' and the same --config or --data-dir); the page keeps its own count of wrong
+    PINs, never the station's.
 
     \b
     Examples:
       kiosk director --data-dir data
-      kiosk director --config station.toml --host 0.0.0.0 --port 8081
+      kiosk director --config station.toml --host 0.0.0.0 --port 8081 --https
       kiosk director --data-dir data --once       check that it reads the log, and exit
     """
     from kiosk.storage.database import sqlite_url
@@ -739,6 +916,18 @@ def director(
 
     try:
         LogReader(log_url)  # a URL that cannot be read is a mistake to say now, not a page banner
+    except KioskError as exc:
+        fail(str(exc))
+    if (certificate is None) != (key_path is None):
+        fail("--certificate and --key go together: give both, or neither (--https makes this computer's own)")
+    from kiosk.director.tls import Certificate, given_certificate, kept_certificate
+
+    tls: Certificate | None = None  # checked before --once too: the check before the event
+    try:
+        if certificate is not None and key_path is not None:
+            tls = given_certificate(certificate, key_path)
+        elif https:
+            tls = kept_certificate(where.data_dir, host)
     except KioskError as exc:
         fail(str(exc))
     if once:
@@ -766,6 +955,17 @@ def director(
         click.echo(f"  {url}   (Ctrl+C stops it)")
         if host == "127.0.0.1":
             click.echo("  Only this computer can open it; --host names an address the network reaches.")
+        elif tls is None:
+            click.echo(
+                "  Plain HTTP: anyone on this network can read the PIN and the words; --https encrypts."
+            )
+        if tls is not None:
+            kept = "made now" if tls.made else "kept"
+            click.echo(f"  Certificate {tls.certificate} ({kept}, valid until {tls.not_after:%Y-%m-%d}),")
+            click.echo(f"  SHA-256 fingerprint {tls.fingerprint}")
+            click.echo(
+                "  A browser that warns about it: check that it shows this fingerprint, then accept it."
+            )
         click.echo(f"  The recent challenges ask for the judge PIN of {where.described}.")
 
     run_director(
@@ -774,6 +974,7 @@ def director(
         sock,
         lock_s=config.judge.idle_lock_seconds,
         set_pin_command=command,
+        certificate=tls,
         started=started,
     )
     click.echo("The director's view has stopped.")
@@ -806,3 +1007,7 @@ def _director_once(log_url: str) -> None:
         click.echo(f"  {line.name}: {state}{' (red)' if line.red else ''}, {line.counts.today} today")
     if board.earlier:
         click.echo(f"Not seen today: {', '.join(line.name for line in board.earlier)}")
+    if board.not_read:
+        click.echo(f"Not read: {counted(board.not_read, 'more station report')} (more than any event has)")
+    for why in board.left_out:
+        click.echo(f"Left out, cannot be read: {why}")

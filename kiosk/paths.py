@@ -20,6 +20,7 @@ Nothing is resolved at import time; ``main()`` calls these with the flags it was
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import stat
 import sys
@@ -39,7 +40,9 @@ __all__ = [
     "FEDERATION_EDITIONS_NAME",
     "KNOWN_EDITIONS_NAME",
     "LOCAL_DATABASE_NAME",
+    "LOCK_FILE_NAME",
     "MIN_FREE_BYTES",
+    "DataDirLock",
     "StationData",
     "built_in_edition_paths",
     "check_data_dir",
@@ -47,6 +50,7 @@ __all__ = [
     "default_pack_path",
     "guide_dir",
     "known_editions_path",
+    "lock_data_dir",
     "make_data_dir",
     "station_data",
     "walk_cache_dir",
@@ -60,6 +64,7 @@ FEDERATION_EDITIONS_NAME = "federation-lexicons.tsv"  # other alphabets' publish
 WALK_CACHE_FOLDER = "verified-packs"
 APP_NAME = "challenge-kiosk"
 LOCAL_DATABASE_NAME = "kiosk.sqlite3"
+LOCK_FILE_NAME = "station.lock"  # Windows only: the file held locked (see DataDirLock)
 # Below this much free space the log cannot be trusted to take a day's challenges (a challenge is
 # about 1 KiB; SQLite's write-ahead log grows by pages before each checkpoint).
 MIN_FREE_BYTES = 1024 * 1024
@@ -117,7 +122,8 @@ class StationData(NamedTuple):
 
     data_dir: Path
     database_url: str | None
-    found_by: str  # e.g. "data_dir in /etc/challenge-kiosk/station.toml"
+    # e.g. "data_dir in /etc/challenge-kiosk/station.toml": a Wording, said in a screen's language
+    found_by: str
     config: Path | None = None  # the configuration file it came from, if any
 
     @property
@@ -126,9 +132,14 @@ class StationData(NamedTuple):
         return self.data_dir / LOCAL_DATABASE_NAME
 
     @property
-    def described(self) -> str:
-        """One line for a message: the database, and where its folder came from."""
-        return f"the station database {self.local_database} (data directory from {self.found_by})"
+    def described(self) -> Wording:
+        """One line for a message: the database, and where its folder came from (a ``Wording``: the
+        not-ready screen says it in the station's language, the paths and keys as they are)."""
+        return Wording(
+            marked("the station database {database} (data directory from {source})"),
+            database=self.local_database,
+            source=self.found_by,
+        )
 
     def set_pin_command(self, program: str = "kiosk") -> str:
         """The exact command that sets the judge PIN of this station, from its terminal."""
@@ -159,15 +170,19 @@ def station_data(
     if data_dir is not None:
         return StationData(data_dir, url, "--data-dir", source)
     if config is not None and config.data_dir is not None:
-        where = source if source is not None else "the station configuration"
-        return StationData(config.data_dir, url, f"data_dir in {where}", source)
+        found_by = (
+            Wording(marked("data_dir in {where}"), where=source)
+            if source is not None
+            else Wording(marked("data_dir in the station configuration"))  # whole: it declines
+        )
+        return StationData(config.data_dir, url, found_by, source)
     env = os.environ.get(DATA_DIR_ENV)
     if env:
         return StationData(Path(env), url, f"${DATA_DIR_ENV}", source)
     import platformdirs  # ~5 ms at start-up, paid only when nothing else names the folder
 
     folder = Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
-    return StationData(folder, url, "the platform's data folder", source)
+    return StationData(folder, url, Wording(marked("the platform's data folder")), source)
 
 
 def current_user() -> str:
@@ -314,3 +329,65 @@ def check_data_dir(folder: Path) -> None:
                 path=path,
                 reason=_reason(OSError(errno.EACCES, os.strerror(errno.EACCES)), path),
             )
+
+
+class DataDirLock:
+    """One station per data directory, held by the operating system until the station's process ends.
+
+    On POSIX the lock is ``flock`` on the data directory itself, not on a file in it: a lock file
+    can be deleted while it is held (its lock goes with the nameless file) and the next station
+    would lock a new file of the same name and run beside the first. The folder cannot be deleted
+    from under the station without its log, which the log notices. The kernel drops the lock when
+    the process ends, however it ends: no stale lock after a crash or a power cut. On Windows,
+    ``msvcrt.locking`` on ``station.lock`` in the folder: Windows deletes no file a process has open.
+    """
+
+    def __init__(self, folder: Path, handle: int) -> None:
+        self.folder = folder
+        self._handle: int | None = handle
+
+    def release(self) -> None:
+        if self._handle is not None:
+            os.close(self._handle)  # the lock goes with the descriptor
+            self._handle = None
+
+
+def lock_data_dir(folder: Path) -> DataDirLock:
+    """Take ``folder`` for this station; raise StorageError if another station holds it, or if it
+    cannot be locked (a file system without locks: the station's data must be on a local disk)."""
+    try:
+        if sys.platform == "win32":
+            import msvcrt
+
+            handle = os.open(folder / LOCK_FILE_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+            lock = functools.partial(msvcrt.locking, handle, msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+
+            flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+            handle = os.open(folder, flags)
+            lock = functools.partial(fcntl.flock, handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        raise StorageError(
+            marked("the station's data directory {folder} cannot be locked for this station: {reason}"),
+            folder=folder,
+            reason=_reason(exc, folder),
+        ) from exc
+    try:
+        lock()
+    except OSError as exc:
+        os.close(handle)
+        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES, errno.EDEADLK):
+            raise StorageError(
+                marked("another station is already running with the data directory {folder}; stop it first"),
+                folder=folder,
+            ) from exc
+        raise StorageError(
+            marked(
+                "the station's data directory {folder} cannot be locked for this station ({reason}); keep "
+                "it on a local disk"
+            ),
+            folder=folder,
+            reason=exc.strerror or str(exc),
+        ) from exc
+    return DataDirLock(folder, handle)

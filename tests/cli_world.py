@@ -4,10 +4,11 @@
 files the guides ship (``docs/examples``: word lists, a recipe, a table of the club's editions, a
 station configuration), exactly as shipped, so that an example of a ``--help`` that names one of
 them runs on the file a reader has; and, under names of their own, more word lists, packs built
-by the real builder (one signed), keys, a station data folder whose log holds a challenge from
-"Стол 3", and files of every wrong kind a tired director might hand over (a zip, a Word document,
-a spreadsheet, a PDF, Zyzzyva's Spanish graph, UTF-16 text...). Every file is made here, by the
-test, or shipped, so each one's kind is known without asking the recogniser under test.
+by the real builder (one signed), keys (and the director's TLS certificate), a station data
+folder whose log holds a challenge from "Стол 3", and files of every wrong kind a tired director
+might hand over (a zip, a Word document, a spreadsheet, a PDF, Zyzzyva's Spanish graph, UTF-16
+text...). Every file is made here, by the test, or shipped, so each one's kind is known without
+asking the recogniser under test.
 
 ``commands()`` walks the click trees of ``kiosk`` and ``lexicon-build``: a new command is found
 here, and the tests that use it then ask for what they need to drive it.
@@ -30,6 +31,7 @@ import click
 
 from kiosk.cli import kiosk
 from kiosk.core.alphabet import alphabets
+from kiosk.director.tls import kept_certificate
 from kiosk.storage import open_station_storage, write_csv
 from lexicon_build.builder import build_pack
 from lexicon_build.cli import main as lexicon_build
@@ -116,6 +118,7 @@ def make_world(folder: Path) -> Path:
     (folder / "slips.txt").write_text("cat dogs\nqi, za\nzebraz\n", encoding="utf-8")
     keys = generate_key_pair(folder / "organiser.key", "Club Organiser")
     generate_key_pair(folder / "director.key", "Director", passphrase=PASSPHRASE.encode())
+    kept_certificate(folder / "tls", "127.0.0.1")  # kiosk director --certificate/--key
     signing_key = load_private_key(keys.private_path)
     club = _pack(WORDS, folder / "club.kxpack")
     club.write_bytes(sign_pack(club.read_bytes(), signing_key, club))

@@ -86,8 +86,13 @@ def small_lexicon(make_pack: PackFactory) -> MarisaLexicon:
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresServer]:
     """A PostgreSQL server of our own on loopback; CI fails (never skips) when it cannot start."""
+    yield from started_postgres(passwords=False)
+
+
+def started_postgres(*, passwords: bool) -> Iterator[PostgresServer]:
+    """A server of our own, started, destroyed after (CI fails, never skips, when it cannot start)."""
     try:
-        server = PostgresServer(find_postgres_bin())
+        server = PostgresServer(find_postgres_bin(), passwords=passwords)
         server.init()
     except PostgresUnavailableError as exc:
         if os.environ.get("CI"):
@@ -98,6 +103,13 @@ def postgres_server() -> Iterator[PostgresServer]:
         yield server
     finally:
         server.destroy()
+
+
+@pytest.fixture(scope="session")
+def secure_postgres() -> Iterator[PostgresServer]:
+    """A server of our own on loopback as an event's would be: passwords (SCRAM) over TCP; the
+    superuser only through the socket (``admin_url``)."""
+    yield from started_postgres(passwords=True)
 
 
 @pytest.fixture

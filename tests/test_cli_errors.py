@@ -56,6 +56,7 @@ from tests.cli_world import (
     make_world,
     release_world,
 )
+from tests.storage.postgres import PostgresServer
 
 WORKER = Path(__file__).with_name("cli_matrix_worker.py")
 
@@ -117,7 +118,25 @@ TEMPLATES: dict[str, list[str]] = {
         "{host}",
         "--port",
         "{port}",
+        "--certificate",
+        "{certificate}",
+        "--key",
+        "{key_path}",
         "--once",
+    ],
+    # on the log's server as its superuser: libpq's environment (the test's server, see ``results``)
+    "kiosk shared-log": ["shared-log", "setup", "--station", "Table 1"],
+    "kiosk shared-log setup": [
+        "shared-log",
+        "setup",
+        "--station",
+        "{stations}",
+        "--database",
+        "{database}",
+        "--host",
+        "{host}",
+        "--admin-url",
+        "{admin_url}",
     ],
     "lexicon-build": ["info", "club.kxpack"],
     "lexicon-build build": [
@@ -174,6 +193,8 @@ VALUES: dict[str, str] = {
     "max_words": "8",
     "host": "127.0.0.1",
     "port": "8080",
+    "certificate": "tls/director-certificate.pem",
+    "key_path": "tls/director-key.pem",
     "batch": "slips.txt",
     "last": "5",
     "since": "1d",
@@ -199,6 +220,9 @@ VALUES: dict[str, str] = {
     "key_file": "new.key",
     "lexicon-build sign key_file": "organiser.key",
     "lexicon-build sign output": "signed.kxpack",
+    "stations": "Table 1",
+    "database": "kiosk_matrix",
+    "admin_url": "postgresql+psycopg:///postgres",  # libpq's environment says which server
 }
 STDIN: dict[str, str] = {"kiosk set-pin": f"{PIN}\n"}
 # The kinds of sample (tests/cli_world.SAMPLES) each file parameter takes; any other is wrong.
@@ -213,6 +237,8 @@ ACCEPTS: dict[str, set[str]] = {
     "old": {"pack", "list", "graph"},
     "new": {"pack", "list", "graph"},
     "lexicon-build sign key_file": {"key"},
+    "kiosk director certificate": {"TLS certificate"},  # none of the samples
+    "kiosk director key_path": {"TLS key"},  # none: organiser.key is a signing key, not this one
     "known_editions": {"editions"},
 }
 # Each output's own kind, and an existing file of it (replaced only with --force).
@@ -237,6 +263,13 @@ WRONG_TEXT: dict[str, list[str]] = {
     "lexicon-build verify trust": ["nonsense", "QUJD"],
     # Neither a known edition nor a set digest (a set digest of no set only fails the check: exit 1).
     "lexicon-build build expect": ["NWL2032", "sha256:0000", ""],
+    "kiosk shared-log setup stations": ["", "   "],
+    "kiosk shared-log setup database": ["Kiosk-Log", "", "a" * 31, "1st"],
+    "kiosk shared-log setup admin_url": [
+        "nonsense",
+        "sqlite:///data/kiosk.sqlite3",
+        "postgresql+psycopg://nobody@127.0.0.1:1/postgres",  # no server there
+    ],
 }
 FREE_TEXT = {
     "kiosk log show station": "any station name filters (none may match)",
@@ -245,6 +278,7 @@ FREE_TEXT = {
     "kiosk log export division": "any division name filters (none may match)",
     "kiosk log export lexicon": "any lexicon name filters (none may match)",
     "kiosk director host": "an address is bound when the view serves; --once serves nothing",
+    "kiosk shared-log setup host": "any address: it is only written into the URLs printed",
     "lexicon-build build edition": "any edition text",
     "lexicon-build build description": "any description",
 }
@@ -468,7 +502,9 @@ CASES = all_cases()
 VALID = valid_cases()
 
 
-def _run_worker(world: Path, cases: list[Case], root: Path) -> dict[str, dict[str, Any]]:
+def _run_worker(
+    world: Path, cases: list[Case], root: Path, server_env: dict[str, str]
+) -> dict[str, dict[str, Any]]:
     jobs = []
     for number, case in enumerate(cases):
         folder = copy_world(world, root / f"case-{number}")
@@ -479,7 +515,7 @@ def _run_worker(world: Path, cases: list[Case], root: Path) -> dict[str, dict[st
                 "args": case.args,
                 "stdin": case.stdin or STDIN.get(case.id.split(":")[0], ""),
                 "cwd": str(folder),
-                "env": {"KIOSK_DATA_DIR": str(folder / "data"), "QT_QPA_PLATFORM": "offscreen"},
+                "env": {"KIOSK_DATA_DIR": str(folder / "data"), "QT_QPA_PLATFORM": "offscreen", **server_env},
             }
         )
     prefix: list[str] = []
@@ -504,11 +540,13 @@ def _run_worker(world: Path, cases: list[Case], root: Path) -> dict[str, dict[st
 
 
 @pytest.fixture(scope="module")
-def results(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, dict[str, Any]]]:
+def results(
+    tmp_path_factory: pytest.TempPathFactory, postgres_server: PostgresServer
+) -> Iterator[dict[str, dict[str, Any]]]:
     root = tmp_path_factory.mktemp("cli-errors")
     world = make_world(root / "world")
     try:
-        yield _run_worker(world, [*VALID, *CASES], root)
+        yield _run_worker(world, [*VALID, *CASES], root, postgres_server.admin_env())
     finally:
         release_world(root)
 

@@ -7,7 +7,7 @@ import dataclasses
 import io
 import os
 import sqlite3
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import click
@@ -306,3 +306,70 @@ def test_root_does_not_write_into_a_folder_that_belongs_to_the_stations_user(tmp
     assert "belongs to the user" in result.output
     assert "runuser -u" in result.output
     assert list(folder.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("argument", "said"),
+    [
+        ("--since=9999999d", "reaches back before the year 1"),
+        ("--since=99999999999999999999999d", "reaches back before the year 1"),
+        ("--since=0001-01-01T00:00+01:00", "outside the years 1 to 9999 once in UTC"),
+        ("--since=9999-12-31T23:00-05:00", "outside the years 1 to 9999 once in UTC"),
+        ("--last=99999999999999999999999", "not in the range 1<=x<=1000000"),
+    ],
+)
+def test_a_period_or_date_out_of_range_is_the_users_mistake_not_the_logs(
+    data_dir: Path, argument: str, said: str
+) -> None:
+    result = CliRunner().invoke(kiosk, ["log", "show", "--data-dir", str(data_dir), argument])
+    assert result.exit_code == 2, result.output
+    assert said in result.output
+    assert "internal error" not in result.output
+    assert "cannot read the challenge log" not in result.output
+
+
+def test_far_but_representable_dates_are_read_as_given(data_dir: Path) -> None:
+    runner = CliRunner()
+    base = ["log", "show", "--data-dir", str(data_dir)]
+    future = runner.invoke(kiosk, [*base, "--since", "9999-12-31T23:59"])
+    assert future.exit_code == 0, future.output
+    assert "No challenges in the log" in future.output
+    past = runner.invoke(kiosk, [*base, "--since", "0001-01-01"])
+    assert past.exit_code == 0, past.output
+    assert "CAT DOGZ" in past.output
+
+
+def test_a_log_query_holds_utc_times_or_refuses_them() -> None:
+    from kiosk.core.record import LogQuery
+
+    shifted = datetime(2024, 4, 30, 10, 0, tzinfo=timezone(timedelta(hours=2)))
+    assert LogQuery(since=shifted).since == datetime(2024, 4, 30, 8, 0, tzinfo=UTC)
+    with pytest.raises(ValueError, match="no UTC time"):
+        LogQuery(until=datetime(9999, 12, 31, 23, 0, tzinfo=timezone(timedelta(hours=-5))))
+    with pytest.raises(ValueError, match="time zone"):
+        LogQuery(since=datetime(2024, 4, 30))
+    with pytest.raises(ValueError, match="1 to 1000000"):
+        LogQuery(last=0)
+
+
+def test_reading_the_shared_log_from_a_computer_that_judged_nothing_creates_nothing(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """The director's laptop: log show and export read the server and leave no station database."""
+    with open_station_storage(tmp_path / "station", postgres_url, forward_in_background=False) as storage:
+        storage.log.record(make_entry(["QI"], station="Table 4"))
+        assert storage.log.forward_backlog() == 1
+    laptop = tmp_path / "laptop"
+    runner = CliRunner()
+    shown = runner.invoke(kiosk, ["log", "show", "--data-dir", str(laptop), "--database-url", postgres_url])
+    assert shown.exit_code == 0, shown.output
+    assert (
+        "Table 4  Open  UNACCEPTABLE  QI" in shown.output or "Table 4  Open  ACCEPTABLE  QI" in shown.output
+    )
+    out = tmp_path / "all.csv"
+    exported = runner.invoke(
+        kiosk, ["log", "export", "--csv", str(out), "--data-dir", str(laptop), "--database-url", postgres_url]
+    )
+    assert exported.exit_code == 0, exported.output
+    assert "Wrote 1 challenge" in exported.output
+    assert not laptop.exists()  # no stray, empty station database

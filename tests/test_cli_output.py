@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli_world import STATION_NAME, copy_world, make_world, release_world
+from tests.storage.postgres import PostgresServer
 from tests.test_cli_errors import STDIN, VALID, VALUES, Case
 
 OUTPUTS = {value for key, value in VALUES.items() if key.split()[-1] in ("output", "csv_path", "added_file")}
@@ -37,6 +38,17 @@ def _program(name: str) -> str:
 
 def _env(folder: Path, **extra: str) -> dict[str, str]:
     return {**os.environ, "KIOSK_DATA_DIR": str(folder / "data"), "QT_QPA_PLATFORM": "offscreen", **extra}
+
+
+@pytest.fixture(autouse=True)
+def _server_for_shared_log(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``kiosk shared-log setup`` runs on the log's server as its superuser: libpq's environment
+    names the tests' server (as in tests/test_cli_errors.py)."""
+    case = request.node.callspec.params.get("case") if hasattr(request.node, "callspec") else None
+    if isinstance(case, Case) and case.id.startswith("kiosk shared-log"):
+        server: PostgresServer = request.getfixturevalue("postgres_server")
+        for name, value in server.admin_env().items():
+            monkeypatch.setenv(name, value)
 
 
 def _absolute(case: Case, folder: Path) -> list[str]:

@@ -171,6 +171,41 @@ def test_a_kiosk_session_without_a_pin_waits_on_screen_and_serves_once_the_judge
         station.communicate(timeout=30)
 
 
+def test_a_second_station_is_refused_even_after_the_lock_file_is_deleted(tmp_path: Path) -> None:
+    """One station per data directory, held by the OS: no file in the folder whose deletion lets a
+    second station write the same log beside the first."""
+    config = config_file(tmp_path)
+    env = station_env(tmp_path)
+    first = subprocess.Popen(
+        [*STATION, "--kiosk-session", "--config", str(config)],
+        env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    watchdog = threading.Timer(60, first.kill)
+    watchdog.start()
+    try:
+        assert first.stderr is not None
+        assert next_station_line(first.stderr).startswith("station not ready: no judge PIN is set")
+        data = config.parent / "station-data"
+        for stale in data.glob("*.lock"):
+            stale.unlink()  # what an organiser tidying the folder does
+        second = subprocess.run(
+            [*STATION, "--config", str(config)],
+            env=env, capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert second.returncode == 2
+        assert f"another station is already running with the data directory {data}" in second.stderr
+        assert first.poll() is None
+    finally:
+        watchdog.cancel()
+        first.terminate()
+        first.communicate(timeout=30)
+    alone = subprocess.run(  # the lock goes with the first station's process
+        [*STATION, "--config", str(config)], env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert "another station is already running" not in alone.stderr
+    assert "no judge PIN is set" in alone.stderr
+
+
 def test_a_data_dir_that_is_a_file_is_named_and_shown_in_a_kiosk_session(tmp_path: Path) -> None:
     config = config_file(tmp_path, data_dir="station-data")
     (config.parent / "station-data").write_text("", encoding="utf-8")

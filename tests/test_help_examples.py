@@ -24,6 +24,7 @@ import pytest
 
 from tests.cli_world import EXAMPLES as SHIPPED
 from tests.cli_world import PIN, PROGRAMS, Command, commands, copy_world, examples, make_world, release_world
+from tests.storage.postgres import PostgresServer
 
 EXAMPLES = [(command, line) for command in commands() for line in examples(command)]
 
@@ -112,7 +113,9 @@ def _as_run(line: str) -> tuple[str, list[str]]:
 
 
 @pytest.mark.parametrize(("command", "line"), EXAMPLES, ids=[line for _, line in EXAMPLES])
-def test_the_example_runs_as_shown(command: Command, line: str, world: Path, tmp_path: Path) -> None:
+def test_the_example_runs_as_shown(
+    command: Command, line: str, world: Path, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     folder = copy_world(world, tmp_path / "here")
     try:
         shell_line, outputs = _as_run(line)
@@ -126,6 +129,10 @@ def test_the_example_runs_as_shown(command: Command, line: str, world: Path, tmp
             "QT_QPA_PLATFORM": "offscreen",
             "PIN": PIN,
         }
+        if command.id.startswith("kiosk shared-log"):
+            # run on the log's server as its superuser: libpq's environment names the test's server
+            server: PostgresServer = request.getfixturevalue("postgres_server")
+            env.update(server.admin_env())
         result = subprocess.run(
             ["bash", "-c", shell_line],
             cwd=folder,

@@ -494,6 +494,9 @@ TILE_KEYS = st.one_of(
 @example(  # a Spanish play of tiles, judged: CH·A·LL·A
     keys=[Typed("1"), Typed("challa"), JudgePressed()], names=["spanish"], lengths=[4, 4, 4], ask_table=False
 )
+@example(  # a key of another alphabet's keyboard on a Spanish station: refused, never an error
+    keys=[Typed("1"), TileTyped("L·L")], names=["spanish"], lengths=[2, 2, 2], ask_table=False
+)
 def test_random_keys_on_packs_in_other_alphabets_never_reach_an_inconsistent_state(
     make_pack: PackFactory, keys: list[Event], names: list[str], lengths: list[int], ask_table: bool
 ) -> None:

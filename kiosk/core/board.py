@@ -14,7 +14,20 @@ from datetime import datetime
 
 from kiosk.core.heartbeat import UNSEEN_AFTER_S, Heartbeat, StationState
 
-__all__ = ["Board", "Counts", "DivisionLine", "StationLine", "build_board"]
+__all__ = [
+    "MAX_BOARD_DIVISIONS",
+    "MAX_BOARD_STATIONS",
+    "Board",
+    "Counts",
+    "DivisionLine",
+    "StationLine",
+    "build_board",
+]
+
+# The most the board reads and shows, whatever the log holds: more stations (or divisions) than any
+# event has, so that rows someone else wrote cannot make the page slow or huge.
+MAX_BOARD_STATIONS = 200
+MAX_BOARD_DIVISIONS = 100
 
 
 @dataclass(frozen=True)
@@ -72,6 +85,11 @@ class Board:
     read_at: datetime
     stations: tuple[StationLine, ...]  # today's, and earlier days' last (``earlier``)
     divisions: tuple[DivisionLine, ...]
+    # What the log holds and this board leaves out, named (a report or challenges this kiosk cannot
+    # read, or dated after now), and how many station reports it did not read at all (past
+    # ``MAX_BOARD_STATIONS``): the page says so, and shows the rest.
+    left_out: tuple[str, ...] = ()
+    not_read: int = 0
 
     @property
     def today(self) -> tuple[StationLine, ...]:
@@ -98,6 +116,9 @@ def build_board(
     station_counts: Mapping[str, Counts],
     division_counts: Mapping[str, Counts],
     today_since: datetime | None = None,
+    *,
+    left_out: Sequence[str] = (),
+    not_read: int = 0,
 ) -> Board:
     """The board from what the log holds: each reporting station, then each station that logged
     challenges without ever reporting (an older kiosk, or one whose reports never got through).
@@ -132,4 +153,10 @@ def build_board(
         DivisionLine(name, counts)
         for name, counts in sorted(division_counts.items(), key=lambda item: item[0].casefold())
     )
-    return Board(read_at=read_at, stations=tuple(lines), divisions=divisions)
+    return Board(
+        read_at=read_at,
+        stations=tuple(lines),
+        divisions=divisions,
+        left_out=tuple(left_out),
+        not_read=not_read,
+    )

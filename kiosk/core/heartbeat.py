@@ -19,15 +19,26 @@ from typing import NewType
 
 __all__ = [
     "HEARTBEAT_INTERVAL_S",
+    "MAX_REPORT_BACKLOG",
+    "MAX_REPORT_NAME_CHARS",
+    "MAX_REPORT_PACKS",
+    "MAX_REPORT_REASON_CHARS",
     "UNSEEN_AFTER_S",
     "DivisionPack",
     "Heartbeat",
     "StationId",
     "StationState",
+    "bounded",
 ]
 
 HEARTBEAT_INTERVAL_S = 15.0  # a station reports at least this often (four chances a minute)
 UNSEEN_AFTER_S = 60.0  # not seen for this long: the director's view shows the station in red
+# What one report may hold: a station writes no more (``bounded``), and a reader leaves out a row
+# that holds more (someone else wrote it), so that one row cannot fill the director's page.
+MAX_REPORT_NAME_CHARS = 120  # the station's name, its host, its version, a rule, a division, a pack
+MAX_REPORT_REASON_CHARS = 1000  # why it is not ready: a sentence, a command and a path or two
+MAX_REPORT_PACKS = 32  # divisions one station serves
+MAX_REPORT_BACKLOG = 10_000_000  # challenges waiting in one station's outbox
 
 StationId = NewType("StationId", uuid.UUID)
 
@@ -76,3 +87,26 @@ class Heartbeat:
         return replace(self, reported_at=None, seen_at=None, backlog=0) == replace(
             other, reported_at=None, seen_at=None, backlog=0
         )
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def bounded(beat: Heartbeat) -> Heartbeat:
+    """The report as it is written: every text within its bound (cut with "…"), at most
+    ``MAX_REPORT_PACKS`` packs, so that a reader never has to leave a real station's report out."""
+    name = MAX_REPORT_NAME_CHARS
+    return replace(
+        beat,
+        station=_cut(beat.station, name),
+        host=_cut(beat.host, name),
+        rule_profile=_cut(beat.rule_profile, name),
+        version=_cut(beat.version, name),
+        reason=_cut(beat.reason, MAX_REPORT_REASON_CHARS),
+        backlog=min(max(beat.backlog, 0), MAX_REPORT_BACKLOG),
+        packs=tuple(
+            DivisionPack(_cut(p.division, name), _cut(p.pack, name), _cut(p.edition, name), p.served)
+            for p in beat.packs[:MAX_REPORT_PACKS]
+        ),
+    )

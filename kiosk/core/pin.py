@@ -46,6 +46,8 @@ __all__ = [
     "PIN_FREE_ATTEMPTS",
     "PIN_MAX_LENGTH",
     "PIN_MIN_LENGTH",
+    "STATION_BACKOFF",
+    "Backoff",
     "PinAttempts",
     "PinCheck",
     "PinOutcome",
@@ -128,28 +130,51 @@ def verify_pin(pin: str, encoded: str) -> bool:
     return hmac.compare_digest(actual, expected)
 
 
+@dataclass(frozen=True)
+class Backoff:
+    """A wrong-PIN back-off: ``free`` wrong PINs in a row cost nothing, then the wait before the
+    next try starts at ``base_s`` and doubles up to ``max_s``. The station's is ``STATION_BACKOFF``;
+    the director's page has its own, per device (``kiosk.director.door``)."""
+
+    free: int
+    base_s: float
+    max_s: float
+
+    def wait_after(self, failures: int) -> float:
+        """How long to wait after ``failures`` consecutive wrong PINs before the next try is heard."""
+        if failures < self.free:
+            return 0.0
+        doublings = failures - self.free
+        if doublings >= 32:  # far past the cap; avoid building a huge number
+            return self.max_s
+        return min(self.base_s * 2.0**doublings, self.max_s)
+
+    def max_guesses(self, seconds: float) -> int:
+        """The most PINs anyone can try in ``seconds`` under this back-off (typing itself taken as
+        instant, the first try at 0 s): the bound the docstrings work with."""
+        tried, elapsed = 0, 0.0
+        while True:
+            wait = self.wait_after(tried)
+            if elapsed + wait > seconds:
+                return tried
+            elapsed += wait
+            tried += 1
+            if wait == self.max_s:  # from here on, one try per maximal wait
+                return tried + int((seconds - elapsed) // self.max_s)
+
+
+STATION_BACKOFF = Backoff(PIN_FREE_ATTEMPTS, PIN_BACKOFF_BASE_S, PIN_BACKOFF_MAX_S)
+
+
 def backoff_s(failures: int) -> float:
-    """How long to wait after ``failures`` consecutive wrong PINs before the next try is heard."""
-    if failures < PIN_FREE_ATTEMPTS:
-        return 0.0
-    doublings = failures - PIN_FREE_ATTEMPTS
-    if doublings >= 32:  # far past the cap; avoid building a huge number
-        return PIN_BACKOFF_MAX_S
-    return min(PIN_BACKOFF_BASE_S * 2.0**doublings, PIN_BACKOFF_MAX_S)
+    """How long the station waits after ``failures`` consecutive wrong PINs before the next try."""
+    return STATION_BACKOFF.wait_after(failures)
 
 
 def max_guesses(seconds: float) -> int:
-    """The most PINs anyone can try in ``seconds`` at one station under this back-off (typing
+    """The most PINs anyone can try in ``seconds`` at one station under its back-off (typing
     itself taken as instant, the first try at 0 s): the bound the module docstring works with."""
-    tried, elapsed = 0, 0.0
-    while True:
-        wait = backoff_s(tried)
-        if elapsed + wait > seconds:
-            return tried
-        elapsed += wait
-        tried += 1
-        if wait == PIN_BACKOFF_MAX_S:  # from here on, one try per maximal wait
-            return tried + int((seconds - elapsed) // PIN_BACKOFF_MAX_S)
+    return STATION_BACKOFF.max_guesses(seconds)
 
 
 @dataclass(frozen=True)

@@ -8,18 +8,21 @@ asks with a ``LogQuery`` and reads where the log goes in a ``LogStatus``.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, time
+from datetime import UTC, date, datetime, time
 from typing import NewType, Protocol
 
 from kiosk.core.adjudication import Ruling, Verdict
 from kiosk.core.errors import StorageError
 
 __all__ = [
+    "MAX_QUERY_LAST",
     "ChallengeEntry",
     "ChallengeId",
     "ChallengeLog",
+    "Found",
+    "LeftOut",
     "LogQuery",
     "LogStatus",
     "SecondOpinion",
@@ -28,6 +31,7 @@ __all__ = [
 ]
 
 ChallengeId = NewType("ChallengeId", uuid.UUID)
+MAX_QUERY_LAST = 1_000_000  # more than any event logs; a database's integers hold it
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,22 @@ class LogQuery:
     division: str | None = None
     lexicon: str | None = None
 
+    def __post_init__(self) -> None:
+        # In UTC from here on: a moment that has no UTC form (the year 9999 west of Greenwich) is
+        # refused here, where the caller made it, not by the database the query is sent to.
+        for name in ("since", "until"):
+            moment = getattr(self, name)
+            if moment is None:
+                continue
+            if moment.tzinfo is None or moment.utcoffset() is None:
+                raise ValueError(f"a log query's {name} must carry its time zone, not {moment.isoformat()}")
+            try:
+                object.__setattr__(self, name, moment.astimezone(UTC))
+            except OverflowError:
+                raise ValueError(f"a log query's {name} {moment.isoformat()} has no UTC time") from None
+        if self.last is not None and not 0 < self.last <= MAX_QUERY_LAST:
+            raise ValueError(f"a log query lists 1 to {MAX_QUERY_LAST} challenges, not {self.last}")
+
     def matches(self, entry: ChallengeEntry) -> bool:
         if self.station is not None and entry.station != self.station:
             return False
@@ -111,6 +131,29 @@ class LogQuery:
         if self.since is not None and entry.judged_at < self.since:
             return False
         return not (self.until is not None and entry.judged_at >= self.until)
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """A row of the log a read left out: which challenge (its id's first eight digits, short enough
+    for a judge's screen), of which station, and why."""
+
+    challenge: str
+    station: str
+    why: str
+
+    def __str__(self) -> str:
+        return f"challenge {self.challenge} of station {self.station!r}: {self.why}"
+
+
+class Found(list[ChallengeEntry]):
+    """The challenges a read of the log found, newest first, and the rows it left out because this
+    kiosk cannot read them (a verdict it does not know, words missing, a damaged row: each named
+    with why). One row that cannot be read never hides the others."""
+
+    def __init__(self, entries: Iterable[ChallengeEntry] = (), left_out: Iterable[LeftOut] = ()) -> None:
+        super().__init__(entries)
+        self.left_out: tuple[LeftOut, ...] = tuple(left_out)
 
 
 @dataclass(frozen=True)

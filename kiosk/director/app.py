@@ -1,81 +1,47 @@
-"""The director's web app (Starlette): the board, its live updates, and the PIN-guarded challenges.
+"""The director's web app (Starlette): the board, its live updates, and the judges' page.
 
-Read-only: the only request that is not a GET is the judge PIN, which the station database's
-``JudgeAccess`` checks with its back-off (a wrong PIN here counts as one at the station). A PIN
-that is accepted opens the recent challenges to this browser for ``lock_s`` seconds (the judge
-idle lock of the configuration), with a cookie of its own that only this process knows.
+Read-only over the log. The only posts are the judge PIN and "lock now"; both, and every post a
+later page adds, pass the gate first (``kiosk.director.gate``: Host, Origin, form token, body
+limits). The PIN is checked by the page's own door (``kiosk.director.door``: its own count, per
+device and for the page, never a station's). A PIN that is accepted opens the judges' page to this
+browser for ``lock_s`` seconds (the judge idle lock of the configuration), with a cookie of its
+own that only this process knows (``HttpOnly``, ``SameSite=Strict``, and ``Secure`` over HTTPS).
+
+What the first page shows is what a hall needs (each station's state, packs, rule and counts);
+what only the director needs (the log's location, the database's own error, each station's host,
+version and full reason, commands and paths included) is on the judges' page.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
-from pathlib import Path
-from urllib.parse import parse_qs
 
 from sse_starlette import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from kiosk.core.errors import KioskError
-from kiosk.core.plural import counted
+from kiosk.core.pin import PinOutcome
+from kiosk.director.door import DirectorDoor
+from kiosk.director.gate import Forms, Gate, Served, posted
+from kiosk.director.limits import Limits
 from kiosk.director.pages import SCRIPT, STYLE, Pages
 from kiosk.director.watch import Watcher
 from kiosk.storage.board import LogReader
 
-__all__ = ["RECENT_CHALLENGES", "PinDoor", "Sessions", "director_app"]
+__all__ = ["RECENT_CHALLENGES", "Sessions", "director_app"]
 
 RECENT_CHALLENGES = 50
 PUSH_CHECK_S = 0.5  # how often an open page's stream looks for a new snapshot
 SSE_PING_S = 15
-COOKIE = "kiosk_judge"
-MAX_PIN_FORM_BYTES = 1024
-SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "Cache-Control": "no-store",
-}
-
-
-class PinDoor:
-    """The judge PIN of one station database (its ``judge_access``); the file is never created."""
-
-    def __init__(self, database: Path, set_pin_command: str) -> None:
-        self.database = database
-        self.set_pin_command = set_pin_command
-
-    def check(self, pin: str) -> tuple[bool, str]:
-        """Whether ``pin`` opens the door, and what to say if not."""
-        from kiosk.storage.access import JudgeAccess, PinOutcome
-        from kiosk.storage.database import open_engine, sqlite_url
-
-        no_pin = (
-            f"No judge PIN is set in {self.database}, so the challenges stay closed. Set one on this "
-            f"computer with: {self.set_pin_command}"
-        )
-        if not self.database.is_file():
-            return False, no_pin
-        engine = open_engine(sqlite_url(self.database))
-        try:
-            check = JudgeAccess(engine, where=str(self.database)).check_pin(pin)
-        except KioskError as exc:
-            return False, f"The PIN cannot be checked: {exc}"
-        finally:
-            engine.dispose()
-        if check.accepted:
-            return True, ""
-        if check.outcome is PinOutcome.NO_PIN:
-            return False, no_pin
-        wait = f" Wait {int(check.wait_s + 0.999)} s before the next try." if check.wait_s > 0 else ""
-        if check.outcome is PinOutcome.TOO_SOON:
-            return False, f"Too soon after {counted(check.failures, 'wrong PIN')}.{wait}"
-        return False, f"{counted(check.failures, 'wrong PIN')} in a row.{wait}"
 
 
 class Sessions:
@@ -102,25 +68,35 @@ class Sessions:
             self._until.pop(token, None)
 
 
-def _html(text: str, status: int = 200) -> HTMLResponse:
-    return HTMLResponse(text, status_code=status, headers=SECURITY_HEADERS)
+def _html(text: str, status: int = 200, headers: dict[str, str] | None = None) -> HTMLResponse:
+    return HTMLResponse(text, status_code=status, headers=headers)
 
 
 def director_app(
     watcher: Watcher,
     pages: Pages,
-    door: PinDoor,
+    door: DirectorDoor,
     recent: LogReader,
     *,
     lock_s: int,
+    served: Served,
+    limits: Limits | None = None,
     push_check_s: float = PUSH_CHECK_S,
     sessions: Sessions | None = None,
 ) -> Starlette:
-    """The app over a running ``watcher``; ``recent`` reads the challenges for the second page."""
+    """The app over a running ``watcher``, served as ``served`` says; ``recent`` reads the
+    challenges for the judges' page."""
     sessions = sessions if sessions is not None else Sessions(lock_s)
+    https = served.scheme == "https"
+    forms = Forms(secure=https)
+    cookie = "__Host-kiosk_judge" if https else "kiosk_judge"
+
+    def pin_page(request: Request, message: str = "", status: int = 200, **headers: str) -> Response:
+        page = pages.pin_page(message, bad=bool(message), form_token=request.state.form_token)
+        return _html(page, status, headers or None)
 
     async def board(request: Request) -> Response:
-        return _html(pages.board_page(watcher.snapshot, watcher.silent_s))
+        return _html(pages.board_page(watcher.snapshot, watcher.silent_s, wrong_pins=door.wrong_last_hour()))
 
     async def events(request: Request) -> Response:
         async def stream() -> AsyncIterator[dict[str, str]]:
@@ -129,45 +105,56 @@ def director_app(
                 snapshot = watcher.snapshot
                 if snapshot.version != sent:
                     sent = snapshot.version
-                    yield {"event": "board", "data": pages.board_fragment(snapshot, watcher.silent_s)}
+                    fragment = pages.board_fragment(
+                        snapshot, watcher.silent_s, wrong_pins=door.wrong_last_hour()
+                    )
+                    yield {"event": "board", "data": fragment}
                 await asyncio.sleep(push_check_s)
 
         return EventSourceResponse(stream(), ping=SSE_PING_S, headers={"Cache-Control": "no-store"})
 
     async def style(request: Request) -> Response:
-        return Response(STYLE, media_type="text/css", headers=SECURITY_HEADERS)
+        return Response(STYLE, media_type="text/css")
 
     async def script(request: Request) -> Response:
-        return Response(SCRIPT, media_type="text/javascript", headers=SECURITY_HEADERS)
+        return Response(SCRIPT, media_type="text/javascript")
 
     async def challenges(request: Request) -> Response:
-        token = request.cookies.get(COOKIE)
-        if request.method == "POST":
-            body = await request.body()
-            if len(body) > MAX_PIN_FORM_BYTES:
-                return _html(pages.pin_page("That is not a PIN.", bad=True), 400)
-            pin = parse_qs(body.decode("utf-8", "replace")).get("pin", [""])[0]
-            accepted, message = await run_in_threadpool(door.check, pin)
-            if not accepted:
-                return _html(pages.pin_page(message, bad=True), 403)
-            sessions.close(token)
-            response = RedirectResponse("challenges", status_code=303)
-            response.set_cookie(COOKIE, sessions.open(), max_age=lock_s, httponly=True, samesite="strict")
-            return response
-        if not sessions.valid(token):
-            return _html(pages.pin_page())
+        if not sessions.valid(request.cookies.get(cookie)):
+            return pin_page(request)
         try:
             entries = await run_in_threadpool(recent.recent, RECENT_CHALLENGES)
             problem = ""
         except KioskError as exc:
             entries, problem = [], f"The log cannot be read: {exc}"
-        return _html(pages.challenges_page(entries, lock_s, problem))
+        page = pages.challenges_page(
+            entries, lock_s, problem, snapshot=watcher.snapshot, form_token=request.state.form_token
+        )
+        return _html(page)
+
+    async def unlock(request: Request) -> Response:
+        address = request.client.host if request.client else "unknown"
+        answer = await door.check(address, posted(request).get("pin", ""))
+        if not answer.accepted:
+            message = answer.message(door.stored.missing)
+            if answer.outcome is PinOutcome.TOO_SOON:
+                return pin_page(request, message, 429, **{"Retry-After": str(math.ceil(answer.wait_s))})
+            return pin_page(request, message, 503 if answer.problem else 403)
+        sessions.close(request.cookies.get(cookie))
+        response = RedirectResponse("challenges", status_code=303)
+        response.set_cookie(
+            cookie, sessions.open(), max_age=lock_s, path="/", httponly=True, samesite="strict", secure=https
+        )
+        return response
 
     async def lock(request: Request) -> Response:
-        sessions.close(request.cookies.get(COOKIE))
+        sessions.close(request.cookies.get(cookie))
         response = RedirectResponse("challenges", status_code=303)
-        response.delete_cookie(COOKIE)
+        response.delete_cookie(cookie, path="/", httponly=True, samesite="strict", secure=https)
         return response
+
+    def refused(status: int, text: str) -> Response:
+        return _html(pages.refused_page(text), status)
 
     return Starlette(
         routes=[
@@ -175,7 +162,9 @@ def director_app(
             Route("/events", events),
             Route("/style.css", style),
             Route("/app.js", script),
-            Route("/challenges", challenges, methods=["GET", "POST"]),
-            Route("/lock", lock),
-        ]
+            Route("/challenges", challenges, methods=["GET"]),
+            Route("/challenges", unlock, methods=["POST"]),
+            Route("/lock", lock, methods=["POST"]),
+        ],
+        middleware=[Middleware(Gate, served=served, forms=forms, limits=limits or Limits(), refuse=refused)],
     )

@@ -1,5 +1,9 @@
 """The director's pages: Jinja2 templates (autoescaped: a station name is text, never markup).
 
+The first page (the board and its live fragment) is public on the venue's network: it shows what
+a hall needs, never the log's location, a database's own error, a station's host or the full
+reason it gives (paths, commands, user names): those are on the judges' page, behind the PIN.
+
 The templates, the style sheet and the script live here as text, so that the wheel and the
 one-folder bundle carry them with no data-file rules. Times are shown in this computer's local
 time, which is what the director's watch says; the log keeps UTC.
@@ -15,7 +19,7 @@ from jinja2 import DictLoader, Environment, select_autoescape
 from kiosk.core.board import Board, Counts, StationLine
 from kiosk.core.heartbeat import UNSEEN_AFTER_S, StationState
 from kiosk.core.plural import counted
-from kiosk.core.record import ChallengeEntry
+from kiosk.core.record import ChallengeEntry, Found
 from kiosk.director.watch import Snapshot
 
 __all__ = ["SCRIPT", "STYLE", "Pages"]
@@ -55,6 +59,10 @@ td.state-cell { width: 34%; }
 a { color: #8ab4ff; }
 footer { margin-top: 1.2rem; color: var(--dim); font-size: .85rem; }
 form { background: var(--panel); padding: 1.2rem; max-width: 26rem; border-radius: .4rem; }
+form.inline { display: inline; background: none; padding: 0; }
+form.inline button { font-size: .85rem; padding: .1rem .6rem; }
+td.why-full { overflow-wrap: anywhere; font-size: .85rem; }
+#station-details td:first-child { white-space: nowrap; }
 input[type=password] { font-size: 1.4rem; width: 10rem; padding: .3rem; letter-spacing: .2rem; }
 button { font-size: 1.1rem; padding: .35rem 1rem; margin-left: .5rem; }
 ul.words { margin: 0; padding: 0; list-style: none; }
@@ -83,20 +91,29 @@ TEMPLATES = {
 {% block head %}<noscript><meta http-equiv="refresh" content="10"></noscript>{% endblock %}
 {% block body %}
 <h1>Challenge stations — live</h1>
-<div class="sub">The log: {{ where }}. This page refreshes itself.</div>
+<div class="sub">Reading {{ public_where }}. This page refreshes itself.</div>
 <div id="lost" class="banner warn" hidden>This page has lost contact with <code>kiosk director</code>
 on this computer (was it stopped?): trying again; what you see may be old.</div>
 <div id="board">{% include "_board.html" %}</div>
 <footer>Times are this computer's local time ({{ zone }}). A station not heard from for
 {{ unseen_after }} s turns red. <a href="challenges">Recent challenges</a> (judge PIN: they show
-the words).</footer>
+the words, and each station's details).</footer>
 <script src="app.js"></script>
 {% endblock %}
 """,
     "_board.html": """{% if problem %}<div class="banner bad" id="problem">{{ problem }}</div>{% endif %}
+{% if wrong_pins %}<div class="banner warn" id="wrong-pins">{{ wrong_pins }}</div>{% endif %}
 {% if board is none %}{% if not problem %}<p class="dim">Reading the log…</p>{% endif %}
 {% else %}<div class="{{ 'stale' if problem else '' }}">
 <div class="sub" id="as-of">As read at {{ as_of }}: {{ summary }}</div>
+{% if board.left_out or board.not_read %}<div class="banner warn" id="left-out">
+{%- if board.not_read %}<div>{{ board.not_read }} more station reports are in the log than this page
+reads ({{ board.stations | length }} read, the most recently seen): more than any event has
+stations, so someone else wrote them.</div>{% endif %}
+{%- if board.left_out %}<div>Left out of this page, because they cannot be read:</div><ul>
+{%- for why in board.left_out[:5] %}<li>{{ why }}</li>{% endfor %}
+{%- if board.left_out | length > 5 %}<li>and {{ board.left_out | length - 5 }} more</li>{% endif %}</ul>
+{%- endif %}</div>{% endif %}
 <h2>Stations</h2>
 <table id="stations"><thead><tr><th>Station</th><th>State</th><th>Last seen</th>
 <th>Division: pack, edition</th><th>Rule</th><th class="n">Waiting to send</th>
@@ -105,7 +122,6 @@ the words).</footer>
 <tr class="{{ 'red' if line.red else '' }}{{ ' unseen' if line.unseen else '' }}"
  data-station="{{ line.name }}">
 <td class="name"><b>{{ line.name }}</b>
-{% if line.beat %}<div class="dim">{{ line.beat.host }} · kiosk {{ line.beat.version }}</div>{% endif %}
 {% if line.shared_name %}<div class="why">Two stations report this name: give each its own
 station_name.</div>{% endif %}</td>
 <td class="state-cell">{{ state(line) }}</td>
@@ -145,19 +161,21 @@ station_name.</div>{% endif %}</td>
 <a href=".">Back to the stations</a></div>
 {% if message %}<div class="banner {{ 'bad' if bad else 'warn' }}" id="pin-message">{{ message }}</div>
 {% endif %}
-{% if can_ask %}<form method="post" action="challenges"><label>Judge PIN
+<form method="post" action="challenges"><label>Judge PIN
 <input type="password" name="pin" inputmode="numeric" autocomplete="off" autofocus></label>
-<button type="submit">Show</button></form>{% endif %}
+<input type="hidden" name="form" value="{{ form_token }}">
+<button type="submit">Show</button></form>
 {% endblock %}
 """,
     "challenges.html": """{% extends "layout.html" %}
 {% block title %}Recent challenges{% endblock %}
-{% block head %}<meta http-equiv="refresh" content="{{ lock_s }}; url=lock">{% endblock %}
+{% block head %}<meta http-equiv="refresh" content="{{ lock_s }}; url=challenges">{% endblock %}
 {% block body %}
 <h1>Recent challenges</h1>
 <div class="sub">The last {{ shown }} in {{ where }}, newest first. This page locks itself in
-{{ lock_s }} s. <a href="challenges">Refresh</a> · <a href="lock">Lock now</a> ·
-<a href=".">Back to the stations</a></div>
+{{ lock_s }} s. <a href="challenges">Refresh</a> · <a href=".">Back to the stations</a>
+<form class="inline" method="post" action="lock"><input type="hidden" name="form" value="{{ form_token }}">
+<button type="submit" id="lock">Lock now</button></form></div>
 {% if problem %}<div class="banner bad" id="problem">{{ problem }}</div>{% endif %}
 <table id="challenges"><thead><tr><th>Time</th><th>Station</th><th>Division</th><th class="n">Table</th>
 <th>Verdict</th><th>Words</th><th>Rule</th></tr></thead><tbody>
@@ -170,6 +188,25 @@ station_name.</div>{% endif %}</td>
 <td class="dim">{{ e.rule_profile }}<br>{{ e.ruling.pack_name }} {{ e.ruling.pack_edition }}</td></tr>
 {% else %}<tr><td colspan="7" class="dim">No challenges in the log yet.</td></tr>{% endfor %}
 </tbody></table>
+<h2>This view and the stations</h2>
+<div class="sub" id="log-where">The log: {{ where }}.</div>
+{% if log_error %}<div class="banner bad" id="log-error">{{ log_error }}</div>{% endif %}
+<table id="station-details"><thead><tr><th>Station</th><th>Host</th><th>Kiosk</th><th>State</th>
+<th>Why</th></tr></thead><tbody>
+{% for line in stations %}<tr data-station="{{ line.name }}"><td><b>{{ line.name }}</b></td>
+<td>{{ line.beat.host if line.beat else "—" }}</td><td>{{ line.beat.version if line.beat else "—" }}</td>
+<td>{{ line.beat.state.value if line.beat else "no reports" }}</td>
+<td class="why-full">{{ line.beat.reason if line.beat and line.beat.reason else "" }}</td></tr>
+{% else %}<tr><td colspan="5" class="dim">No station has reported yet.</td></tr>{% endfor %}
+</tbody></table>
+{% endblock %}
+""",
+    "refused.html": """{% extends "layout.html" %}
+{% block title %}Refused{% endblock %}
+{% block body %}
+<h1>Refused</h1>
+<div class="banner bad" id="refused">{{ text }}</div>
+<p><a href="/">The stations</a></p>
 {% endblock %}
 """,
 }
@@ -204,10 +241,12 @@ def _share(counts: Counts) -> str:
 
 
 class Pages:
-    """Renders the pages; one per ``kiosk director`` (the environment is not shared)."""
+    """Renders the pages; one per ``kiosk director`` (the environment is not shared). ``where``:
+    the log's location, for the judges' page; ``public_where``: what the first page says of it."""
 
-    def __init__(self, where: str) -> None:
+    def __init__(self, where: str, public_where: str = "the event's challenge log") -> None:
         self.where = where
+        self.public_where = public_where
         self.env = Environment(loader=DictLoader(TEMPLATES), autoescape=select_autoescape(default=True))
         self.env.globals.update(when=_when, seen=_seen, share=_share, state=self._state_markup)
 
@@ -229,18 +268,26 @@ class Pages:
             StationState.NOT_READY: "not_ready",
         }[state]
         markup = Markup('<span class="state s-{}">{}</span>').format(css, state.value)
-        if line.beat.reason:
-            markup += Markup('<div class="why">{}</div>').format(line.beat.reason)
+        if line.beat.reason:  # its words name paths and commands: the judges' page has them
+            markup += Markup('<div class="why">why: on the judges\' page</div>')
         return markup
 
-    def _board_context(self, snapshot: Snapshot, silent_s: float) -> dict[str, object]:
+    @staticmethod
+    def log_error(snapshot: Snapshot) -> str:
+        """The last read's failure in full (the judges' page), or ""."""
+        if snapshot.error is None:
+            return ""
+        since = "" if snapshot.failing_since is None else f" since {snapshot.failing_since:%H:%M:%S}"
+        error = snapshot.error.strip()
+        end = "" if error.endswith((".", "?", "!")) else "."
+        return f"The log cannot be read{since}: {error}{end}"
+
+    def _board_context(self, snapshot: Snapshot, silent_s: float, wrong_pins: int) -> dict[str, object]:
         board = snapshot.board
         problem = ""
         if snapshot.error is not None:
             since = "" if snapshot.failing_since is None else f" since {snapshot.failing_since:%H:%M:%S}"
-            error = snapshot.error.strip()
-            end = "" if error.endswith((".", "?", "!")) else "."
-            problem = f"The log cannot be read{since}: {error}{end}"
+            problem = f"The log cannot be read{since} (why: on the judges' page)."
             if board is not None and snapshot.read_at is not None:
                 problem += f" Shown: what it said at {snapshot.read_at:%H:%M:%S}."
             problem += " This page carries on and catches up when the log answers."
@@ -251,7 +298,12 @@ class Pages:
         if board is not None:
             summary = self.summary(board)
             as_of = "—" if snapshot.read_at is None else f"{snapshot.read_at:%H:%M:%S}"
-        return {"board": board, "problem": problem, "summary": summary, "as_of": as_of}
+        pins = (
+            f"The judges' page heard {counted(wrong_pins, 'wrong PIN')} in the last hour."
+            if wrong_pins
+            else ""
+        )
+        return {"board": board, "problem": problem, "summary": summary, "as_of": as_of, "wrong_pins": pins}
 
     @staticmethod
     def summary(board: Board) -> str:
@@ -263,23 +315,49 @@ class Pages:
             f"{counted(total.today, 'challenge')} today, {total.last_hour} in the last hour"
         )
 
-    def board_fragment(self, snapshot: Snapshot, silent_s: float) -> str:
-        return self.env.get_template("_board.html").render(**self._board_context(snapshot, silent_s))
+    def board_fragment(self, snapshot: Snapshot, silent_s: float, *, wrong_pins: int = 0) -> str:
+        context = self._board_context(snapshot, silent_s, wrong_pins)
+        return self.env.get_template("_board.html").render(**context)
 
-    def board_page(self, snapshot: Snapshot, silent_s: float) -> str:
+    def board_page(self, snapshot: Snapshot, silent_s: float, *, wrong_pins: int = 0) -> str:
         zone = datetime.now().astimezone().strftime("UTC%z")
         zone = f"{zone[:-2]}:{zone[-2:]}"
         return self.env.get_template("board.html").render(
-            where=self.where,
+            public_where=self.public_where,
             zone=zone,
             unseen_after=int(UNSEEN_AFTER_S),
-            **self._board_context(snapshot, silent_s),
+            **self._board_context(snapshot, silent_s, wrong_pins),
         )
 
-    def pin_page(self, message: str = "", *, bad: bool = False, can_ask: bool = True) -> str:
-        return self.env.get_template("pin.html").render(message=message, bad=bad, can_ask=can_ask)
+    def pin_page(self, message: str = "", *, bad: bool = False, form_token: str = "") -> str:
+        return self.env.get_template("pin.html").render(message=message, bad=bad, form_token=form_token)
 
-    def challenges_page(self, entries: Sequence[ChallengeEntry], lock_s: int, problem: str = "") -> str:
+    def challenges_page(
+        self,
+        entries: Sequence[ChallengeEntry],
+        lock_s: int,
+        problem: str = "",
+        *,
+        snapshot: Snapshot | None = None,
+        form_token: str = "",
+    ) -> str:
+        board = None if snapshot is None else snapshot.board
+        stations = [] if board is None else [*board.today, *board.earlier]
+        left_out = entries.left_out if isinstance(entries, Found) else ()
+        if left_out and not problem:
+            rows = counted(len(left_out), "challenge")
+            named = " ".join(f"{item}." for item in left_out[:5])
+            problem = f"Left out: {rows} in the log that this kiosk cannot read. {named}"
         return self.env.get_template("challenges.html").render(
-            entries=entries, shown=len(entries), where=self.where, lock_s=lock_s, problem=problem
+            entries=entries,
+            shown=len(entries),
+            where=self.where,
+            lock_s=lock_s,
+            problem=problem,
+            form_token=form_token,
+            stations=stations,
+            log_error="" if snapshot is None else self.log_error(snapshot),
         )
+
+    def refused_page(self, text: str) -> str:
+        return self.env.get_template("refused.html").render(text=text)

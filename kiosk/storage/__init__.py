@@ -11,12 +11,13 @@ from kiosk.storage.export import CSV_COLUMNS, save_csv, write_csv
 from kiosk.storage.log import LogQuery, LogStatus, Outbox, SharedChallengeLog, SqlChallengeLog, StationLog
 from kiosk.storage.migrations import SCHEMA_VERSION
 from kiosk.storage.settings import SettingsStore, StationSettings
-from kiosk.storage.store import StationStorage, open_station_storage
+from kiosk.storage.store import LogForReading, StationStorage, open_log_for_reading, open_station_storage
 
 __all__ = [
     "CSV_COLUMNS",
     "SCHEMA_VERSION",
     "JudgeAccess",
+    "LogForReading",
     "LogQuery",
     "LogStatus",
     "Outbox",
@@ -28,6 +29,7 @@ __all__ = [
     "StationLog",
     "StationSettings",
     "StationStorage",
+    "open_log_for_reading",
     "open_station_storage",
     "save_csv",
     "write_csv",

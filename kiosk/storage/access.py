@@ -1,8 +1,13 @@
 """Judge mode's door: the PIN hash and the count of wrong PINs, kept in the station's database.
 
 The policy is pure (``kiosk.core.pin``); this class only reads and writes the single
-``judge_access`` row, inside one write-locked transaction per attempt, so a restart (or a second
-process) sees the same failure count and the same wait.
+``judge_access`` row, in write-locked transactions, so a restart (or a second process) sees the
+same failure count and the same wait.
+
+A PIN is checked only once its try is on record (fail closed): ``check_pin`` first commits the try
+as a wrong PIN, then compares the PIN, then clears the count if it was right. A try that cannot be
+counted (a full disk, a read-only file system, a database gone) is refused unchecked, right PIN or
+wrong, so a guesser learns nothing from it and the back-off cannot be escaped by filling the disk.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ class JudgeAccess:
         doing = {
             "read": marked("read the judge PIN in {where}"),
             "write": marked("write the judge PIN in {where}"),
+            "count": marked("count this PIN try in {where}, so the PIN was not checked"),
         }
         return reported_as(Wording(doing[action], where=self.where))
 
@@ -54,6 +60,13 @@ class JudgeAccess:
         with self._failing("read"), Session(self._engine) as session:
             row = session.get(JudgeAccessRow, ACCESS_ROW_ID)
             return row is not None and row.pin_hash is not None
+
+    def pin_hash(self) -> str | None:
+        """The stored hash (None: no PIN is set), for a door that keeps its own count of wrong PINs
+        (the director's page) and so never writes here."""
+        with self._failing("read"), Session(self._engine) as session:
+            row = session.get(JudgeAccessRow, ACCESS_ROW_ID)
+            return None if row is None else row.pin_hash
 
     def set_pin(self, pin: str) -> None:
         """Store a new PIN's hash and forget past failures (this is also the recovery path)."""
@@ -76,21 +89,28 @@ class JudgeAccess:
         return self.attempts().wait_s(self._clock())
 
     def check_pin(self, pin: str) -> PinCheck:
-        """Try a PIN: counted and persisted before the answer is returned."""
+        """Try a PIN: counted and persisted before the PIN is compared (see the module docstring).
+
+        Raises StorageError, the PIN unchecked, when the try cannot be counted.
+        """
         now = self._clock()
-        with self._failing("write"), Session(self._writer) as session, session.begin():
+        with self._failing("count"), Session(self._writer) as session, session.begin():
             row = session.get(JudgeAccessRow, ACCESS_ROW_ID)
             if row is None or row.pin_hash is None:
                 return PinCheck(PinOutcome.NO_PIN, failures=0, wait_s=0.0)
-            attempts = PinAttempts(failures=row.failures, last_failure_at=row.last_failure_at)
-            wait = attempts.wait_s(now)
+            before = PinAttempts(failures=row.failures, last_failure_at=row.last_failure_at)
+            wait = before.wait_s(now)
             if wait > 0.0:
-                return PinCheck(PinOutcome.TOO_SOON, failures=attempts.failures, wait_s=wait)
-            if verify_pin(pin, row.pin_hash):
-                row.failures = 0
-                row.last_failure_at = None
-                return PinCheck(PinOutcome.ACCEPTED, failures=0, wait_s=0.0, cleared=attempts)
-            attempts = attempts.failed(now)
-            row.failures = attempts.failures
+                return PinCheck(PinOutcome.TOO_SOON, failures=before.failures, wait_s=wait)
+            encoded = row.pin_hash
+            counted = before.failed(now)
+            row.failures = counted.failures
             row.last_failure_at = now
-            return PinCheck(PinOutcome.WRONG, failures=attempts.failures, wait_s=attempts.wait_s(now))
+        # committed: this try is on record as a wrong PIN until the PIN proves right
+        if not verify_pin(pin, encoded):
+            return PinCheck(PinOutcome.WRONG, failures=counted.failures, wait_s=counted.wait_s(now))
+        with self._failing("write"), Session(self._writer) as session, session.begin():
+            row = self._row(session)
+            row.failures = 0
+            row.last_failure_at = None
+        return PinCheck(PinOutcome.ACCEPTED, failures=0, wait_s=0.0, cleared=before)

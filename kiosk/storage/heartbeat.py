@@ -18,25 +18,47 @@ import json
 import threading
 import uuid
 from collections.abc import Callable
-from dataclasses import replace
-from datetime import UTC, datetime
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from sqlalchemy import Engine, func, insert, select, update
+from sqlalchemy import Engine, Row, func, insert, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
 from kiosk.core.errors import StorageError
-from kiosk.core.heartbeat import HEARTBEAT_INTERVAL_S, DivisionPack, Heartbeat, StationId, StationState
+from kiosk.core.heartbeat import (
+    HEARTBEAT_INTERVAL_S,
+    MAX_REPORT_BACKLOG,
+    MAX_REPORT_NAME_CHARS,
+    MAX_REPORT_PACKS,
+    MAX_REPORT_REASON_CHARS,
+    DivisionPack,
+    Heartbeat,
+    StationId,
+    StationState,
+    bounded,
+)
 from kiosk.core.language import marked
 from kiosk.core.wording import Wording
-from kiosk.storage.database import IMMEDIATE, ReportedAs, reported_as
+from kiosk.storage.database import IMMEDIATE, ReportedAs, SqliteFiles, reported_as, writing
 from kiosk.storage.schema import HeartbeatRow
 from kiosk.storage.settings import SettingsStore
 
-__all__ = ["STATION_ID_KEY", "HeartbeatReporter", "HeartbeatStore", "database_now", "station_id"]
+__all__ = [
+    "MAX_PACKS_JSON_CHARS",
+    "STATION_ID_KEY",
+    "HeartbeatReporter",
+    "HeartbeatStore",
+    "HeartbeatsRead",
+    "database_now",
+    "station_id",
+]
 
 STATION_ID_KEY = "station_id"
 REPORTER_JOIN_S = 5.0
+MAX_PACKS_JSON_CHARS = MAX_REPORT_PACKS * (3 * MAX_REPORT_NAME_CHARS + 32)  # a report's packs, as JSON
+SEEN_SLACK_S = 5.0  # a time "seen" this far after the clock read with it is still taken as stamped then
 
 
 def utc_now() -> datetime:
@@ -73,50 +95,100 @@ def _packs_json(packs: tuple[DivisionPack, ...]) -> str:
     return json.dumps([[p.division, p.pack, p.edition, p.served] for p in packs], ensure_ascii=False)
 
 
+class _UnreadableError(Exception):
+    """Why one row cannot be read (said after the row's name)."""
+
+
+def _short(text: object, limit: int = 40) -> str:
+    shown = str(text)
+    return repr(shown if len(shown) <= limit else shown[: limit - 1] + "…")
+
+
+def _text(value: object, field: str, limit: int = MAX_REPORT_NAME_CHARS) -> str:
+    if not isinstance(value, str):
+        raise _UnreadableError(f"its {field} is {_short(value)}, not text")
+    if len(value) > limit:
+        raise _UnreadableError(f"its {field} is over {limit} characters long")
+    return value
+
+
 def _packs(text: str) -> tuple[DivisionPack, ...]:
+    if len(text) > MAX_PACKS_JSON_CHARS:
+        raise _UnreadableError(f"its list of packs is over {MAX_PACKS_JSON_CHARS} characters long")
     try:
-        return tuple(
-            DivisionPack(str(division), str(pack), str(edition), bool(served))
-            for division, pack, edition, served in json.loads(text)
-        )
-    except (ValueError, TypeError) as exc:
-        raise StorageError(f"a station's heartbeat lists its packs as {text!r}: it cannot be read") from exc
+        listed = json.loads(text)
+    except ValueError:
+        raise _UnreadableError(f"its list of packs {_short(text)} is not JSON") from None
+    if not isinstance(listed, list) or len(listed) > MAX_REPORT_PACKS:
+        raise _UnreadableError(f"its packs are {_short(text)}, not a list of at most {MAX_REPORT_PACKS}")
+    packs = []
+    for item in listed:
+        if not (isinstance(item, list) and len(item) == 4 and isinstance(item[3], bool)):
+            raise _UnreadableError(f"it lists the pack {_short(item)}, not [division, pack, edition, served]")
+        division, pack, edition = (_text(value, "pack") for value in item[:3])
+        packs.append(DivisionPack(division, pack, edition, item[3]))
+    return tuple(packs)
 
 
 def _state(value: str) -> StationState:
     try:
         return StationState(value)
     except ValueError:
-        raise StorageError(
-            f"a station reports the state {value!r}, which this kiosk does not know; read the log with "
-            "the kiosk version the stations run"
+        raise _UnreadableError(
+            f"it reports the state {_short(value)}, which this kiosk does not know (a newer kiosk wrote "
+            "it, or someone else: read the log with the kiosk version the stations run)"
         ) from None
 
 
-def _beat(row: HeartbeatRow) -> Heartbeat:
+def _beat(row: Row[Any], now: datetime | None) -> Heartbeat:
+    """A report as read, or _UnreadableError: every field of the right kind and within its bound."""
+    if not 0 <= row.backlog <= MAX_REPORT_BACKLOG:
+        raise _UnreadableError(f"it says {row.backlog} challenges wait in its outbox")
+    if now is not None and row.seen_at > now + timedelta(seconds=SEEN_SLACK_S):
+        raise _UnreadableError(
+            f"it was seen at {row.seen_at:%Y-%m-%d %H:%M:%S}Z by the log's clock, which says it is "
+            f"{now:%Y-%m-%d %H:%M:%S}Z now: its time was not stamped by the log's server"
+        )
     return Heartbeat(
         station_id=StationId(row.station_id),
-        station=row.station,
-        host=row.host,
-        state=_state(row.state),
+        station=_text(row.station, "station name"),
+        host=_text(row.host, "host name"),
+        state=_state(_text(row.state, "state")),
         packs=_packs(row.packs),
-        rule_profile=row.rule_profile,
-        version=row.version,
-        reason=row.reason,
-        ask_table=row.ask_table,
+        rule_profile=_text(row.rule_profile, "rule"),
+        version=_text(row.version, "version"),
+        reason=_text(row.reason, "reason", MAX_REPORT_REASON_CHARS),
+        ask_table=bool(row.ask_table),
         backlog=row.backlog,
         reported_at=row.reported_at,
         seen_at=row.seen_at,
     )
 
 
+@dataclass(frozen=True)
+class HeartbeatsRead:
+    """What a read of the reports found: the reports, newest seen first; each row it could not read,
+    named with why; and how many rows it did not read at all (past its limit)."""
+
+    beats: tuple[Heartbeat, ...]
+    unreadable: tuple[str, ...] = ()
+    more: int = 0
+
+
+def _capped(column: Any, limit: int) -> Any:
+    """The column's text, but never more than one character past ``limit``: enough to tell it is too
+    long without fetching it whole."""
+    return func.substr(column, 1, limit + 1).label(column.key)
+
+
 class HeartbeatStore:
     """The ``station_heartbeat`` rows of one database."""
 
-    def __init__(self, engine: Engine, *, where: str) -> None:
+    def __init__(self, engine: Engine, *, where: str, files: SqliteFiles | None = None) -> None:
         self._engine = engine
         self._writer = engine.execution_options(**{IMMEDIATE: True})
         self.where = where
+        self._files = files  # the station's file: nothing is written into one emptied under it
 
     def _failing(self, action: str) -> ReportedAs:
         doing = {
@@ -130,6 +202,7 @@ class HeartbeatStore:
         shared server), else the report's own time (the station's file, on the station's clock)."""
         if beat.reported_at is None:
             raise ValueError("a heartbeat is written with the time it was reported")
+        beat = bounded(beat)
         seen: object = _server_utc_now() if server_clock else beat.reported_at
         values = {
             "station": beat.station,
@@ -144,18 +217,79 @@ class HeartbeatStore:
             "reported_at": beat.reported_at,
             "seen_at": seen,
         }
-        with self._failing("write"), Session(self._writer) as session, session.begin():
+        if self._engine.dialect.name == "postgresql":
+            self._report(beat)
+            return
+        with writing(self._files), self._failing("write"), Session(self._writer) as session, session.begin():
             key = HeartbeatRow.station_id == beat.station_id
             if session.scalar(select(HeartbeatRow.station_id).where(key)) is None:
                 session.execute(insert(HeartbeatRow).values(station_id=beat.station_id, **values))
             else:
                 session.execute(update(HeartbeatRow).where(key).values(**values))
 
+    def _report(self, beat: Heartbeat) -> None:
+        """On a PostgreSQL log, through the server's ``kiosk_report`` (schema 7): the only way a
+        station's role can report, as its own station, its ``seen_at`` the server's clock."""
+        assert beat.reported_at is not None
+        call = func.kiosk_report(
+            beat.station_id,
+            beat.station,
+            beat.host,
+            beat.state.value,
+            beat.reason,
+            _packs_json(beat.packs),
+            beat.rule_profile,
+            beat.ask_table,
+            beat.backlog,
+            beat.version,
+            beat.reported_at.astimezone(UTC).replace(tzinfo=None),  # the column's kind: UTC, no zone
+        )
+        with self._failing("write"), self._engine.begin() as conn:
+            conn.execute(select(call))
+
     def all(self) -> list[Heartbeat]:
-        """Every station's last report, by station name."""
-        statement = select(HeartbeatRow).order_by(HeartbeatRow.station, HeartbeatRow.station_id)
-        with self._failing("read"), Session(self._engine) as session:
-            return [_beat(row) for row in session.scalars(statement)]
+        """Every station's last report this kiosk can read, by station name."""
+        return sorted(self.read().beats, key=lambda beat: (beat.station, str(beat.station_id)))
+
+    def read(self, *, limit: int | None = None, now: datetime | None = None) -> HeartbeatsRead:
+        """The reports, newest seen first, at most ``limit`` rows read (none of them more than a
+        bounded size); a row that cannot be read (a state this kiosk does not know, packs that are
+        not a list, a text past its bound, a time after ``now``, the log's clock) is left out and
+        named, never fails the read."""
+        name, reason = MAX_REPORT_NAME_CHARS, MAX_REPORT_REASON_CHARS
+        statement = select(
+            HeartbeatRow.station_id,
+            _capped(HeartbeatRow.station, name),
+            _capped(HeartbeatRow.host, name),
+            _capped(HeartbeatRow.state, name),
+            _capped(HeartbeatRow.reason, reason),
+            _capped(HeartbeatRow.packs, MAX_PACKS_JSON_CHARS),
+            _capped(HeartbeatRow.rule_profile, name),
+            HeartbeatRow.ask_table,
+            HeartbeatRow.backlog,
+            _capped(HeartbeatRow.version, name),
+            HeartbeatRow.reported_at,
+            HeartbeatRow.seen_at,
+        ).order_by(HeartbeatRow.seen_at.desc(), HeartbeatRow.station_id)
+        if limit is not None:
+            statement = statement.limit(limit)
+        beats: list[Heartbeat] = []
+        unreadable: list[str] = []
+        with self._failing("read"), self._engine.connect() as conn:
+            rows = conn.execute(statement).all()
+            more = 0
+            if limit is not None and len(rows) == limit:
+                total = conn.execute(select(func.count()).select_from(HeartbeatRow)).scalar_one()
+                more = int(total) - limit
+        for row in rows:
+            try:
+                beats.append(_beat(row, now))
+            except _UnreadableError as why:
+                unreadable.append(
+                    f"the report of station {_short(row.station)} (host {_short(row.host)}, id "
+                    f"{row.station_id}): {why}"
+                )
+        return HeartbeatsRead(tuple(beats), tuple(unreadable), more)
 
 
 class HeartbeatReporter:

@@ -49,16 +49,16 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, cast
 
 from sqlalchemy import Engine, delete, func, or_, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, ProgrammingError
 from sqlalchemy.orm import Session
 
 from kiosk.core.errors import StorageError
 from kiosk.core.language import marked
-from kiosk.core.record import ChallengeEntry, ChallengeId, LogQuery, LogStatus
+from kiosk.core.record import ChallengeEntry, ChallengeId, Found, LeftOut, LogQuery, LogStatus
 from kiosk.core.wording import Wording
-from kiosk.storage.database import IMMEDIATE, ReportedAs, SqliteFiles, reported_as
+from kiosk.storage.database import IMMEDIATE, ReportedAs, SqliteFiles, reported_as, writing
 from kiosk.storage.mapping import entry_from_json, entry_to_json, entry_to_row, row_to_entry
-from kiosk.storage.migrations import upgrade
+from kiosk.storage.migrations import INSUFFICIENT_PRIVILEGE, require_current, upgrade
 from kiosk.storage.schema import ChallengeRow, OutboxRow
 
 if TYPE_CHECKING:
@@ -82,6 +82,7 @@ MAX_PENDING_REMOTE_CALLS = 3  # abandoned calls still out before new calls fail 
 FORWARDER_JOIN_S = REMOTE_DEADLINE_S + 2.0  # how long close() waits for a forwarding under way
 FORWARD_BATCH_ENTRIES = 200
 INSERT_ATTEMPTS = 3
+NAME_SHOWN_CHARS = 40  # a station's name as a message about one of its rows quotes it
 _T = TypeVar("_T")
 
 
@@ -94,7 +95,7 @@ class StationLog(Protocol):
 
     def record(self, entry: ChallengeEntry) -> None: ...
 
-    def query(self, query: LogQuery) -> list[ChallengeEntry]: ...
+    def query(self, query: LogQuery) -> Found: ...
 
     def get(self, challenge_id: ChallengeId) -> ChallengeEntry | None: ...
 
@@ -103,6 +104,27 @@ class StationLog(Protocol):
     def status(self) -> LogStatus: ...
 
     def forward_backlog(self) -> int: ...
+
+
+def _readable(rows: Iterable[ChallengeRow]) -> Found:
+    """The entries of these rows; each row this kiosk cannot read is left out and named."""
+    entries: list[ChallengeEntry] = []
+    left_out: list[LeftOut] = []
+    for row in rows:
+        try:
+            entries.append(row_to_entry(row))
+        except (StorageError, ValueError, TypeError) as exc:
+            station = row.station
+            if len(station) > NAME_SHOWN_CHARS:
+                station = station[:NAME_SHOWN_CHARS] + "…"
+            left_out.append(LeftOut(str(row.id)[:8], station, str(exc)))
+    return Found(entries, left_out)
+
+
+def _first(query: LogQuery, entries: Iterable[ChallengeEntry], left_out: Iterable[LeftOut]) -> Found:
+    """The newest ``query.last`` of ``entries`` (all of them without a ``last``)."""
+    merged = _newest_first(entries)
+    return Found(merged if query.last is None else merged[: query.last], left_out)
 
 
 def _newest_first(entries: Iterable[ChallengeEntry]) -> list[ChallengeEntry]:
@@ -122,18 +144,25 @@ class SqlChallengeLog:
     """The log in one database. ``record`` returns only after the row is committed (and, for a
     SQLite file, after checking that the file committed to is still the one at its path)."""
 
-    def __init__(self, engine: Engine, *, where: str, files: SqliteFiles | None = None) -> None:
+    def __init__(
+        self, engine: Engine, *, where: str, files: SqliteFiles | None = None, read_only: bool = False
+    ) -> None:
         self._engine = engine
         self._writer = engine.execution_options(**{IMMEDIATE: True})
         self.where = where
         self._files = files
+        self.read_only = read_only  # a reader's: the schema is checked, never upgraded
 
     @property
     def engine(self) -> Engine:
         return self._engine
 
     def upgrade(self) -> None:
-        upgrade(self._engine, where=self.where)
+        """Bring the schema up to this kiosk's version; a reader's log only checks that it is."""
+        if self.read_only:
+            require_current(self._engine, where=self.where)
+        else:
+            upgrade(self._engine, where=self.where)
 
     def record(self, entry: ChallengeEntry) -> None:
         """Store the entry durably (a no-op if its UUID is already there), or raise StorageError."""
@@ -143,7 +172,7 @@ class SqlChallengeLog:
         """Store entries in one transaction, skipping UUIDs already present; return how many were new."""
         if not entries:
             return 0
-        with self._failing("write"):
+        with writing(self._files), self._failing("write"):
             for attempt in range(1, INSERT_ATTEMPTS + 1):
                 try:
                     with Session(self._writer, expire_on_commit=False) as session, session.begin():
@@ -153,10 +182,40 @@ class SqlChallengeLog:
                     if attempt == INSERT_ATTEMPTS:
                         raise
                     continue
-                if self._files is not None:
-                    self._files.check()
+                except ProgrammingError as exc:
+                    if getattr(exc.orig, "sqlstate", None) == INSUFFICIENT_PRIVILEGE:
+                        raise self._refused(entries) from exc
+                    raise
                 return len(new)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _refused(self, entries: Sequence[ChallengeEntry]) -> StorageError:
+        """The server refused: say which station this database role may write as, and what to do."""
+        with self._engine.connect() as conn:
+            role, allowed = conn.execute(select(func.session_user(), func.kiosk_station_name())).one()
+        stations = ", ".join(sorted({repr(entry.station) for entry in entries}))
+        if allowed is None:
+            return StorageError(
+                marked(
+                    "the shared log at {where} refuses challenges from the database role {role}: it is "
+                    "not a station's role. On the log's server run 'kiosk shared-log setup --station NAME' "
+                    "and give this station the database_url it prints for it"
+                ),
+                where=self.where,
+                role=role,
+            )
+        return StorageError(
+            marked(
+                "the shared log at {where} refuses challenges of station {stations} from the database role "
+                "{role}, which adds only station {allowed}'s. Give this station its own database_url "
+                "('kiosk shared-log setup --station NAME' on the log's server), or the station_name "
+                "{allowed} if it is that station"
+            ),
+            where=self.where,
+            stations=stations,
+            role=role,
+            allowed=repr(allowed),
+        )
 
     def _failing(self, action: str) -> ReportedAs:
         doing = {
@@ -166,7 +225,7 @@ class SqlChallengeLog:
         }
         return reported_as(Wording(doing[action], where=self.where), ValueError)
 
-    def query(self, query: LogQuery) -> list[ChallengeEntry]:
+    def query(self, query: LogQuery) -> Found:
         statement = select(ChallengeRow).order_by(ChallengeRow.judged_at.desc(), ChallengeRow.id.desc())
         if query.station is not None:
             statement = statement.where(ChallengeRow.station == query.station)
@@ -189,7 +248,7 @@ class SqlChallengeLog:
         if query.last is not None:
             statement = statement.limit(query.last)
         with self._failing("read"), Session(self._engine) as session:
-            return [row_to_entry(row) for row in session.scalars(statement)]
+            return _readable(session.scalars(statement))
 
     def get(self, challenge_id: ChallengeId) -> ChallengeEntry | None:
         with self._failing("read"), Session(self._engine) as session:
@@ -270,11 +329,14 @@ class Outbox:
         An entry the station's log already holds was queued when it was first recorded: no-op.
         """
         doing = Wording(marked("write the challenge log at {where}"), where=self.where)
-        with reported_as(doing, ValueError), Session(self._writer) as session, session.begin():
+        with (
+            writing(self._files),
+            reported_as(doing, ValueError),
+            Session(self._writer) as session,
+            session.begin(),
+        ):
             if _add_new_challenges(session, [entry]):
                 session.add(self._row(entry))
-        if self._files is not None:
-            self._files.check()
 
     def peek(self, limit: int) -> list[ChallengeEntry]:
         """The oldest waiting entries, oldest first."""
@@ -526,22 +588,21 @@ class SharedChallengeLog:
         self._local_only = True
         return local()
 
-    def _local_entries(self, query: LogQuery) -> list[ChallengeEntry]:
+    def _local_entries(self, query: LogQuery) -> Found:
         # The outbox only matters for entries queued by a kiosk that did not yet log locally first.
         local = self._local.query(query)
         seen = {entry.challenge_id for entry in local}
         waiting = [e for e in self._outbox.entries() if e.challenge_id not in seen and query.matches(e)]
-        merged = _newest_first([*local, *waiting])
-        return merged if query.last is None else merged[: query.last]
+        return _first(query, [*local, *waiting], local.left_out)
 
-    def query(self, query: LogQuery) -> list[ChallengeEntry]:
-        def shared() -> list[ChallengeEntry]:
+    def query(self, query: LogQuery) -> Found:
+        def shared() -> Found:
             # The outbox first: an entry the forwarder removes after this is on the server already.
             waiting = [e for e in self._outbox.entries() if query.matches(e)]
             remote = self._remote.query(query)
             seen = {entry.challenge_id for entry in remote}
-            merged = _newest_first([*remote, *(e for e in waiting if e.challenge_id not in seen)])
-            return merged if query.last is None else merged[: query.last]
+            fresh = [entry for entry in waiting if entry.challenge_id not in seen]
+            return _first(query, [*remote, *fresh], remote.left_out)
 
         return self._read(shared, lambda: self._local_entries(query))
 

@@ -18,6 +18,10 @@ from kiosk.storage.schema import ChallengeRow, ChallengeWordRow
 
 __all__ = ["entry_from_json", "entry_to_json", "entry_to_row", "row_to_entry"]
 
+# A row outside these is not a challenge any station wrote: it is left out of a read, and named.
+MAX_LOGGED_WORDS = 64  # the most words ``kiosk check --max-words`` or a station lets one challenge hold
+EARLIEST_SHOWN = datetime(1, 1, 2, tzinfo=UTC)  # shown in any time zone without leaving the calendar
+LATEST_SHOWN = datetime(9999, 12, 30, tzinfo=UTC)
 JSON_FORMAT = 3  # 3: what ruled (youth list digest, published edition, second opinion); 2: the table
 READABLE_JSON_FORMATS = (1, 2, 3)  # an outbox written before an upgrade is still forwarded
 
@@ -105,6 +109,16 @@ def _status(name: str, challenge: object) -> WordStatus:
 
 
 def row_to_entry(row: ChallengeRow) -> ChallengeEntry:
+    if not 1 <= row.word_count <= MAX_LOGGED_WORDS:
+        raise StorageError(
+            f"challenge {row.id} in the log lists {row.word_count} words; a challenge holds 1 to "
+            f"{MAX_LOGGED_WORDS}: the database has been edited or damaged"
+        )
+    if not EARLIEST_SHOWN <= row.judged_at <= LATEST_SHOWN:
+        raise StorageError(
+            f"challenge {row.id} in the log is dated {row.judged_at.isoformat()}, a time no screen can "
+            "show in every time zone: the database has been edited or damaged"
+        )
     word_rows = sorted(row.words, key=lambda word_row: word_row.position)
     if len(word_rows) != row.word_count:
         raise StorageError(
@@ -118,7 +132,7 @@ def row_to_entry(row: ChallengeRow) -> ChallengeEntry:
         station=row.station,
         division=row.division,
         rule_profile=row.rule_profile,
-        table=row.table_number,
+        table=_table(row.table_number, row.id, "log"),
         ruling=Ruling(
             words=tuple(result.word for result in results),
             verdict=_verdict(row.verdict, row.id),
@@ -154,10 +168,10 @@ def _second_opinion(challenge: object, *fields: object) -> SecondOpinion | None:
     return SecondOpinion(name, edition, set_hash, _verdict(verdict, challenge))
 
 
-def _table(value: object, challenge: object) -> int | None:
+def _table(value: object, challenge: object, where: str = "outbox") -> int | None:
     if value is None or (type(value) is int and value > 0):
         return value
-    raise StorageError(f"challenge {challenge} in the outbox has the table {value!r}, not a table number")
+    raise StorageError(f"challenge {challenge} in the {where} has the table {value!r}, not a table number")
 
 
 def entry_to_json(entry: ChallengeEntry) -> str:

@@ -14,6 +14,15 @@ History:
   6. what ruled, exactly: each challenge's youth list digest, whether its set was proven a
      published edition (and which), and the second-opinion lexicon and its verdict. Rows from
      before keep NULLs and ``edition_checked`` false: "not recorded", never "not published".
+  7. each row's writer: ``written_by`` on challenges and heartbeats, and ``kiosk_station_role``,
+     which database role may write as which station (filled by ``kiosk shared-log setup``). On
+     PostgreSQL, the server's own defences (``kiosk.storage.server`` explains the design): triggers
+     that stamp ``written_by`` with the session's role and ``seen_at`` with the server's clock
+     whatever a client sends, and row-level security: a station role adds challenges and reports
+     only under its own station's name, adds words only to the challenge it is inserting, replaces
+     only its own report, and keeps one report (a new one replaces its older ones); nobody but
+     the tables' owner updates or deletes a challenge. The owner itself is not bound (a log whose
+     stations all log in as its owner works as before, and is only as safe as before).
 """
 
 from __future__ import annotations
@@ -39,15 +48,24 @@ from sqlalchemy import (
 )
 from sqlalchemy import text as sql  # not text(): pybabel takes text() for a message
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import ProgrammingError
 
 from kiosk.core.errors import StorageError
 from kiosk.core.language import marked
 from kiosk.core.wording import Wording
 from kiosk.storage.database import IMMEDIATE, reported_as
 
-__all__ = ["SCHEMA_VERSION", "UPGRADES", "schema_version", "upgrade"]
+__all__ = [
+    "INSUFFICIENT_PRIVILEGE",
+    "SCHEMA_VERSION",
+    "UPGRADES",
+    "require_current",
+    "schema_version",
+    "upgrade",
+]
 
 VERSION_TABLE = "kiosk_schema"
+INSUFFICIENT_PRIVILEGE = "42501"  # PostgreSQL's SQLSTATE: permission denied, must be owner
 # Serialises the upgrade when several stations start at once against one PostgreSQL server.
 PG_UPGRADE_LOCK_KEY = 0x6B696F736B  # "kiosk"
 
@@ -161,6 +179,106 @@ def _v6_what_ruled(conn: Connection) -> None:
         conn.execute(sql(f"ALTER TABLE challenge ADD COLUMN {column}"))
 
 
+# The PostgreSQL side of step 7. ``{schema}`` is the schema the tables are in: functions that run
+# with their owner's rights look for tables there only (never in a schema a client could create).
+_V7_POSTGRES = (
+    """CREATE FUNCTION kiosk_station_name() RETURNS text LANGUAGE sql STABLE SECURITY DEFINER
+       SET search_path = {schema}, pg_temp
+       AS $$ SELECT station FROM kiosk_station_role WHERE role_name = session_user $$""",
+    # whatever a client sends: who wrote a row is the session's role; when a report was seen, now
+    """CREATE FUNCTION kiosk_stamp_challenge() RETURNS trigger LANGUAGE plpgsql
+       SET search_path = {schema}, pg_temp
+       AS $$ BEGIN NEW.written_by := session_user; RETURN NEW; END $$""",
+    """CREATE TRIGGER kiosk_stamp BEFORE INSERT ON challenge
+       FOR EACH ROW EXECUTE FUNCTION kiosk_stamp_challenge()""",
+    """CREATE FUNCTION kiosk_stamp_heartbeat() RETURNS trigger LANGUAGE plpgsql
+       SET search_path = {schema}, pg_temp
+       AS $$ BEGIN
+         NEW.seen_at := timezone('UTC', now());
+         NEW.written_by := session_user;
+         RETURN NEW;
+       END $$""",
+    """CREATE TRIGGER kiosk_stamp BEFORE INSERT OR UPDATE ON station_heartbeat
+       FOR EACH ROW EXECUTE FUNCTION kiosk_stamp_heartbeat()""",
+    # A station reports through this function only (it holds no privilege on the table, so it
+    # can neither write another station's report nor lock the table the director reads): its own
+    # station's name, one report per role (a station started afresh replaces its older one).
+    """CREATE FUNCTION kiosk_report(
+         report_station_id uuid, report_station text, report_host text, report_state text,
+         report_reason text, report_packs text, report_rule_profile text, report_ask_table boolean,
+         report_backlog integer, report_version text, report_reported_at timestamp
+       ) RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp
+       AS $$
+       DECLARE
+         registered text := kiosk_station_name();
+       BEGIN
+         IF registered IS NOT NULL AND report_station IS DISTINCT FROM registered THEN
+           RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege', MESSAGE = format(
+             'the database role %s may report only as station %s, not as %s',
+             session_user, quote_literal(registered), quote_literal(report_station));
+         END IF;
+         IF registered IS NOT NULL THEN
+           DELETE FROM station_heartbeat WHERE written_by = session_user AND station_id <> report_station_id;
+         END IF;
+         INSERT INTO station_heartbeat AS h (station_id, station, host, state, reason, packs,
+             rule_profile, ask_table, backlog, version, reported_at, seen_at)
+           VALUES (report_station_id, report_station, report_host, report_state, report_reason,
+             report_packs, report_rule_profile, report_ask_table, report_backlog, report_version,
+             report_reported_at, timezone('UTC', now()))
+           ON CONFLICT (station_id) DO UPDATE SET station = excluded.station, host = excluded.host,
+             state = excluded.state, reason = excluded.reason, packs = excluded.packs,
+             rule_profile = excluded.rule_profile, ask_table = excluded.ask_table,
+             backlog = excluded.backlog, version = excluded.version, reported_at = excluded.reported_at
+           WHERE registered IS NULL OR h.written_by = session_user;
+         IF NOT FOUND THEN
+           RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege', MESSAGE = format(
+             'the report %s belongs to another database role than %s', report_station_id, session_user);
+         END IF;
+       END $$""",
+    *(
+        f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY"
+        for table in (
+            "kiosk_schema",
+            "challenge",
+            "challenge_word",
+            "station_heartbeat",
+            "kiosk_station_role",
+            "outbox",
+            "setting",
+            "judge_access",
+        )
+    ),
+    # Privileges say who may read or insert at all (``kiosk shared-log setup`` grants them); these
+    # policies say which rows. With no UPDATE or DELETE policy, no role but the owner changes a row.
+    "CREATE POLICY kiosk_read ON kiosk_schema FOR SELECT USING (true)",
+    "CREATE POLICY kiosk_read ON challenge FOR SELECT USING (true)",
+    "CREATE POLICY kiosk_add_own ON challenge FOR INSERT WITH CHECK (station = kiosk_station_name())",
+    "CREATE POLICY kiosk_read ON challenge_word FOR SELECT USING (true)",
+    # words only for a challenge this role is inserting in this very transaction
+    """CREATE POLICY kiosk_add_own ON challenge_word FOR INSERT WITH CHECK (EXISTS (
+         SELECT 1 FROM challenge c WHERE c.id = challenge_id AND c.written_by = session_user
+         AND c.xmin = pg_current_xact_id()::xid))""",
+    "CREATE POLICY kiosk_read ON station_heartbeat FOR SELECT USING (true)",
+)
+
+
+def _v7_own_rows(conn: Connection) -> None:
+    for table in ("challenge", "station_heartbeat"):
+        conn.execute(sql(f"ALTER TABLE {table} ADD COLUMN written_by TEXT"))
+    metadata = MetaData()
+    Table(
+        "kiosk_station_role",
+        metadata,
+        Column("role_name", Text(), primary_key=True),
+        Column("station", Text(), nullable=False, unique=True),
+    )
+    metadata.create_all(conn)
+    if conn.dialect.name == "postgresql":
+        schema = conn.execute(sql("SELECT quote_ident(current_schema())")).scalar_one()
+        for statement in _V7_POSTGRES:
+            conn.execute(sql(statement.replace("{schema}", schema)))
+
+
 UPGRADES: tuple[Callable[[Connection], None], ...] = (
     _v1_challenge_log,
     _v2_judge_mode,
@@ -168,6 +286,7 @@ UPGRADES: tuple[Callable[[Connection], None], ...] = (
     _v4_table_number,
     _v5_heartbeats,
     _v6_what_ruled,
+    _v7_own_rows,
 )
 SCHEMA_VERSION = len(UPGRADES)
 
@@ -186,6 +305,44 @@ def _set_version(conn: Connection, version: int) -> None:
     conn.execute(insert(table).values(version=version))
 
 
+def _newer(where: str, version: int) -> StorageError:
+    return StorageError(
+        marked(
+            "{where} has schema version {version}, written by a newer kiosk; this kiosk reads "
+            "up to version {newest}. Install the newer kiosk on this station, or give it "
+            "another data directory or database"
+        ),
+        where=where,
+        version=version,
+        newest=SCHEMA_VERSION,
+    )
+
+
+def require_current(engine: Engine, *, where: str = "the log database") -> None:
+    """A reader's check, which never writes: raise StorageError unless the database has this
+    kiosk's schema version (a station of this version upgrades an older one when it starts)."""
+    with reported_as(Wording(marked("read {where}"), where=where)), engine.connect() as conn:
+        version = schema_version(conn)
+    if version > SCHEMA_VERSION:
+        raise _newer(where, version)
+    if version == 0:
+        raise StorageError(
+            marked("{where} holds no challenge log yet: no station of this event has written to it"),
+            where=where,
+        )
+    if version < SCHEMA_VERSION:
+        raise StorageError(
+            marked(
+                "{where} has schema version {version}, from an older kiosk; this kiosk reads version "
+                "{newest}. A station of this kiosk version upgrades it when it starts; or read it with "
+                "the kiosk version that wrote it"
+            ),
+            where=where,
+            version=version,
+            newest=SCHEMA_VERSION,
+        )
+
+
 def upgrade(engine: Engine, *, target: int = SCHEMA_VERSION, where: str = "the log database") -> int:
     """Bring the database up to ``target`` (the current version by default); return the version.
 
@@ -194,24 +351,38 @@ def upgrade(engine: Engine, *, target: int = SCHEMA_VERSION, where: str = "the l
     if not 0 <= target <= SCHEMA_VERSION:
         raise ValueError(f"no schema version {target}; this kiosk knows 0 to {SCHEMA_VERSION}")
     with reported_as(Wording(marked("open or upgrade {where}"), where=where)), engine.connect() as conn:
+        if conn.dialect.name == "postgresql":
+            # Up to date (every start but the first of a new version): no lock, which any client
+            # of the server could hold to keep the stations waiting.
+            with conn.begin():
+                version = schema_version(conn)
+            if version >= target:
+                if version > SCHEMA_VERSION:
+                    raise _newer(where, version)
+                return version
         conn.execution_options(**{IMMEDIATE: True})
         with conn.begin():
             if conn.dialect.name == "postgresql":
                 conn.execute(sql("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_UPGRADE_LOCK_KEY})
             version = schema_version(conn)
             if version > SCHEMA_VERSION:
+                raise _newer(where, version)
+            try:
+                for step in range(version + 1, target + 1):
+                    UPGRADES[step - 1](conn)
+            except ProgrammingError as exc:
+                if getattr(exc.orig, "sqlstate", None) != INSUFFICIENT_PRIVILEGE:
+                    raise
                 raise StorageError(
                     marked(
-                        "{where} has schema version {version}, written by a newer kiosk; this kiosk reads "
-                        "up to version {newest}. Install the newer kiosk on this station, or give it "
-                        "another data directory or database"
+                        "{where} has schema version {version}, and this kiosk writes version {newest}: only "
+                        "the log's owner may upgrade it. On the log's server, run 'kiosk shared-log setup' "
+                        "of this kiosk version (see the guide docs/install.md)"
                     ),
                     where=where,
                     version=version,
                     newest=SCHEMA_VERSION,
-                )
-            for step in range(version + 1, target + 1):
-                UPGRADES[step - 1](conn)
+                ) from exc
             if target > version:
                 _set_version(conn, target)
             return max(version, target)

@@ -22,6 +22,7 @@ __all__ = [
     "OutboxRow",
     "SchemaVersionRow",
     "SettingRow",
+    "StationRoleRow",
     "UtcDateTime",
 ]
 
@@ -85,6 +86,7 @@ class ChallengeRow(Base):
     second_opinion_edition: Mapped[str | None]
     second_opinion_set_hash: Mapped[str | None]
     second_opinion_verdict: Mapped[str | None]
+    written_by: Mapped[str | None]  # schema 7: the database role that inserted it (PostgreSQL)
     words: Mapped[list[ChallengeWordRow]] = relationship(
         order_by="ChallengeWordRow.position",
         cascade="all, delete-orphan",
@@ -142,6 +144,16 @@ class HeartbeatRow(Base):
     version: Mapped[str]
     reported_at: Mapped[datetime]  # the station's clock
     seen_at: Mapped[datetime]  # the clock of the database that holds the row
+    written_by: Mapped[str | None]  # schema 7: the database role that wrote it (PostgreSQL)
+
+
+class StationRoleRow(Base):
+    """A shared log's station credentials: the database role that may write as this station."""
+
+    __tablename__ = "kiosk_station_role"
+
+    role_name: Mapped[str] = mapped_column(primary_key=True)
+    station: Mapped[str] = mapped_column(unique=True)
 
 
 class OutboxRow(Base):

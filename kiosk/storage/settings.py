@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from kiosk.core.errors import StorageError
 from kiosk.core.language import marked
 from kiosk.core.wording import Wording
-from kiosk.storage.database import IMMEDIATE, SqliteFiles, reported_as
+from kiosk.storage.database import IMMEDIATE, SqliteFiles, reported_as, writing
 from kiosk.storage.schema import SettingRow
 
 __all__ = ["SettingsStore", "StationSettings"]
@@ -61,7 +61,7 @@ class SettingsStore:
     def put(self, key: str, value: Any) -> None:
         """Set one setting to a JSON-able value (None removes it); committed before returning."""
         doing = Wording(marked("write the station settings in {where}"), where=self.where)
-        with reported_as(doing, TypeError, ValueError):
+        with writing(self._files), reported_as(doing, TypeError, ValueError):
             text = None if value is None else json.dumps(value, ensure_ascii=False, sort_keys=True)
             with Session(self._writer) as session, session.begin():
                 row = session.get(SettingRow, key)
@@ -72,8 +72,6 @@ class SettingsStore:
                     session.add(SettingRow(key=key, value=text))
                 else:
                     row.value = text
-        if self._files is not None:
-            self._files.check()
 
     def load(self) -> StationSettings:
         division = self.get(DIVISION_KEY)

@@ -24,6 +24,7 @@ from kiosk.storage.database import (
     open_engine,
     sqlite_file,
     sqlite_url,
+    stamp_identity,
 )
 from kiosk.storage.heartbeat import HeartbeatReporter, HeartbeatStore
 from kiosk.storage.log import (
@@ -34,10 +35,10 @@ from kiosk.storage.log import (
     SqlChallengeLog,
     StationLog,
 )
-from kiosk.storage.migrations import upgrade
+from kiosk.storage.migrations import require_current, upgrade
 from kiosk.storage.settings import SettingsStore
 
-__all__ = ["StationStorage", "open_station_storage"]
+__all__ = ["LogForReading", "StationStorage", "open_log_for_reading", "open_station_storage"]
 
 
 @dataclass
@@ -51,6 +52,7 @@ class StationStorage:
     _engines: tuple[Engine, ...]
     heartbeats: HeartbeatStore | None = None  # where this station's heartbeats are written
     _reporter: HeartbeatReporter | None = None
+    _files: tuple[SqliteFiles, ...] = ()
 
     def heartbeat_reporter(self, interval_s: float = HEARTBEAT_INTERVAL_S) -> HeartbeatReporter:
         """The station's reporter (made and started on the first call): see kiosk.storage.heartbeat."""
@@ -72,8 +74,12 @@ class StationStorage:
             self._reporter.close()
         if isinstance(self.log, SharedChallengeLog):
             self.log.close()
+        for files in self._files:
+            files.settle()
         for engine in self._engines:
             engine.dispose()
+        for files in self._files:  # only once no connection of this process has them open
+            files.close()
 
     def __enter__(self) -> StationStorage:
         return self
@@ -105,25 +111,29 @@ def open_station_storage(
     make_data_dir(data_dir)  # the station's wording for a folder that cannot be made, as --check says it
     local = open_engine(sqlite_url(local_path))
     engines = [local]
+    files: list[SqliteFiles] = []
     try:
         upgrade(local, where=f"the station database {where}")
-        local_files = SqliteFiles(local_path)
+        local_files = SqliteFiles(local_path, number=stamp_identity(local), keep_wal=True)
+        files.append(local_files)
         local_files.remember()
         log: StationLog
-        heartbeats = HeartbeatStore(local, where=where)
+        heartbeats = HeartbeatStore(local, where=where, files=local_files)
         if database_url is None:
             log = SqlChallengeLog(local, where=where, files=local_files)
         elif is_sqlite(database_url):
             log_engine = open_engine(database_url)
             engines.append(log_engine)
+            log_where = describe_url(database_url)
+            upgrade(log_engine, where=log_where)
             log_path = sqlite_file(database_url)
-            log_files = None if log_path is None else SqliteFiles(log_path)
-            sql_log = SqlChallengeLog(log_engine, where=describe_url(database_url), files=log_files)
-            sql_log.upgrade()
-            if log_files is not None:
+            log_files = None
+            if log_path is not None:
+                log_files = SqliteFiles(log_path, number=stamp_identity(log_engine), keep_wal=True)
+                files.append(log_files)
                 log_files.remember()
-            log = sql_log
-            heartbeats = HeartbeatStore(log_engine, where=sql_log.where)  # where a director reads
+            log = SqlChallengeLog(log_engine, where=log_where, files=log_files)
+            heartbeats = HeartbeatStore(log_engine, where=log_where, files=log_files)  # the director reads it
         else:
             remote = open_engine(database_url)
             engines.append(remote)
@@ -140,6 +150,8 @@ def open_station_storage(
     except BaseException:
         for engine in engines:
             engine.dispose()
+        for opened in files:
+            opened.close()
         raise
     return StationStorage(
         log=log,
@@ -148,4 +160,70 @@ def open_station_storage(
         local_path=local_path,
         _engines=tuple(engines),
         heartbeats=heartbeats,
+        _files=tuple(files),
     )
+
+
+@dataclass
+class LogForReading:
+    """A station's log opened for reading only (``kiosk log show``, ``kiosk log export``)."""
+
+    log: StationLog
+    local_path: Path
+    _engines: tuple[Engine, ...]
+
+    def close(self) -> None:
+        for engine in self._engines:
+            engine.dispose()
+
+    def __enter__(self) -> LogForReading:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+
+def open_log_for_reading(
+    data_dir: Path, database_url: str | None = None, *, remote_deadline_s: float = REMOTE_DEADLINE_S
+) -> LogForReading:
+    """The log as ``open_station_storage`` would open it, for reading only: nothing is created,
+    written, upgraded or checkpointed. SQLite files are opened read only (``mode=ro``), so a
+    reader never deletes another process's write-ahead log, and each file is checked before it is
+    opened (``refuse_emptied_log``). The station's own file must exist, except with a PostgreSQL
+    ``database_url``: then the server alone is read (this computer judged nothing to add to it).
+    Raises StorageError (no such file, a schema of another version, a database that cannot be read).
+    """
+    local_path = local_database_path(data_dir)
+    where = str(local_path)
+    shared = database_url is not None and not is_sqlite(database_url)
+    engines: list[Engine] = []
+    try:
+        local: Engine | None = None
+        if local_path.is_file() or not shared:
+            local = open_engine(sqlite_url(local_path), read_only=True)
+            engines.append(local)
+            require_current(local, where=f"the station database {where}")
+        log: StationLog
+        if database_url is None:
+            assert local is not None
+            log = SqlChallengeLog(local, where=where, read_only=True)
+        elif not shared:
+            log_engine = open_engine(database_url, read_only=True)
+            engines.append(log_engine)
+            log = SqlChallengeLog(log_engine, where=describe_url(database_url), read_only=True)
+            log.upgrade()
+        else:
+            remote = open_engine(database_url, read_only=True)
+            engines.append(remote)
+            server = SqlChallengeLog(remote, where=describe_url(database_url), read_only=True)
+            if local is None:
+                log = server
+            else:
+                log = SharedChallengeLog(
+                    server, Outbox(local, where=where), remote_deadline_s=remote_deadline_s
+                )
+    except BaseException:
+        for engine in engines:
+            engine.dispose()
+        raise
+    return LogForReading(log=log, local_path=local_path, _engines=tuple(engines))

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QLockFile, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QApplication
 
@@ -25,7 +25,7 @@ from kiosk.core.config import LoadedDivision, StationConfig, Verifier, load_lang
 from kiosk.core.errors import KioskError
 from kiosk.core.language import marked
 from kiosk.core.wording import Wording
-from kiosk.paths import StationData, current_user
+from kiosk.paths import StationData, current_user, lock_data_dir
 from kiosk.ui.controller import StationController
 from kiosk.ui.screen import fill_screen
 from kiosk.ui.startup import application
@@ -37,15 +37,12 @@ if TYPE_CHECKING:
     from kiosk.ui.report import StationReport
 
 __all__ = [
-    "LOCK_FILE_NAME",
     "READINESS_RECHECK_MS",
-    "lock_problem",
     "restore_settings",
     "run_station",
     "seconds_since_process_start",
 ]
 
-LOCK_FILE_NAME = "station.lock"
 EXIT_OK = 0
 SERVES_BY_ITSELF = marked("This screen turns into the ready screen by itself once that is done.")
 ONE_LINE = marked("Type the command as one line.")
@@ -86,21 +83,17 @@ def inhibit_screensaver() -> object | None:
     return saver.call("Inhibit", "challenge-kiosk", "a challenge station is running")
 
 
-def lock_problem(lock: QLockFile, data_dir: Path) -> str:
-    """Why the station's lock could not be taken, as the QLockFile error says it."""
-    path = data_dir / LOCK_FILE_NAME
-    error = lock.error()
-    if error is QLockFile.LockError.LockFailedError:
-        running = marked(
-            "another station is already running with the data directory {folder} (lock file {path}); "
-            "stop it first"
-        )
-        return Wording(running, folder=data_dir, path=path)
-    if error is QLockFile.LockError.PermissionError:
-        denied = marked("the lock file {path} cannot be created: permission denied in {folder}")
-        return Wording(denied, folder=data_dir, path=path)
-    full = marked("the lock file {path} cannot be created (the disk may be full or read-only)")
-    return Wording(full, path=path)
+def no_pin_problem(where: StationData, user: str) -> Wording:
+    """Why a station with no judge PIN serves nobody, said on its not-ready screen (in its language,
+    where it keeps its data included) above the command that sets one."""
+    return Wording(
+        marked(
+            "no judge PIN is set for {where}, so this station does not serve players. A judge "
+            "sets one on this machine's terminal, as the user {user}, with:"
+        ),
+        where=where.described,
+        user=user,
+    )
 
 
 def restore_settings(controller: StationController, storage: StationStorage) -> tuple[str, ...]:
@@ -142,9 +135,10 @@ def run_station(
     app = application(["kiosk", *argv])
     app.setApplicationName("challenge-kiosk")
     data_dir = where.data_dir
-    lock = QLockFile(str(data_dir / LOCK_FILE_NAME))
-    if not lock.tryLock(0):
-        problem = lock_problem(lock, data_dir)
+    try:
+        lock = lock_data_dir(data_dir)  # one station per data directory, held by the OS until we exit
+    except KioskError as exc:
+        problem = exc.wording
         print(f"error: {problem}", file=sys.stderr, flush=True)
         if kiosk_session:
             from kiosk.ui.notready import show_not_ready
@@ -165,11 +159,7 @@ def run_station(
         try:
             controller.open_log()
             if not storage().judge_access.has_pin():
-                no_pin = marked(
-                    "no judge PIN is set for {where}, so this station does not serve players. A judge "
-                    "sets one on this machine's terminal, as the user {user}, with:"
-                )
-                return Wording(no_pin, where=where.described, user=current_user()), set_pin_command
+                return no_pin_problem(where, current_user()), set_pin_command
         except KioskError as exc:
             return exc.wording, ""
         return "", ""
@@ -235,5 +225,5 @@ def run_station(
     window.left.connect(lambda: app.exit(0))
     fill_screen(window, config.screen)
     code = app.exec()
-    lock.unlock()
+    lock.release()
     return EXIT_OK if code == 0 else code

@@ -11,11 +11,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from httpx2 import Response
 from starlette.testclient import TestClient
 
 from kiosk.cli import kiosk
 from kiosk.core.heartbeat import Heartbeat, StationState
-from kiosk.director.app import PinDoor, Sessions, director_app
+from kiosk.director.app import Sessions, director_app
+from kiosk.director.door import DirectorDoor, StoredPin
+from kiosk.director.gate import Served
 from kiosk.director.pages import Pages
 from kiosk.director.serve import listen
 from kiosk.director.watch import Watcher
@@ -25,11 +28,25 @@ from kiosk.storage.database import sqlite_url
 from tests.storage.entries import make_beat, make_entry
 
 PIN = "482613"
+ORIGIN = "http://127.0.0.1:8080"
+FORM_TOKEN = re.compile(r'name="form" value="([0-9a-f]+)"')
 SECRET_WORDS = ("ZYZZYVA", "QUIXOTRY", "MUZJIKS", "CWMZZ")
 
 
 def beat(name: str, state: StationState, *, ago_s: float, reason: str = "", number: int = 1) -> Heartbeat:
     return make_beat(name, state, ago_s=ago_s, reason=reason, number=number)
+
+
+def form_token(client: TestClient, path: str = "/challenges") -> str:
+    """The form token a page gives this browser (its form cookie comes with it)."""
+    match = FORM_TOKEN.search(client.get(path).text)
+    assert match is not None, "no form on the page"
+    return match.group(1)
+
+
+def post_form(client: TestClient, path: str, **fields: str) -> Response:
+    """A post as the page's own form sends it: its token, its origin, url-encoded."""
+    return client.post(path, data={"form": form_token(client), **fields}, headers={"Origin": ORIGIN})
 
 
 @dataclass
@@ -39,12 +56,21 @@ class View:
     storage: StationStorage
     clock: list[float]
     data: Path
+    door: DirectorDoor
 
     def board(self) -> str:
         self.watcher.read_once()
         response = self.client.get("/")
         assert response.status_code == 200
         return response.text
+
+    def judges_page(self) -> str:
+        """The judges' page, opened with the PIN."""
+        self.watcher.read_once()
+        opened = post_form(self.client, "/challenges", pin=PIN)
+        assert opened.status_code == 200, opened.text
+        assert 'id="challenges"' in opened.text
+        return opened.text
 
 
 @pytest.fixture
@@ -56,16 +82,22 @@ def view(tmp_path: Path) -> Iterator[View]:
         watcher = Watcher(LogReader(url))
         recent = LogReader(url)
         clock = [1000.0]
+        door = DirectorDoor(
+            StoredPin(storage.local_path, "kiosk set-pin --data-dir station"),
+            monotonic=lambda: clock[0],
+            journal=lambda line: None,
+        )
         app = director_app(
             watcher,
             Pages(str(storage.local_path)),
-            PinDoor(storage.local_path, "kiosk set-pin --data-dir station"),
+            door,
             recent,
             lock_s=60,
+            served=Served.of("127.0.0.1", 8080),
             sessions=Sessions(60, monotonic=lambda: clock[0]),
         )
-        with TestClient(app) as client:
-            yield View(client, watcher, storage, clock, data)
+        with TestClient(app, base_url=ORIGIN) as client:
+            yield View(client, watcher, storage, clock, data, door)
         watcher.close()
         recent.close()
 
@@ -117,7 +149,8 @@ def test_the_first_page_shows_every_station_and_division_and_never_a_word(view: 
     assert re.search(r"6\d s ago", two)
     four = row(page, "Table 4")
     assert '<tr class="red"' in four  # seen, but not serving players
-    assert "no judge PIN is set" in four
+    assert "not ready" in four
+    assert "why: on the judges' page" in four
     assert 'data-station="Table 3"' not in page  # logged two days ago, never reported: ...
     assert '<span data-earlier="Table 3">Table 3</span>' in page  # ... an earlier day's, not red
     assert "3 stations, 2 in red; 3 challenges today, 3 in the last hour" in page
@@ -139,38 +172,48 @@ def test_the_recent_challenges_ask_for_the_judge_pin_and_lock_again(view: View) 
     closed = view.client.get("/challenges")
     assert 'name="pin"' in closed.text
     assert "ZYZZYVA" not in closed.text
-    wrong = view.client.post("/challenges", data={"pin": "111111"})
+    wrong = post_form(view.client, "/challenges", pin="111111")
     assert wrong.status_code == 403
-    assert "1 wrong PIN in a row." in wrong.text
+    assert "Wrong PIN: 1 wrong PIN in a row from this device." in wrong.text
     assert "ZYZZYVA" not in wrong.text
-    opened = view.client.post("/challenges", data={"pin": PIN})
+    opened = post_form(view.client, "/challenges", pin=PIN)
     assert opened.status_code == 200  # after the redirect
     assert "✗ CWMZZ" in opened.text
     assert "not in the lexicon" in opened.text
     assert "✓ ZYZZYVA" in opened.text
     assert '<td class="n">12</td>' in opened.text  # the table number
-    assert 'content="60; url=lock"' in opened.text  # it locks itself
+    assert 'content="60; url=challenges"' in opened.text  # it locks itself
     view.clock[0] += 61
     assert 'name="pin"' in view.client.get("/challenges").text  # the minute is up
-    view.client.post("/challenges", data={"pin": PIN})
+    post_form(view.client, "/challenges", pin=PIN)
     assert "ZYZZYVA" in view.client.get("/challenges").text
-    view.client.get("/lock")
+    locked = post_form(view.client, "/lock")
+    assert 'name="pin"' in locked.text
     assert "ZYZZYVA" not in view.client.get("/challenges").text
 
 
-def test_wrong_pins_back_off_as_at_the_station(view: View) -> None:
-    for _ in range(4):
-        answer = view.client.post("/challenges", data={"pin": "000000"})
-    assert "Wait" in answer.text or "Too soon" in answer.text
-    assert view.storage.judge_access.attempts().failures >= 3  # the station's own count
+def test_the_pages_door_keeps_its_own_count_and_never_the_stations(view: View) -> None:
+    """Wrong PINs at the page back off at the page; the station's count and door are untouched."""
+    said = [post_form(view.client, "/challenges", pin="000000") for _ in range(3)]
+    assert [answer.status_code for answer in said] == [403, 403, 403]
+    assert "Wait 30 s before the next try." in said[-1].text
+    early = post_form(view.client, "/challenges", pin=PIN)  # the right PIN, during the wait
+    assert early.status_code == 429
+    assert early.headers["retry-after"] == "30"
+    assert "Too soon: that PIN was not checked. Wait 30 s" in early.text
+    assert "wrong PIN" not in early.text.split("Too soon")[1].split(".")[0]
+    assert view.storage.judge_access.attempts().failures == 0  # the station's own count
+    assert view.storage.judge_access.check_pin(PIN).accepted  # and its judges get in at once
+    assert "heard 3 wrong PINs in the last hour." in view.board()  # the director sees it
+    view.clock[0] += 30
+    assert post_form(view.client, "/challenges", pin=PIN).status_code == 200
 
 
 def test_a_data_directory_without_a_pin_says_how_to_set_one(tmp_path: Path) -> None:
-    door = PinDoor(tmp_path / "missing" / "kiosk.sqlite3", "kiosk set-pin --data-dir missing")
-    accepted, message = door.check(PIN)
-    assert not accepted
-    assert "No judge PIN is set" in message
-    assert "kiosk set-pin --data-dir missing" in message
+    stored = StoredPin(tmp_path / "missing" / "kiosk.sqlite3", "kiosk set-pin --data-dir missing")
+    assert stored.read() is None
+    assert "No judge PIN is set" in stored.missing
+    assert "kiosk set-pin --data-dir missing" in stored.missing
     assert not (tmp_path / "missing").exists()  # never created
 
 
@@ -182,7 +225,10 @@ def test_the_page_stays_up_when_the_log_goes_away_and_says_so(view: View) -> Non
         (view.data / name).unlink(missing_ok=True)
     page = view.board()
     assert "The log cannot be read since" in page
-    assert "there is no station database at" in page
+    assert "there is no station database at" not in page  # its path: the judges' page says it
+    assert str(view.data) not in page
+    judges = Pages(str(view.storage.local_path)).challenges_page([], 60, snapshot=view.watcher.snapshot)
+    assert "there is no station database at" in judges
     assert "Shown: what it said at" in page
     assert 'class="stale"' in page
     assert "Table 1" in page  # what it said last
@@ -197,8 +243,8 @@ def test_the_page_stays_up_when_the_log_goes_away_and_says_so(view: View) -> Non
 def test_a_log_of_another_schema_version_is_named(view: View) -> None:
     with sqlite3.connect(view.storage.local_path) as conn:
         conn.execute("UPDATE kiosk_schema SET version = 99")
-    page = view.board()
-    assert "has schema version 99, written by a newer kiosk" in page
+    assert "The log cannot be read since" in view.board()
+    assert "has schema version 99, written by a newer kiosk" in view.judges_page()
 
 
 def test_director_once_checks_the_log_and_names_a_missing_one(view: View, tmp_path: Path) -> None:
@@ -232,6 +278,8 @@ def test_the_view_reads_only(view: View) -> None:
     before = view.storage.local_path.read_bytes()
     view.board()
     view.client.get("/challenges")
+    for pin in ("000000", "111111", PIN):  # a PIN at the page writes nothing, not even a count
+        post_form(view.client, "/challenges", pin=pin)
     assert view.storage.local_path.read_bytes() == before
 
 
@@ -254,3 +302,26 @@ def test_a_station_that_logged_today_without_reporting_is_red(view: View) -> Non
     old = row(page, "Old kiosk")
     assert '<tr class="red' in old
     assert "no reports" in old
+
+
+def test_the_first_page_keeps_paths_commands_and_hosts_for_the_judges_page(view: View) -> None:
+    """What a hall needs is public (which station, its state); the log's path, a station's host
+    and its full reason (a path, a user, the command that fixes it) are behind the PIN."""
+    assert view.storage.heartbeats is not None
+    reason = (
+        "no judge PIN is set for the data directory /var/lib/challenge-kiosk, so this station does not "
+        "serve players. A judge sets one as the user kiosk, with: kiosk set-pin --data-dir /var/lib/x"
+    )
+    view.storage.heartbeats.write(beat("Table 4", StationState.NOT_READY, ago_s=2, reason=reason, number=4))
+    page = view.board()
+    fragment = Pages(str(view.storage.local_path)).board_fragment(view.watcher.snapshot, 0.0)
+    for public in (page, fragment):
+        for private in ("/var/lib", "set-pin", "the user kiosk", "kiosk-04", str(view.storage.local_path)):
+            assert private not in public
+        assert "not ready" in row(public, "Table 4")
+    judges = view.judges_page()
+    assert str(view.storage.local_path) in judges
+    details = re.search(r'<table id="station-details">.*?</table>', judges, re.DOTALL)
+    assert details is not None
+    assert "kiosk-04" in details.group(0)
+    assert "kiosk set-pin --data-dir /var/lib/x" in details.group(0)

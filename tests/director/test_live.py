@@ -31,6 +31,7 @@ from kiosk.storage import open_station_storage
 from kiosk.storage.database import open_engine
 from kiosk.storage.migrations import upgrade
 from tests.director.conftest import shots_folder
+from tests.director.server import stop
 from tests.storage.entries import make_entry
 from tests.storage.postgres import PostgresServer, free_port
 
@@ -53,13 +54,7 @@ def process(args: list[str], log: Path) -> Iterator[subprocess.Popen[bytes]]:
         try:
             yield child
         finally:
-            if child.poll() is None:
-                child.send_signal(signal.SIGTERM)
-                try:
-                    child.wait(30)
-                except subprocess.TimeoutExpired:
-                    child.kill()
-                    child.wait()
+            stop(child, signal.SIGTERM)
 
 
 def start_station(folder: Path, name: str, url: str, *, pin: bool) -> list[str]:
@@ -182,8 +177,8 @@ def test_the_director_watches_real_stations_in_a_real_browser(
         )
         wait_for(browser, "station C not ready", lambda b: "not ready" in station_row(b, "Station C"))
         c_row = station_row(browser, "Station C")
-        assert "no judge PIN is set" in c_row
-        assert "kiosk set-pin" in c_row  # the command that fixes it
+        assert "why: on the judges' page" in c_row
+        assert "kiosk set-pin" not in c_row  # the command and its paths are behind the PIN
         a_row = station_row(browser, "Station A")
         assert "Open: ENABLE demo enable1" in a_row
         assert "asks for tables" in a_row
@@ -217,7 +212,11 @@ def test_the_director_watches_real_stations_in_a_real_browser(
         field = browser.find_element(By.NAME, "pin")
         field.send_keys("000000")
         field.submit()
-        wait_for(browser, "a wrong PIN refused", lambda b: "1 wrong PIN in a row." in b.page_source)
+        wait_for(
+            browser,
+            "a wrong PIN refused",
+            lambda b: "Wrong PIN: 1 wrong PIN in a row from this device." in b.page_source,
+        )
         assert "ZYZZYVA" not in browser.page_source
         field = browser.find_element(By.NAME, "pin")
         field.send_keys(PIN)
@@ -227,7 +226,13 @@ def test_the_director_watches_real_stations_in_a_real_browser(
         assert "✓ ZYZZYVA" in table
         assert "✗ QIX not in the lexicon" in table
         assert "Station B Open 31 UNACCEPTABLE" in table
+        details = browser.find_element(By.ID, "station-details").text
+        assert "no judge PIN is set" in details  # station C's reason, in full
+        assert "kiosk set-pin" in details  # the command that fixes it
         shoot(browser, tmp_path, "44-director-challenges")
+        browser.find_element(By.ID, "lock").click()  # Lock now: a form of the page, posted
+        wait_for(browser, "the page locked", lambda b: bool(b.find_elements(By.NAME, "pin")))
+        assert "ZYZZYVA" not in browser.page_source
         assert served.poll() is None
         served.send_signal(signal.SIGINT)  # Ctrl+C, with the page's stream still open
         assert served.wait(30) == 0, (tmp_path / "director.log").read_text()

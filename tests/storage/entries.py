@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from hypothesis import strategies as st
 
 from kiosk.core.adjudication import Ruling, Verdict, WordResult, WordStatus
+from kiosk.core.board import Board
 from kiosk.core.heartbeat import DivisionPack, Heartbeat, StationId, StationState
 from kiosk.core.record import ChallengeEntry, ChallengeId, SecondOpinion
 
@@ -86,6 +87,18 @@ def make_entry(
             set_hash="0123abcd",
         ),
     )
+
+
+def read_board(url: str) -> Board:
+    """The director's board of the log at ``url``, read as the view reads it ("today": the last hour)."""
+    from kiosk.storage.board import LogReader
+
+    reader = LogReader(url)
+    try:
+        since = datetime.now(UTC) - timedelta(hours=1)
+        return reader.board(since, since)
+    finally:
+        reader.close()
 
 
 def make_beat(

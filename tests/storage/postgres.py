@@ -48,9 +48,13 @@ def free_port() -> int:
 
 
 class PostgresServer:
-    def __init__(self, bin_dir: Path, *, fsync: bool = False) -> None:
+    """``passwords``: TCP connections authenticate with SCRAM passwords, as on an event's server
+    (Debian's default); the superuser ``kiosk`` then connects through the socket only (trust)."""
+
+    def __init__(self, bin_dir: Path, *, fsync: bool = False, passwords: bool = False) -> None:
         self.bin_dir = bin_dir
         self.fsync = fsync  # off for tests (speed); on for benchmarks (realistic commits)
+        self.passwords = passwords
         self.as_root = os.geteuid() == 0
         if self.as_root:
             try:
@@ -81,14 +85,14 @@ class PostgresServer:
             )
 
     def init(self) -> None:
+        auth = ["--auth-local=trust", "--auth-host=scram-sha-256"] if self.passwords else ["-A", "trust"]
         self._run(
             "initdb",
             "-D",
             str(self.data),
             "-U",
             PG_USER,
-            "-A",
-            "trust",
+            *auth,
             "-E",
             "UTF8",
             "--locale=C",
@@ -117,6 +121,11 @@ class PostgresServer:
         )
         self.running = True
 
+    def restart(self) -> None:
+        """Stop and start again, reading its configuration files anew (``pg_hba.conf``)."""
+        self.stop()
+        self.start()
+
     def stop(self) -> None:
         if not self.running:
             return
@@ -129,9 +138,28 @@ class PostgresServer:
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
 
+    @property
+    def admin_host(self) -> str:
+        """Where the superuser connects without a password: the server's own socket when TCP asks for
+        passwords (as ``sudo -u postgres`` does on an event's server), else loopback (which a test
+        process without the right to enter the socket's folder can use too)."""
+        return str(self.root) if self.passwords else "127.0.0.1"
+
+    def admin_url(self, database: str = "postgres") -> str:
+        return f"postgresql+psycopg://{PG_USER}@/{database}?host={self.admin_host}&port={self.port}"
+
+    def admin_env(self) -> dict[str, str]:
+        """libpq's environment for the superuser: what ``sudo -u postgres`` gives on the server."""
+        return {
+            "PGHOST": self.admin_host,
+            "PGPORT": str(self.port),
+            "PGUSER": PG_USER,
+            "PGDATABASE": "postgres",
+        }
+
     def create_database(self, name: str) -> str:
         with psycopg.connect(
-            host="127.0.0.1", port=self.port, user=PG_USER, dbname="postgres", autocommit=True
+            host=self.admin_host, port=self.port, user=PG_USER, dbname="postgres", autocommit=True
         ) as conn:
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         return f"postgresql+psycopg://{PG_USER}@127.0.0.1:{self.port}/{name}"

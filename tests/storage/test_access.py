@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -114,3 +116,25 @@ def test_however_many_wrong_pins_a_player_types_a_judge_waits_a_minute_at_most(t
         assert check.accepted
         assert (check.cleared.failures, check.cleared.last_failure_at) == (200, last_wrong)
         assert access.attempts().failures == 0
+
+
+def test_a_pin_try_that_cannot_be_counted_is_not_checked(tmp_path: Path) -> None:
+    """A full disk: no try is counted, so none is checked, the right PIN included (fail closed);
+    the right and the wrong PIN get the same answer, so the guesser learns nothing from it."""
+    from tests.test_paths import in_private_tmpfs
+
+    folder = tmp_path / "small-disk"
+    tries = ["482613", "000000", "111111", "482613"]
+    child = [sys.executable, "-m", "tests.storage.full_disk_child", str(folder), "482613", *tries]
+    result = in_private_tmpfs(folder, "size=2m", False, *child)
+    assert result.returncode == 0, result.stderr
+    said = json.loads(result.stdout)
+    assert said["filled"] == "No space left on device"
+    refusal = f"cannot count this PIN try in {folder / 'data' / 'kiosk.sqlite3'}, so the PIN was not checked"
+    for pin, outcome, detail in said["full"]:
+        assert (pin, outcome) == (pin, "error")
+        assert str(detail).startswith(refusal), detail
+        assert "full" in str(detail)
+    # space again: the same tries are counted and checked as ever
+    assert said["freed"] == [["482613", "accepted", 0], ["000000", "wrong", 1], ["111111", "wrong", 2],
+                             ["482613", "accepted", 0]]  # fmt: skip

@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import TypeVar
 
 import pytest
+from sqlalchemy import text
 
 from kiosk.core.errors import StorageError
-from kiosk.core.heartbeat import Heartbeat, StationState
+from kiosk.core.heartbeat import DivisionPack, Heartbeat, StationState
 from kiosk.storage import StationStorage, open_station_storage
 from kiosk.storage.database import open_engine
 from kiosk.storage.heartbeat import HeartbeatReporter, HeartbeatStore, database_now, station_id
-from tests.storage.entries import make_beat, make_entry
+from tests.storage.entries import make_beat, make_entry, read_board
 from tests.storage.postgres import PostgresServer
 
 T = TypeVar("T")
@@ -81,13 +82,51 @@ def test_a_heartbeat_that_cannot_be_written_is_counted_never_raised(tmp_path: Pa
     engine.dispose()
 
 
-def test_an_unknown_state_is_refused_by_name(storage: StationStorage) -> None:
+@pytest.mark.parametrize(
+    ("column", "value", "said"),
+    [
+        ("state", "'asleep'", "reports the state 'asleep', which this kiosk does not know"),
+        ("packs", "'{\"Open\": 1}'", "not a list of at most 32"),
+        ("packs", '\'[["Open", "CSW", "24"]]\'', "not [division, pack, edition, served]"),
+        ("packs", "'not json'", "is not JSON"),
+        ("backlog", "-5", "it says -5 challenges wait"),
+        ("rule_profile", "printf('%.2000c', 'x')", "its rule is over 120 characters long"),
+        ("reason", "printf('%.5000c', 'x')", "its reason is over 1000 characters long"),
+    ],
+)
+def test_a_report_that_cannot_be_read_is_left_out_and_named_never_failing_the_read(
+    storage: StationStorage, column: str, value: str, said: str
+) -> None:
     assert storage.heartbeats is not None
-    storage.heartbeats.write(replace(beat(), reported_at=datetime.now(UTC)))
+    storage.heartbeats.write(replace(make_beat("Table 1", number=1), reported_at=datetime.now(UTC)))
+    storage.heartbeats.write(replace(make_beat("Table 2", number=2), reported_at=datetime.now(UTC)))
     with sqlite3.connect(storage.local_path) as conn:
-        conn.execute("UPDATE station_heartbeat SET state = 'asleep'")
-    with pytest.raises(StorageError, match="'asleep'"):
-        storage.heartbeats.all()
+        conn.execute(f"UPDATE station_heartbeat SET {column} = {value} WHERE station = 'Table 2'")
+    read = storage.heartbeats.read()
+    assert [b.station for b in read.beats] == ["Table 1"]
+    [named] = read.unreadable
+    assert named.startswith("the report of station 'Table 2' (host 'kiosk-02', id ")
+    assert said in named
+    assert len(named) < 400
+
+
+def test_a_station_writes_its_report_within_the_bounds_a_reader_keeps(storage: StationStorage) -> None:
+    assert storage.heartbeats is not None
+    long = replace(
+        make_beat("T" * 500, reason="why " * 1000),
+        packs=tuple(DivisionPack(f"D{n}", "P" * 300, "E", True) for n in range(40)),
+        reported_at=datetime.now(UTC),
+        backlog=-3,
+    )
+    storage.heartbeats.write(long)
+    read = storage.heartbeats.read()
+    assert read.unreadable == ()
+    [back] = read.beats
+    assert len(back.station) == 120
+    assert back.station.endswith("…")
+    assert len(back.reason) == 1000
+    assert len(back.packs) == 32
+    assert back.backlog == 0
 
 
 def test_heartbeats_reach_the_shared_server_stamped_by_its_clock_and_wait_while_it_is_down(
@@ -136,3 +175,49 @@ def test_the_director_sees_a_backlog_that_does_not_empty(tmp_path: Path, postgre
         [seen] = server.all()
         assert seen.backlog == 1
     engine.dispose()
+
+
+def test_a_report_in_a_state_no_reader_knows_leaves_the_directors_board_up(postgres_url: str) -> None:
+    """Before: one such row blanked the whole board."""
+    from kiosk.storage.migrations import upgrade
+
+    engine = open_engine(postgres_url)
+    upgrade(engine)
+    store = HeartbeatStore(engine, where="the server")
+    store.write(replace(make_beat("Table 1", number=1), reported_at=datetime.now(UTC)))
+    store.write(replace(make_beat("Table 2", number=2), reported_at=datetime.now(UTC)))
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE station_heartbeat SET state = 'dancing' WHERE station = 'Table 2'"))
+    engine.dispose()
+    board = read_board(postgres_url)
+    assert [line.name for line in board.stations] == ["Table 1"]
+    assert ["'dancing'" in why for why in board.left_out] == [True]
+
+
+def test_twenty_thousand_reports_in_a_log_make_a_bounded_board(postgres_url: str) -> None:
+    """Written by anyone holding the log's owner's password (before: a 7.8 MB page, 4 s a page)."""
+    from kiosk.core.board import MAX_BOARD_STATIONS
+    from kiosk.director.pages import Pages
+    from kiosk.director.watch import Snapshot
+    from kiosk.storage.migrations import upgrade
+
+    engine = open_engine(postgres_url)
+    upgrade(engine)
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO station_heartbeat (station_id, station, host, state, reason, packs, "
+                "rule_profile, ask_table, backlog, version, reported_at, seen_at) SELECT gen_random_uuid(), "
+                "'Fake ' || n, 'kiosk-fake', 'ready', '', '[[\"Open\", \"CSW\", \"24\", true]]', "
+                "'double', false, 0, '1.0', now(), now() FROM generate_series(1, 20000) n"
+            )
+        )
+    engine.dispose()
+    board = read_board(postgres_url)
+    assert len(board.stations) == MAX_BOARD_STATIONS
+    assert board.not_read == 20000 - MAX_BOARD_STATIONS
+    page = Pages("the event").board_page(
+        Snapshot(board=board, read_at=board.read_at.astimezone(), version=1), 0.0
+    )
+    assert len(page.encode()) < 512 * 1024, len(page.encode())
+    assert f"{20000 - MAX_BOARD_STATIONS} more station reports are in the log" in page

@@ -17,6 +17,7 @@ from kiosk.core.pin import hash_pin
 from kiosk.core.record import ChallengeId, SecondOpinion
 from kiosk.storage import SCHEMA_VERSION, LogQuery, Outbox, PinOutcome, open_station_storage
 from kiosk.storage.database import local_database_path, open_engine, sqlite_url
+from kiosk.storage.heartbeat import HeartbeatStore
 from kiosk.storage.migrations import schema_version, upgrade
 from kiosk.storage.schema import Base
 from tests.storage.entries import make_entry
@@ -185,3 +186,56 @@ def test_a_log_of_schema_5_keeps_every_row_and_records_what_ruled_from_then_on(t
     assert set(by_id) == {ChallengeId(OLD_ID), new.challenge_id}
     assert by_id[new.challenge_id] == new
     assert by_id[ChallengeId(OLD_ID)].edition_checked is False
+
+
+@pytest.mark.parametrize("version", range(SCHEMA_VERSION))
+def test_every_earlier_version_upgrades_in_place_on_postgresql_too(
+    tmp_path: Path, postgres_url: str, version: int
+) -> None:
+    """The same steps on a shared PostgreSQL log, upgraded by a station of this kiosk (its owner)."""
+    engine = open_engine(postgres_url)
+    upgrade(engine, target=version)
+    with engine.begin() as conn:
+        if version >= 1:  # as a kiosk of that version wrote it: the columns of schema 1 only
+            conn.execute(
+                text(
+                    "INSERT INTO challenge (id, judged_at, station, division, rule_profile, pack_name, "
+                    "pack_edition, set_hash, youth_rules, word_count, verdict) VALUES (:id, "
+                    "'2024-05-01 09:00', 'Table 1', 'Open', 'double', 'Test list', 'test', 'abcd', false, 1, "
+                    "'ACCEPTABLE')"
+                ),
+                {"id": OLD_ID},
+            )
+            conn.execute(
+                text("INSERT INTO challenge_word VALUES (:id, 0, 'CAT', 'ACCEPTABLE')"), {"id": OLD_ID}
+            )
+        if version >= 5:
+            conn.execute(
+                text(
+                    "INSERT INTO station_heartbeat VALUES (:id, 'Table 1', 'kiosk-01', 'ready', '', '[]', "
+                    "'double', false, 0, '1.0', '2024-05-01 09:00', '2024-05-01 09:00')"
+                ),
+                {"id": QUEUED_ID},
+            )
+    engine.dispose()
+    with open_station_storage(tmp_path, postgres_url, forward_in_background=False) as storage:
+        storage.log.record(new := make_entry(station="Table 2", table=3))
+        assert storage.log.forward_backlog() == 1
+        found = storage.log.query(LogQuery())
+        assert not storage.log.status().local_only
+    assert {e.challenge_id for e in found} == ({ChallengeId(OLD_ID)} if version >= 1 else set()) | {
+        new.challenge_id
+    }
+    assert found.left_out == ()
+    engine = open_engine(postgres_url)
+    with engine.connect() as conn:
+        assert schema_version(conn) == SCHEMA_VERSION
+        writers = {row[0]: row[1] for row in conn.execute(text("SELECT station, written_by FROM challenge"))}
+        assert writers["Table 2"] == "kiosk"  # stamped by the server: the role that inserted it
+        if version >= 1:
+            assert writers["Table 1"] is None  # from before: not known, never guessed
+        policies = {row[0] for row in conn.execute(text("SELECT tablename FROM pg_policies"))}
+        assert {"challenge", "challenge_word", "station_heartbeat"} <= policies
+        if version >= 5:
+            assert [b.station for b in HeartbeatStore(engine, where="the log").all()] == ["Table 1"]
+    engine.dispose()

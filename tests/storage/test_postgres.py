@@ -513,3 +513,29 @@ def test_a_shared_log_of_schema_3_is_brought_forward_keeping_every_row(
     assert row_counts(postgres_url) == {old.challenge_id: 1, new.challenge_id: 1}
     with open_engine(postgres_url).connect() as conn:
         assert conn.execute(text("SELECT version FROM kiosk_schema")).scalar() == SCHEMA_VERSION
+
+
+def test_a_row_no_reader_understands_leaves_the_judges_recheck_on_the_shared_log(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """Before: one malformed row made every judge's recheck say the shared log cannot be reached."""
+    with open_station_storage(tmp_path, postgres_url, forward_in_background=False) as storage:
+        storage.log.record(good := make_entry(["CAT"], station="Table 1"))
+        assert storage.log.forward_backlog() == 1
+        bad = uuid.uuid4()
+        engine = open_engine(postgres_url)
+        with engine.begin() as conn:  # written by anyone holding the log's password
+            conn.execute(
+                text(
+                    "INSERT INTO challenge (id, judged_at, station, division, rule_profile, pack_name, "
+                    "pack_edition, set_hash, youth_rules, word_count, verdict, edition_checked) VALUES (:id, "
+                    "now(), 'Table 2', 'Open', 'double', 'x', 'x', 'x', false, 1, 'MAYBE', false)"
+                ),
+                {"id": bad},
+            )
+            conn.execute(text("INSERT INTO challenge_word VALUES (:id, 0, 'QI', 'ACCEPTABLE')"), {"id": bad})
+        engine.dispose()
+        found = from_the_server(storage.log, lambda: storage.log.query(LogQuery(last=50)))
+        assert not storage.log.status().local_only
+    assert [entry.challenge_id for entry in found] == [good.challenge_id]
+    assert [str(bad) in item.why and "'MAYBE'" in item.why for item in found.left_out] == [True]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import csv
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -11,8 +13,11 @@ from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
 from kiosk.core.config import Division, JudgeSettings
+from kiosk.core.pin import PinOutcome
 from kiosk.core.rules import ProfileKind
 from kiosk.core.session import Screen
+from kiosk.storage import JudgeAccess
+from kiosk.storage.database import open_engine, sqlite_url
 from kiosk.ui.app import restore_settings
 from kiosk.ui.window import StationWindow
 from tests.ui.conftest import PIN, JudgeFactory, JudgeRig, MemoryLog, click, press, tab, type_text
@@ -229,6 +234,36 @@ def test_export_writes_the_log_to_a_csv_in_the_data_dir(judge_station: JudgeFact
     assert rows[0]["word_results"] == "CAT: acceptable; CATX: not in the lexicon"
 
 
+def two_challenges_one_unreadable(rig: JudgeRig, data: Path) -> None:
+    """Two challenges judged, the first then made unreadable (a verdict no kiosk knows), as
+    another kiosk or a hand edit could leave it."""
+    import sqlite3
+
+    for words in ("1qi", "1cat"):
+        type_text(rig.window, words)
+        tab(rig.window)
+        rig.controller.verdict_timer.timeout.emit()
+    with sqlite3.connect(data / "kiosk.sqlite3") as conn:
+        conn.execute("UPDATE challenge SET verdict = 'MAYBE' WHERE rowid = 1")
+
+
+def test_an_export_says_how_many_challenges_it_could_not_read(
+    judge_station: JudgeFactory, tmp_path: Path
+) -> None:
+    rig = judge_station()
+    window = rig.window
+    two_challenges_one_unreadable(rig, tmp_path / "data")
+    unlock(rig)
+    type_text(window, "5")
+    enter(window)
+    export = window.judge.export
+    assert export.written is not None
+    assert "Wrote 1 challenge to this station's data folder:" in export.text.source
+    assert "1 challenge in the log cannot be read and is left out of the file." in export.text.source
+    assert len(list(csv.DictReader(export.written.open(encoding="utf-8")))) == 1
+    assert_every_text_fits(window)
+
+
 def test_counts_packs_and_status_screens(judge_station: JudgeFactory) -> None:
     rig = judge_station()
     window = rig.window
@@ -324,6 +359,40 @@ def test_a_log_deleted_under_the_running_station_gives_the_fault_not_a_verdict(
     unlock(rig)
     type_text(rig.window, "6")
     assert "was deleted while the station was running" in rig.window.judge.status.text.source
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ("empty", "was emptied while the station was running"),
+        ("copy", "was written over in place by another file"),
+    ],
+)
+def test_a_log_changed_in_place_under_the_running_station_gives_the_fault_not_a_verdict(
+    judge_station: JudgeFactory, tmp_path: Path, change: str, said: str
+) -> None:
+    """``: > kiosk.sqlite3`` or ``cp other.sqlite3 kiosk.sqlite3``: the inode stays, the log goes."""
+    from kiosk.storage import open_station_storage
+
+    with open_station_storage(tmp_path / "other"):
+        pass
+    rig = judge_station()
+    type_text(rig.window, "1cat")
+    tab(rig.window)
+    assert screen(rig) is Screen.VERDICT
+    rig.controller.verdict_timer.timeout.emit()
+    log = tmp_path / "data" / "kiosk.sqlite3"
+    if change == "empty":
+        log.open("w").close()
+    else:
+        shutil.copyfile(tmp_path / "other" / "kiosk.sqlite3", log)
+    type_text(rig.window, "1dog")
+    tab(rig.window)
+    assert screen(rig) is Screen.FAULT
+    assert [e.ruling.words for e in rig.controller.unrecorded] == [("DOG",)]
+    unlock(rig)
+    type_text(rig.window, "6")
+    assert said in rig.window.judge.status.text.source
 
 
 def test_the_touch_keypad_is_shut_while_the_back_off_runs(judge_station: JudgeFactory) -> None:
@@ -450,6 +519,27 @@ def test_the_recheck_keeps_one_type_size_for_rows_and_for_a_cards_words(judge_st
     assert len({label.font().pixelSize() for label in shown_words}) == 1
 
 
+def test_a_challenge_the_log_cannot_read_is_left_out_of_the_recheck_and_named(
+    judge_station: JudgeFactory, tmp_path: Path
+) -> None:
+    """One row no reader understands (written by another kiosk, or by hand) hides nothing else."""
+    rig = judge_station()
+    window = rig.window
+    two_challenges_one_unreadable(rig, tmp_path / "data")
+    unlock(rig)
+    type_text(window, "1")
+    recheck = window.judge.recheck
+    listed = [row.full_text for row in recheck.rows if row.full_text]
+    assert len(listed) == 2  # the other challenge, then what the list leaves out
+    assert listed[1].startswith("1 challenge cannot be read and is left out: ")
+    assert listed[1].endswith(" (Station 7)")
+    assert not recheck.rows[1].isEnabled()
+    assert_every_text_fits(window)
+    shots = os.environ.get("KIOSK_SHOTS")
+    if shots:
+        window.grab().save(str(Path(shots) / "judge-recheck-row-left-out.png"))
+
+
 def test_esc_never_throws_unsaved_settings_away_silently(judge_station: JudgeFactory) -> None:
     rig = judge_station()
     window = rig.window
@@ -520,3 +610,41 @@ def test_the_window_title_names_the_station_once(judge_station: JudgeFactory) ->
     default = judge_station(station_name="Challenge station")  # the name a station has by default
     assert default.window.windowTitle() == "Challenge station"
     assert judge_station(station_name="Table 3").window.windowTitle() == "Challenge station \u2014 Table 3"
+
+
+TOO_SOON = {  # what the door says to a PIN typed during a wait, in each language of the catalogue
+    "en": ("Too soon: that PIN was not checked. Wait 0:0",
+           "Too soon: that PIN was not checked. Type it again"),
+    "fr": ("Trop tôt\u00a0: ce code n'a pas été vérifié. Attendez 0:0",
+           "Trop tôt\u00a0: ce code n'a pas été vérifié. Tapez-le à nouveau"),
+    "es": ("Demasiado pronto: ese PIN no se ha comprobado. Espere 0:0",
+           "Demasiado pronto: ese PIN no se ha comprobado. Vuelva a escribirlo"),
+}  # fmt: skip
+WRONG = {"en": "wrong", "fr": "erron", "es": "err\u00f3ne"}
+
+
+@pytest.mark.parametrize("language", sorted(TOO_SOON))
+def test_a_right_pin_typed_during_a_wait_is_told_to_wait_never_that_it_is_wrong(
+    judge_station: JudgeFactory, language: str
+) -> None:
+    """The door opened with no wait; meanwhile wrong PINs were counted elsewhere on this database
+    (as an older director's page did), so the judge's right PIN comes too soon: it was not
+    checked, and the door must say to wait, not "Wrong PIN. Next try in 0:05"."""
+    rig = judge_station(language=language)
+    press(rig.window, K.Key_Escape)
+    door = rig.window.judge.door
+    assert not door.shut
+    elsewhere = JudgeAccess(open_engine(sqlite_url(rig.storage.local_path)), where="elsewhere")
+    for _ in range(3):
+        assert elsewhere.check_pin("000000").outcome is PinOutcome.WRONG
+    type_text(rig.window, PIN)
+    enter(rig.window)
+    waiting, again = TOO_SOON[language]
+    said = door.message.text()
+    assert said.startswith(waiting), said
+    assert WRONG[language] not in said.casefold()
+    assert door.shut
+    rig.advance(10)  # the wait is over: still not "wrong", and the door listens again
+    assert door.message.text() == again
+    assert not door.shut
+    assert rig.storage.judge_access.attempts().failures == 3  # the right PIN was not counted

@@ -114,9 +114,9 @@ def test_a_held_letter_and_backspace_still_repeat_in_the_entry(station: StationF
     rig = station()
     type_text(rig.window, "1ca")
     hold(rig.window, K.Key_T, "t", times=2)
-    assert rig.controller.state.current == "CATT"
+    assert rig.controller.state.current == "catt"
     hold(rig.window, K.Key_Backspace, "\b", times=3)
-    assert rig.controller.state.current == "C"
+    assert rig.controller.state.current == "c"
 
 
 def test_in_judge_mode_a_held_key_acts_once_except_moving_and_erasing(judge_station: JudgeFactory) -> None:
@@ -223,11 +223,11 @@ def test_altgr_letters_are_typed_on_a_polish_pack(station: StationFactory, make_
     type_text(window, "1")
     for char in "ąćęłńóśźż":
         press(window, Qt.Key(ord(char.upper())), char, ALT_GR)
-    assert rig.controller.state.current == "ĄĆĘŁŃÓŚŹŻ"
+    assert rig.controller.state.current == "ąćęłńóśźż"
     press(window, K.Key_Q, "", ALT_GR)  # Ctrl+Alt+Q: no text, a shortcut: nothing typed
     press(window, K.Key_Q, "\x11", Mod.ControlModifier)  # Ctrl+Q: a control character
     press(window, K.Key_Tab, "\t", Mod.AltModifier)  # Alt+Tab does not judge
-    assert rig.controller.state.current == "ĄĆĘŁŃÓŚŹŻ"
+    assert rig.controller.state.current == "ąćęłńóśźż"
     assert rig.controller.state.screen is Screen.CONFIRM
 
 

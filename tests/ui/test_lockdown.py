@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import sys
 
-from PySide6.QtCore import QLockFile, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from kiosk.core.session import Screen
-from kiosk.paths import station_data
+from kiosk.paths import lock_data_dir, station_data
 from kiosk.storage import StationStorage
-from kiosk.ui.app import LOCK_FILE_NAME, run_station
+from kiosk.ui.app import run_station
 from tests.ui.conftest import StationFactory, press, tab, type_text
 
 Mod = Qt.KeyboardModifier
@@ -77,8 +77,7 @@ def test_a_second_station_on_the_same_data_dir_is_refused(
 
     data = Path(str(tmp_path)) / "data"
     data.mkdir()
-    lock = QLockFile(str(data / LOCK_FILE_NAME))
-    assert lock.tryLock(0)
+    lock = lock_data_dir(data)
     rig = station()
 
     def no_storage() -> StationStorage:
@@ -86,7 +85,7 @@ def test_a_second_station_on_the_same_data_dir_is_refused(
 
     where = station_data(None, data_dir=data)
     code = run_station(rig.controller.config, rig.controller.divisions, where, no_storage)
-    lock.unlock()
+    lock.release()
     assert code == 2
     err = capsys.readouterr().err  # type: ignore[attr-defined]
     assert "another station is already running" in err

@@ -16,7 +16,7 @@ from kiosk.core.config import LoadedDivision, StationConfig, Verifier
 from kiosk.core.judge.state import RECHECK_QUERY_LIMIT, Moment, Period, Station
 from kiosk.core.lexicon import MarisaLexicon
 from kiosk.core.pin import PinCheck
-from kiosk.core.record import ChallengeEntry, ChallengeId, LogStatus
+from kiosk.core.record import ChallengeEntry, ChallengeId, LeftOut, LogStatus
 from kiosk.core.reload import OnDisk, ReloadResult
 from kiosk.core.settings import StationChoice
 from kiosk.core.trust import TrustedKey
@@ -171,6 +171,7 @@ class LogRead:
     stations: tuple[str, ...]
     entries: tuple[ChallengeEntry, ...]
     local_only: bool
+    left_out: tuple[LeftOut, ...] = ()  # rows of the log that cannot be read, each named
 
 
 @dataclass(frozen=True)
@@ -231,6 +232,7 @@ class Exported:
     path: Path
     count: int
     local_only: bool
+    left_out: int = 0
 
 
 # -- effects --------------------------------------------------------------------------------------------

@@ -204,9 +204,8 @@ def _on_pin(state: JudgeState, event: PinChecked) -> Step:
     if check.outcome is PinOutcome.NO_PIN:
         return Step(replace(state, door=Door(has_pin=False)))
     wrong = check.outcome is PinOutcome.WRONG
-    refused = replace(
-        door, refusal=Refusal(failures=check.failures if wrong else 0), shut_until_s=now_s + check.wait_s
-    )
+    refusal = Refusal(failures=check.failures) if wrong else Refusal(too_soon=True)
+    refused = replace(door, refusal=refusal, shut_until_s=now_s + check.wait_s)
     effects: tuple[Effect, ...] = ()
     if wrong:  # the journal keeps what the judge may ask about later
         effects = (Journal(f"judge mode: a wrong PIN ({check.failures} in a row)"),)
@@ -421,6 +420,7 @@ def _on_answer(state: JudgeState, event: Event) -> Step:
             stations=event.stations,
             entries=event.entries,
             local_only=event.local_only,
+            left_out=event.left_out,
             problem="",
             asking=None,
         )
@@ -449,7 +449,9 @@ def _on_answer(state: JudgeState, event: Event) -> Step:
         return _listed(state, event)
     if isinstance(event, Exported) and event.ticket == state.export.writing:
         on_stick = event.path.parent != state.data_dir / EXPORT_FOLDER_NAME
-        written = Written(event.path, event.count, on_stick=on_stick, local_only=event.local_only)
+        written = Written(
+            event.path, event.count, on_stick=on_stick, local_only=event.local_only, left_out=event.left_out
+        )
         return Step(replace(state, export=replace(state.export, writing=None, written=written)))
     if isinstance(event, Failed):
         return _on_failure(state, event.request, event.problem)
@@ -465,7 +467,9 @@ def _on_failure(state: JudgeState, request: Request, problem: str) -> Step:
             )
         return Step(replace(state, door=Door(unreadable=problem)))
     if ticket == state.recheck.asking:
-        recheck = replace(state.recheck, entries=(), problem=problem, local_only=False, asking=None)
+        recheck = replace(
+            state.recheck, entries=(), problem=problem, local_only=False, left_out=(), asking=None
+        )
         return Step(replace(state, recheck=recheck))
     if ticket == state.counts.asking:
         return Step(replace(state, counts=Counts(problem=problem)))

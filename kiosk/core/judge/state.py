@@ -17,7 +17,7 @@ from pathlib import Path
 
 from kiosk.core.config import LoadedDivision, StationConfig, Verifier
 from kiosk.core.pin import PIN_MAX_LENGTH, PinAttempts
-from kiosk.core.record import ChallengeEntry, LogStatus, local_midnight
+from kiosk.core.record import ChallengeEntry, LeftOut, LogStatus, local_midnight
 from kiosk.core.reload import OnDisk, ReloadResult
 from kiosk.core.settings import Field, StationChoice, choice_fields
 
@@ -182,11 +182,13 @@ class Notice:
 
 @dataclass(frozen=True)
 class Refusal:
-    """Why the door said no: a wrong PIN (``failures`` in a row now), one typed too soon (0), or a
-    PIN that could not be checked (``problem``)."""
+    """Why the door said no: a wrong PIN (``failures`` in a row now), one typed too soon and not
+    checked (``too_soon``: a wait, never a wrong PIN), or a PIN that could not be checked
+    (``problem``)."""
 
     failures: int = 0
     problem: str = ""
+    too_soon: bool = False
 
 
 @dataclass(frozen=True)
@@ -289,6 +291,7 @@ class Recheck:
     selected: int = 0
     problem: str = ""  # the log could not be read: why
     local_only: bool = False  # the shared log was out of reach: this station's challenges only
+    left_out: tuple[LeftOut, ...] = ()  # rows of the log it could not read, each named: never hidden
     asking: int | None = None
 
 
@@ -347,6 +350,7 @@ class Written:
     count: int
     on_stick: bool
     local_only: bool  # the shared log was out of reach: the file holds this station's challenges only
+    left_out: int = 0  # challenges in the log it could not read, so not in the file
 
 
 @dataclass(frozen=True)

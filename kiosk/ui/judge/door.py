@@ -24,6 +24,9 @@ TITLE = marked("Judge PIN")
 NO_PIN_TITLE = marked("No judge PIN is set")
 CHECKING = marked("Checking the PIN\u2026")
 TOO_MANY = marked("Too many wrong PINs")
+# A PIN typed while the back-off runs is not compared with anything: the door says to wait.
+TOO_SOON_WAIT = marked("Too soon: that PIN was not checked. Wait {time}, then type it again")
+TOO_SOON_AGAIN = marked("Too soon: that PIN was not checked. Type it again")
 
 
 def title(door: Door, t: Catalogue | None = None) -> str:
@@ -38,16 +41,18 @@ def message(
     t = t or english()
     refusal = door.refusal
     said = ""
-    if refusal is not None:
-        said = t.say(refusal.problem) or (
-            t.plural("{count} wrong PIN in a row", "{count} wrong PINs in a row", refusal.failures)
-            if refusal.failures
-            else t.text("Wrong PIN")
+    if refusal is not None and not refusal.too_soon:
+        said = t.say(refusal.problem) or t.plural(
+            "{count} wrong PIN in a row", "{count} wrong PINs in a row", refusal.failures
         )
     if door.unreadable:
         cannot = t.text("The station database cannot be read, so no PIN can be checked:")
         return f"{cannot}\n{t.say(door.unreadable)}", True
     wait = door.wait_s(now_s)
+    if refusal is not None and refusal.too_soon:  # a wait, never a wrong PIN: it was not looked at
+        if wait > 0.0:
+            return t.text(TOO_SOON_WAIT, time=format_wait(wait)), True
+        return t.text(TOO_SOON_AGAIN), True
     if wait > 0.0:
         return t.text(
             "{refusal}. Next try in {time}", refusal=said or t.text(TOO_MANY), time=format_wait(wait)

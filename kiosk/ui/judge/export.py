@@ -48,6 +48,13 @@ def export_lines(export: Export, *, touch: bool, t: Catalogue | None = None) -> 
         lines = [wrote, f"    {written.path}", ""]
         if written.local_only:
             lines += [t.text(LOCAL_ONLY), ""]
+        if written.left_out:
+            left_out = t.plural(
+                "{count} challenge in the log cannot be read and is left out of the file.",
+                "{count} challenges in the log cannot be read and are left out of the file.",
+                written.left_out,
+            )
+            lines += [left_out, ""]
         if written.on_stick:
             lines.append(t.text("The file is saved: you can take the stick out now."))
         else:

@@ -244,6 +244,17 @@ class RecheckPage(Page):
         waiting = looking and recheck.asking is not None
         shown_cards = [] if waiting else cards(state, t)
         first = first_row(recheck.selected, len(shown_cards))
+        left_out = ""
+        if recheck.left_out and not waiting:
+            named = recheck.left_out[0]
+            left_out = t.plural(
+                "{count} challenge cannot be read and is left out: {challenge} ({station})",
+                "{count} challenges cannot be read and are left out, first {challenge} ({station})",
+                len(recheck.left_out),
+                challenge=named.challenge,
+                station=named.station,
+            )
+        placed = False
         for index, line in enumerate(self.rows):
             at = first + index
             if at < len(shown_cards):
@@ -252,7 +263,10 @@ class RecheckPage(Page):
                 line.set_colour(theme.SELECTED if at == recheck.selected else theme.KEY_BACKGROUND)
             else:
                 empty = LOOKING if waiting else UNREADABLE if recheck.problem else NO_MATCH
-                line.setText(t.text(empty) if index == 0 and not shown_cards else "")
+                text = t.text(empty) if index == 0 and not shown_cards else ""
+                if left_out and shown_cards and not placed:
+                    text, placed = left_out, True  # the line after the list says what it leaves out
+                line.setText(text)
                 line.setEnabled(False)
                 line.set_colour(theme.KEY_BACKGROUND)
         problem = t.text(UNREADABLE_BECAUSE, problem=t.say(recheck.problem)) if recheck.problem else ""
@@ -260,7 +274,7 @@ class RecheckPage(Page):
             problem = t.text(LOCAL_ONLY)
         if not shown_cards:
             self.heading.setText("")
-            self.details.setText("" if looking else problem)
+            self.details.setText("" if looking else problem or left_out)
             for label in self.words:
                 label.setText("")
             return
@@ -282,4 +296,8 @@ class RecheckPage(Page):
                 label.set_colour(theme.GOOD if line_of.acceptable else theme.BAD)
             else:
                 label.setText("")
-        self.details.setText(f"{problem}\n{card.details}" if problem else card.details)
+        details = card.details
+        if left_out and not placed and not problem:
+            # a full list: the note takes the line of the id (three lines is what the details hold)
+            problem, details = left_out, "\n".join(details.split("\n")[:2])
+        self.details.setText(f"{problem}\n{details}" if problem else details)

@@ -111,8 +111,9 @@ def _perform(
         stations = tuple(sorted(station_log.count_by_station(EPOCH)))
         period = request.period
         query = LogQuery(last=request.last, station=request.station, since=period.since, until=period.until)
-        entries = tuple(station_log.query(query))
-        return LogRead(ticket, stations, entries, local_only=station_log.status().local_only)
+        found = station_log.query(query)
+        local_only = station_log.status().local_only
+        return LogRead(ticket, stations, tuple(found), local_only=local_only, left_out=found.left_out)
     if isinstance(request, ReadCounts):
         station_log = _storage(storage).log
         counts = station_log.count_by_station(request.since)
@@ -149,7 +150,10 @@ def _perform(
         newest_first = station_log.query(LogQuery())
         request.path.parent.mkdir(parents=True, exist_ok=True)
         count = save_csv(reversed(newest_first), request.path)  # oldest first, as a spreadsheet reads
-        return Exported(ticket, request.path, count, local_only=station_log.status().local_only)
+        local_only = station_log.status().local_only
+        return Exported(
+            ticket, request.path, count, local_only=local_only, left_out=len(newest_first.left_out)
+        )
     raise TypeError(f"judge mode has no way to carry out {request!r}")
 
 
