@@ -251,8 +251,10 @@ class Stream(threading.Thread):
     def __init__(self, port: int) -> None:
         super().__init__(daemon=True)
         self.sock = socket.create_connection(("127.0.0.1", port))
-        self.sock.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+        head = f"GET /events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n\r\n"
+        self.sock.sendall(head.encode("ascii"))  # the Host with its port: the director's gate checks it
         self.events: list[tuple[float, str]] = []
+        self.status = ""  # the answer's status line
         self.lock = threading.Lock()
 
     def run(self) -> None:
@@ -265,6 +267,8 @@ class Stream(threading.Thread):
             if not chunk:
                 return
             buffer += chunk
+            if not self.status and b"\r\n" in buffer:
+                self.status = buffer.split(b"\r\n", 1)[0].decode("ascii", "replace")
             while b"\r\n\r\n" in buffer or b"\n\n" in buffer:
                 cut = min(i for i in (buffer.find(b"\r\n\r\n"), buffer.find(b"\n\n")) if i >= 0)
                 event, buffer = buffer[:cut], buffer[cut:].lstrip(b"\r\n")
@@ -363,6 +367,9 @@ def director(url: str, folder: Path) -> None:
         print(f"  {sum(p <= 2.0 for p in pushes)} of {len(pushes)} arrivals within 2 s (target: all)")
     if missed:
         print(f"  {missed} page(s) never showed a change within {PUSH_TIMEOUT_S:.0f} s")
+        refused = {stream.status for stream in streams if " 200 " not in stream.status + " "}
+        if refused:
+            print(f"  the director answered their streams: {', '.join(sorted(refused))}")
 
 
 def main() -> None:
