@@ -19,8 +19,7 @@ included), in two steps, as ``adjudicate`` itself decides every input error befo
      by a regex;
    * anything else (a character that is not a letter, a word too short or too long, too many
      words, nothing at all): ``read_play``, as ``adjudicate`` reads it, for its words or its error.
-2. ``ReadLines.rulings``: the lookups, word after word, with the trie's own test where the pack's
-   words are their only spellings.
+2. ``ReadLines.rulings``: the lookups, word after word, with the trie's own membership test.
 """
 
 from __future__ import annotations
@@ -49,8 +48,9 @@ _LETTERS = re.compile("[A-Z]+")
 
 @dataclass(frozen=True)
 class ReadLines:
-    """Lines read, waiting for a lexicon: ``words`` holds line i's only word at index i (or
-    None: no line is one plain word); ``odd`` every other line's words, or its INVALID answer."""
+    """Lines read, waiting for a lexicon: ``words`` holds line i's only word at index i ("" for
+    the others; None when no line is one word); ``odd`` every other line's words, or its INVALID
+    answer."""
 
     words: list[str] | None
     odd: dict[int, tuple[str, ...] | str]
