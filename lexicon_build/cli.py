@@ -25,7 +25,6 @@ from kiosk import __version__
 from kiosk.argument import OutputFile
 from kiosk.console import EXIT_ERROR, fail
 from kiosk.core.alphabet import DEFAULT_ALPHABET, Alphabet, alphabets
-from kiosk.core.config import recognise as recognise_pack_of
 from kiosk.core.edition import EditionTable, PackRecognition, load_edition_table
 from kiosk.core.errors import KioskError, NotAPackError, PackEditionError, PackError, SourceLinesError
 from kiosk.core.filekind import Kind, Role, check_output, recognise, refusal, same_file
@@ -76,6 +75,14 @@ def walker(*, always: bool = False) -> PackWalker:
     """The verification walk, remembered in the data directory ($KIOSK_DATA_DIR, else the
     platform's own): a station run by the same user with the same data directory shares it."""
     return PackWalker(cache=WalkCache(walk_cache_dir(station_data(None).data_dir)), always_walk=always)
+
+
+def recognise_pack_of(lexicon: MarisaLexicon, table: EditionTable) -> PackRecognition:
+    """The station's recognition of a loaded pack (kiosk.core.config, imported only by the commands
+    that load a pack: a build does not pay for the station's configuration code)."""
+    from kiosk.core.config import recognise
+
+    return recognise(lexicon, table)
 
 
 def recognition_lines(info: PackInfo, recognition: PackRecognition) -> list[str]:

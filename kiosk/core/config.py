@@ -67,7 +67,7 @@ from kiosk.core.edition import EditionTable, Expectation, PackRecognition, recog
 from kiosk.core.errors import ConfigError, EditionTableError, PackEditionError, PackError
 from kiosk.core.filekind import Role, refusal_for_bytes
 from kiosk.core.language import DEFAULT_LANGUAGE, Catalogue, checked_language, load_catalogue, marked
-from kiosk.core.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.lexicon import LoadingLexicon, MarisaLexicon, start_loading
 from kiosk.core.rules import (
     DEFAULT_ESCALATION,
     DEFAULT_POINTS_PER_CHALLENGE,
@@ -87,6 +87,7 @@ __all__ = [
     "DEFAULT_COLOURS",
     "DEFAULT_STATION_NAME",
     "Division",
+    "DivisionsLoading",
     "JudgeSettings",
     "Languages",
     "LoadedDivision",
@@ -101,6 +102,7 @@ __all__ = [
     "parse_config",
     "recognise",
     "second_opinion_problem",
+    "start_divisions",
     "stated_language",
     "youth_list_problem",
 ]
@@ -617,52 +619,84 @@ def load_divisions(config: StationConfig, verifier: Verifier | None = None) -> t
     A station must never start with a lexicon that did not load: it would rule every play
     unacceptable. Each pack is read once, however many divisions share it.
     """
+    return start_divisions(config, verifier).result()
+
+
+def start_divisions(config: StationConfig, verifier: Verifier | None = None) -> DivisionsLoading:
+    """``load_divisions`` begun: every pack read and its walk started, side by side, in forked
+    children where that is safe; ``result()`` waits for them and raises what ``load_divisions``
+    raises, in the same order. The station starts Qt meanwhile."""
     checks = verifier if verifier is not None else Verifier()
-    cache: dict[Path, MarisaLexicon] = {}
-
-    def load(path: Path, division: Division, role: str) -> MarisaLexicon:
-        if path not in cache:
+    started: dict[Path, LoadingLexicon | PackError] = {}
+    for path in (p for d in config.divisions for p in (d.pack, d.second_opinion_pack) if p is not None):
+        if path not in started:
             try:
-                cache[path] = load_lexicon(path, trusted_keys=config.trusted_keys, walker=checks.walker)
-            except PackError as exc:
-                if config.source is None:
-                    raise
-                # The director reads which config line to look at, then what is wrong with the file.
-                raise type(exc)(
-                    marked("{where}: division {division}, {key}: {problem}"),
-                    where=config.source,
-                    division=repr(division.name),
-                    key=role,
-                    problem=exc.wording,
-                ) from exc
-        return cache[path]
+                started[path] = start_loading(path, trusted_keys=config.trusted_keys, walker=checks.walker)
+            except PackError as exc:  # raised by result(), where loading one by one would raise it
+                started[path] = exc
+    return DivisionsLoading(config, checks, started)
 
-    loaded = []
-    for division in config.divisions:
-        lexicon = load(division.pack, division, "pack")
-        problem = youth_list_problem(config, division, lexicon)
-        if problem is not None:
-            raise ConfigError(problem)
-        try:
-            problem = edition_problem(config, division, lexicon, checks.editions)
-        except EditionTableError as exc:
-            raise ConfigError(exc.wording) from exc
-        if problem is not None:
-            raise PackEditionError(problem)
-        second = (
-            None
-            if division.second_opinion_pack is None
-            else load(division.second_opinion_pack, division, "second_opinion_pack")
-        )
-        problem = None if second is None else second_opinion_problem(config, division, lexicon, second)
-        if problem is not None:
-            raise ConfigError(problem)
-        loaded.append(
-            LoadedDivision(
-                division=division,
-                lexicon=lexicon,
-                second_opinion=second,
-                recognition=recognise(lexicon, checks.editions),
+
+class DivisionsLoading:
+    """Every pack of a configuration being walked; ``result()``: the divisions, verified."""
+
+    def __init__(
+        self, config: StationConfig, checks: Verifier, started: dict[Path, LoadingLexicon | PackError]
+    ) -> None:
+        self.config = config
+        self.checks = checks
+        self.started = started
+
+    def result(self) -> tuple[LoadedDivision, ...]:
+        config, checks, started = self.config, self.checks, self.started
+        cache: dict[Path, MarisaLexicon] = {}
+
+        def load(path: Path, division: Division, role: str) -> MarisaLexicon:
+            if path not in cache:
+                try:
+                    loading = started[path]
+                    if isinstance(loading, PackError):
+                        raise loading
+                    cache[path] = loading.result()
+                except PackError as exc:
+                    if config.source is None:
+                        raise
+                    # The director reads which config line to look at, then what is wrong with the file.
+                    raise type(exc)(
+                        marked("{where}: division {division}, {key}: {problem}"),
+                        where=config.source,
+                        division=repr(division.name),
+                        key=role,
+                        problem=exc.wording,
+                    ) from exc
+            return cache[path]
+
+        loaded = []
+        for division in config.divisions:
+            lexicon = load(division.pack, division, "pack")
+            problem = youth_list_problem(config, division, lexicon)
+            if problem is not None:
+                raise ConfigError(problem)
+            try:
+                problem = edition_problem(config, division, lexicon, checks.editions)
+            except EditionTableError as exc:
+                raise ConfigError(exc.wording) from exc
+            if problem is not None:
+                raise PackEditionError(problem)
+            second = (
+                None
+                if division.second_opinion_pack is None
+                else load(division.second_opinion_pack, division, "second_opinion_pack")
             )
-        )
-    return tuple(loaded)
+            problem = None if second is None else second_opinion_problem(config, division, lexicon, second)
+            if problem is not None:
+                raise ConfigError(problem)
+            loaded.append(
+                LoadedDivision(
+                    division=division,
+                    lexicon=lexicon,
+                    second_opinion=second,
+                    recognition=recognise(lexicon, checks.editions),
+                )
+            )
+        return tuple(loaded)
