@@ -33,7 +33,7 @@ from kiosk.core.pin import PinOutcome
 from kiosk.director.door import DirectorDoor
 from kiosk.director.gate import Forms, Gate, Served, posted
 from kiosk.director.limits import Limits
-from kiosk.director.pages import SCRIPT, STYLE, Pages
+from kiosk.director.pages import Pages, static_files
 from kiosk.director.watch import Watcher
 from kiosk.storage.board import LogReader
 
@@ -113,11 +113,14 @@ def director_app(
 
         return EventSourceResponse(stream(), ping=SSE_PING_S, headers={"Cache-Control": "no-store"})
 
-    async def style(request: Request) -> Response:
-        return Response(STYLE, media_type="text/css")
+    files = static_files()
 
-    async def script(request: Request) -> Response:
-        return Response(SCRIPT, media_type="text/javascript")
+    async def static(request: Request) -> Response:
+        found = files.get(request.path_params["name"])
+        if found is None:
+            return refused(404, "There is no such file.")
+        body, media = found
+        return Response(body, media_type=media)
 
     async def challenges(request: Request) -> Response:
         if not sessions.valid(request.cookies.get(cookie)):
@@ -160,8 +163,7 @@ def director_app(
         routes=[
             Route("/", board),
             Route("/events", events),
-            Route("/style.css", style),
-            Route("/app.js", script),
+            Route("/static/{name}", static),
             Route("/challenges", challenges, methods=["GET"]),
             Route("/challenges", unlock, methods=["POST"]),
             Route("/lock", lock, methods=["POST"]),
