@@ -439,6 +439,7 @@ def format_entry(entry: ChallengeEntry) -> list[str]:
     lines = [
         f"{when}  {entry.station}  {entry.division}  {ruling.verdict.value}  {' '.join(ruling.words)}",
         f"    {ruling.pack_name} {ruling.pack_edition} ({youth}), {entry.rule_profile}, "
+        f"{'' if entry.round is None else f'round {entry.round}, '}"
         f"{'' if entry.table is None else f'table {entry.table}, '}id {entry.challenge_id}",
         f"    {entry.edition_text}; set {ruling.set_hash}",
     ]

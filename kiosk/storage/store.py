@@ -26,6 +26,7 @@ from kiosk.storage.database import (
     sqlite_url,
     stamp_identity,
 )
+from kiosk.storage.hall import read_round
 from kiosk.storage.heartbeat import HeartbeatReporter, HeartbeatStore
 from kiosk.storage.log import (
     REMOTE_DEADLINE_S,
@@ -60,9 +61,17 @@ class StationStorage:
             assert self.heartbeats is not None
             log = self.log
             shared = log if isinstance(log, SharedChallengeLog) else None
+            # the database the station stamps its challenges' round from (its own file with a shared log)
+            stamping = log.engine if isinstance(log, SqlChallengeLog) else self._engines[0]
+
+            def now_round() -> int | None:
+                heard = read_round(stamping)
+                return None if heard is None else heard.number
+
             self._reporter = HeartbeatReporter(
                 self.heartbeats,
                 backlog=lambda: log.status().backlog,
+                round=now_round,
                 written=shared.wake_forwarder if shared is not None else lambda: None,
                 interval_s=interval_s,
             )

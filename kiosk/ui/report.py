@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, QTimer
 
 from kiosk import __version__
 from kiosk.core.errors import KioskError
-from kiosk.core.heartbeat import DivisionPack, Heartbeat, StationId, StationState
+from kiosk.core.heartbeat import DivisionPack, Heartbeat, StationId, StationState, ruling_set
 from kiosk.core.session import Screen
 from kiosk.ui.controller import StationController
 
@@ -51,6 +51,10 @@ def heartbeat_of(
             loaded.lexicon.info.name,
             loaded.lexicon.info.edition,
             index in state.served,
+            ruling_set(
+                loaded.lexicon.info.set_hash, loaded.lexicon.info.youth_set_hash, loaded.division.youth_rules
+            ),
+            loaded.division.youth_rules,
         )
         for index, loaded in enumerate(controller.divisions)
     )

@@ -43,9 +43,13 @@ def test_every_state_of_the_station_is_reported_as_its_screen_shows_it(
     assert ready.state is StationState.READY
     assert ready.station == "Station 7"
     assert ready.ask_table
-    assert ready.packs == (
-        DivisionPack("Open", "Club list", "2026"),
-        DivisionPack("Schools", "Club list", "2026"),
+    info = rig.controller.divisions[0].lexicon.info
+    assert info.youth_set_hash is not None
+    assert ready.packs == (  # what rules each division: the word set, and the youth list where it applies
+        DivisionPack("Open", "Club list", "2026", set_hash=info.set_hash),
+        DivisionPack(
+            "Schools", "Club list", "2026", set_hash=f"{info.set_hash}/{info.youth_set_hash}", youth=True
+        ),
     )
     assert ready.rule_profile == "double"
     type_text(window, "2")
