@@ -234,10 +234,33 @@ def check_station(config_path: Path | None, data_dir_flag: Path | None) -> None:
     state = "there" if folder.is_dir() else "not there yet: the station makes it when it starts"
     click.echo(f"Data directory: {folder} ({state}; from {where_data.found_by})")
     if config.database_url is not None:
-        click.echo("Challenge log: the shared database of database_url (not contacted by this check)")
+        click.echo(f"Challenge log: {shared_log_checked(config.database_url, config.station_name)}")
     click.echo(
         "OK: the station can start with this configuration (on the station, --smoke checks its screen)."
     )
+
+
+def shared_log_checked(url: str, station: str) -> str:
+    """``--check``'s line about the log of ``database_url``: the shared server contacted as the
+    station would (exit 2 with what to do if it could not judge into it), a SQLite file named."""
+    from kiosk.storage.database import describe_url, is_sqlite
+
+    if is_sqlite(url):
+        return f"the SQLite database {describe_url(url)} (made when the station starts)"
+    from kiosk.storage import check_shared_log
+
+    try:
+        found = check_shared_log(url, station)
+    except KioskError as exc:
+        fail(str(exc))
+    who = (
+        f"its role {found.role} adds station {found.registered_station!r}'s challenges"
+        if found.registered_station is not None
+        else f"its role {found.role} is not a station's role of 'kiosk shared-log setup' (it may write "
+        "any station's rows)"
+    )
+    heard = "no round set yet" if found.round is None else f"round {found.round.number}"
+    return f"the shared log at {found.where} answers (schema {found.schema_version}); {who}; {heard}"
 
 
 @kiosk.command()

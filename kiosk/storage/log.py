@@ -570,6 +570,20 @@ class SharedChallengeLog:
         self._last_error = None
         return forwarded
 
+    def forward_now(self, deadline_s: float) -> None:
+        """One forwarding now, each call to the server given at most ``deadline_s`` (the station
+        is leaving: its last report, then the outbox); nothing if the server is known to be away.
+        A failure is kept for judge mode like any other, never raised."""
+        if self._down:
+            return
+        usual = self._remote_deadline_s
+        self._remote_deadline_s = min(usual, deadline_s)
+        try:
+            with contextlib.suppress(StorageError):
+                self.forward_backlog()
+        finally:
+            self._remote_deadline_s = usual
+
     def _keep_round(self) -> None:
         """Copy the server's round into the station's own database, which the station stamps its
         challenges from (``kiosk.storage.hall``)."""
