@@ -1009,7 +1009,7 @@ def _director_once(log_url: str) -> None:
     click.echo(Pages(watcher.reader.where).summary(board))
     for line in board.today:
         state = "no reports" if line.beat is None else ("not seen" if line.unseen else line.beat.state.value)
-        click.echo(f"  {line.name}: {state}{' (red)' if line.red else ''}, {line.counts.today} today")
+        click.echo(f"  {line.name}: {state}{' (problem)' if line.red else ''}, {line.counts.today} today")
     if board.earlier:
         click.echo(f"Not seen today: {', '.join(line.name for line in board.earlier)}")
     if board.not_read:

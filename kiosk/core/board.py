@@ -126,8 +126,9 @@ class Health(enum.IntEnum):
 class StationLine:
     """One station: its last report (None: it logs challenges but never reported) and its counts.
 
-    ``unseen_s``: seconds since the log's database last heard from it, or, for a station last heard
-    before the log itself was away, since the log answered again (``awaited``)."""
+    ``unseen_s``: seconds since the log's database last heard from it; ``awaited``: it was last
+    heard before the log itself was away, and the log answered again less than ``UNSEEN_AFTER_S``
+    ago, so not hearing from it yet is no sign of trouble."""
 
     name: str
     beat: Heartbeat | None
@@ -364,9 +365,9 @@ def build_board(
     challenges without ever reporting (an older kiosk, or one whose reports never got through).
     A station neither seen nor judging since ``today_since`` is one of an earlier day's. A station
     retired at a time after its last report stays retired; one that reported since is back.
-    ``awaited_since``: the log answered again then, after the director could not read it; a station
-    last heard before then is measured from then, and not flagged until it has had its chance to
-    report."""
+    ``awaited_since``: the log answered again then, after the director could not read it; for
+    ``UNSEEN_AFTER_S`` after it, a station last heard before then is awaited, not flagged: it has
+    not had its chance to report yet."""
     late = late or {}
     retired = retired or {}
 
@@ -375,13 +376,13 @@ def build_board(
 
     names = [beat.station for beat in beats]
     lines = []
+    # The log answered again this recently: a station it last heard before then has not yet had
+    # its chance to report (its forwarder retries every few seconds).
+    grace = awaited_since is not None and (read_at - awaited_since).total_seconds() <= UNSEEN_AFTER_S
     for beat in beats:
         seen = beat.seen_at
-        since = seen
-        awaited = False
-        if seen is not None and awaited_since is not None and seen < awaited_since:
-            since, awaited = awaited_since, True
-        unseen_s = None if since is None else max(0.0, (read_at - since).total_seconds())
+        awaited = grace and seen is not None and awaited_since is not None and seen < awaited_since
+        unseen_s = None if seen is None else max(0.0, (read_at - seen).total_seconds())
         counts = station_counts.get(beat.station, Counts())
         retired_at = retired.get(beat.station_id)
         lines.append(

@@ -127,7 +127,12 @@ class LogReader:
         return engine
 
     def board(
-        self, today_since: datetime, hour_since: datetime, *, awaited_since: datetime | None = None
+        self,
+        today_since: datetime,
+        hour_since: datetime,
+        *,
+        awaited_since: datetime | None = None,
+        back_now: bool = False,
     ) -> Board:
         """Every station's last report and its counts, each division's counts and what it is judged
         with, the latest challenges and the tables that challenge most: no word.
@@ -137,7 +142,8 @@ class LogReader:
         no text past its bound; a report or a challenge that cannot be read, and challenges dated
         after the log's clock (a station's wrong clock, or rows written by hand: they would count
         as today's for ever), are left out and named on the board. ``awaited_since``: see
-        ``build_board``.
+        ``build_board``; ``back_now``: the log answers again with this read (after the last failed),
+        so it is now.
         """
         engine = self._checked()
         try:
@@ -170,7 +176,7 @@ class LogReader:
             late=late,
             round=event_round,
             retired=retired,
-            awaited_since=awaited_since,
+            awaited_since=now if back_now else awaited_since,
         )
 
     def challenges(self, query: LogQuery) -> Found:

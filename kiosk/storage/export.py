@@ -26,7 +26,7 @@ from typing import TextIO
 from kiosk.core.record import ChallengeEntry
 from kiosk.core.rules import logged_rule
 
-__all__ = ["CSV_COLUMNS", "entry_csv_row", "save_csv", "write_csv"]
+__all__ = ["CSV_COLUMNS", "entry_csv_row", "inert", "save_csv", "write_csv"]
 
 CSV_COLUMNS = (
     "challenge_id",
@@ -94,12 +94,12 @@ def write_csv(entries: Iterable[ChallengeEntry], out: TextIO) -> int:
     writer.writerow(CSV_COLUMNS)
     count = 0
     for entry in entries:
-        writer.writerow([_inert(cell) for cell in entry_csv_row(entry)])
+        writer.writerow([inert(cell) for cell in entry_csv_row(entry)])
         count += 1
     return count
 
 
-def _inert(cell: str) -> str:
+def inert(cell: str) -> str:
     """The cell as text a spreadsheet shows and never evaluates."""
     return f"'{cell}" if cell.startswith(FORMULA_STARTS) else cell
 

@@ -30,6 +30,7 @@ from kiosk.director.watch import Watcher
 from kiosk.storage import StationStorage, open_station_storage
 from kiosk.storage.board import LogReader
 from kiosk.storage.database import sqlite_url
+from kiosk.storage.hall import HallControls
 from tests.storage.postgres import free_port
 
 __all__ = ["PIN", "Child", "Running", "ask", "child_director", "page_form", "running_director", "stop"]
@@ -67,12 +68,22 @@ def running_director(
         url = sqlite_url(storage.local_path)
         watcher, recent = Watcher(LogReader(url)), LogReader(url)
         watcher.read_once()
+        watcher.start()
         sock = listen("127.0.0.1", 0)
         port = sock.getsockname()[1]
         served = Served.of("127.0.0.1", port, https=certificate is not None)
         door = DirectorDoor(StoredPin(storage.local_path, "kiosk set-pin"), journal=lambda line: None)
+        controls = HallControls(url)
         app = director_app(
-            watcher, Pages(url), door, recent, lock_s=60, served=served, limits=limits, push_check_s=0.1
+            watcher,
+            Pages(url, shared=False),
+            door,
+            recent,
+            lock_s=60,
+            served=served,
+            limits=limits,
+            push_check_s=0.1,
+            controls=controls,
         )
         server, book = director_server(app, limits, certificate)
         thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])), daemon=True)
@@ -93,6 +104,7 @@ def running_director(
             sock.close()
             watcher.close()
             recent.close()
+            controls.close()
 
 
 def _connect(running: Running | tuple[str, int], timeout_s: float, source: str | None) -> socket.socket:

@@ -88,13 +88,21 @@ def fresh_text(read: Callable[[], str]) -> str:
 
 
 def board_text(browser: webdriver.Chrome) -> str:
-    return fresh_text(lambda: str(browser.find_element(By.ID, "board").text))
+    return fresh_text(lambda: str(browser.find_element(By.ID, "live").text))
 
 
 def station_row(browser: webdriver.Chrome, name: str) -> str:
     def read() -> str:
         rows = browser.find_elements(By.CSS_SELECTOR, f'tr[data-station="{name}"]')
         return str(rows[0].text) if rows else ""
+
+    return fresh_text(read)
+
+
+def division_row(browser: webdriver.Chrome, name: str) -> str:
+    def read() -> str:
+        rows = browser.find_elements(By.CSS_SELECTOR, f'tr[data-division="{name}"]')
+        return " ".join(str(rows[0].text).split()) + " " if rows else ""
 
     return fresh_text(read)
 
@@ -182,8 +190,8 @@ def test_the_director_watches_real_stations_in_a_real_browser(
         a_row = station_row(browser, "Station A")
         assert "Open: ENABLE demo enable1" in a_row
         assert "asks for tables" in a_row
-        assert "double" in a_row
-        wait_for(browser, "the division's counts", lambda b: "Open 2 2 1 (50%)" in board_text(b))
+        assert "Double challenge" in a_row  # the rule in words
+        wait_for(browser, "the division's counts", lambda b: " 2 2 1 (50%) " in division_row(b, "Open"))
         page = browser.page_source
         for word in SECRET_WORDS:
             assert word not in page
@@ -191,7 +199,7 @@ def test_the_director_watches_real_stations_in_a_real_browser(
 
         # A new challenge shows without a reload.
         judging.log.record(make_entry(["CAT"], station="Station A", bad=(), judged_at=datetime.now(UTC)))
-        wait_for(browser, "the new challenge counted", lambda b: "Open 3 3 1 (33%)" in board_text(b))
+        wait_for(browser, "the new challenge counted", lambda b: " 3 3 1 (33%) " in division_row(b, "Open"))
         assert browser.execute_script("return window.kioskNotReloaded") is True
 
         # The database goes away: the page stays, and says so; then it catches up.
@@ -225,7 +233,7 @@ def test_the_director_watches_real_stations_in_a_real_browser(
         table = browser.find_element(By.ID, "challenges").text
         assert "✓ ZYZZYVA" in table
         assert "✗ QIX not in the lexicon" in table
-        assert "Station B Open 31 UNACCEPTABLE" in table
+        assert "Station B 31 Open UNACCEPTABLE" in table
         details = browser.find_element(By.ID, "station-details").text
         assert "no judge PIN is set" in details  # station C's reason, in full
         assert "kiosk set-pin" in details  # the command that fixes it
