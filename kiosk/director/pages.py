@@ -163,6 +163,11 @@ class JudgesView:
     day_label: str = "today"
     day_value: str = ""  # the day shown, as the date field writes it
 
+    @property
+    def filtered(self) -> bool:
+        """Anything asked for but the day."""
+        return any(name != "day" for name in self.asked)
+
 
 class Pages:
     """Renders the pages; one per ``kiosk director`` (the environment is not shared). ``where``:
@@ -219,8 +224,9 @@ class Pages:
         others = "".join(
             f", {number} {what}" for number, what in ((closed, "closed"), (retired, "retired")) if number
         )
+        problems = counted(len(board.problems), "problem") if board.problems else "no problem"
         return (
-            f"{counted(len(board.today), 'station')}: {counted(len(board.problems), 'problem')}{others}; "
+            f"{counted(len(board.today), 'station')}: {problems}{others}; "
             f"{counted(total.today, 'challenge')} today, {total.last_hour} in the last hour"
         )
 
