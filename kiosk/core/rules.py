@@ -28,6 +28,7 @@ in ``TEXTS``, one place, so that translations can route them through a catalogue
 from __future__ import annotations
 
 import enum
+import functools
 import re
 import string
 from collections.abc import Mapping
@@ -385,6 +386,7 @@ class LoggedRule:
         return self.profile.outcome(verdict, word_count).consequence
 
 
+@functools.lru_cache(maxsize=256)  # an event's log names a handful; an export asks per challenge
 def logged_rule(name: str) -> LoggedRule:
     """The rule profile the log names ``name`` (see ``LoggedRule``)."""
     try:

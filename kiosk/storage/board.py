@@ -54,6 +54,8 @@ SUCCESSFUL = "UNACCEPTABLE"  # the verdict of a successful challenge: the play c
 FUTURE_SLACK = timedelta(minutes=5)
 # Station x division x way of judging groups read per board: far more than any event makes.
 MAX_GROUPS = 5000
+# The challenges are counted again at least this often though none was stored: the last hour moves.
+RECOUNT_S = 15.0
 
 
 class LogReader:
@@ -78,6 +80,7 @@ class LogReader:
         self.where = str(self._path) if self._path is not None else describe_url(url)
         self._engine: Engine | None = None
         self._files: SqliteFiles | None = None
+        self._kept: _Counted | None = None  # the challenges last counted
 
     def _open(self) -> Engine:
         if self._engine is not None and self._files is not None:
@@ -104,6 +107,7 @@ class LogReader:
             self._files.close()
         self._engine = None
         self._files = None
+        self._kept = None
 
     def _checked(self) -> Engine:
         engine = self._open()
@@ -151,33 +155,61 @@ class LogReader:
                 now = database_now(engine)
                 reports = HeartbeatStore(engine, where=self.where).read(limit=MAX_BOARD_STATIONS, now=now)
                 with engine.connect() as conn:
-                    groups = _groups(conn, now, today_since, hour_since)
-                    feed, unreadable = _feed(conn, now)
-                    tables = _top_tables(conn, now, today_since)
-                    late = _late(conn, now, today_since)
+                    counted = self._counted(conn, now, today_since, hour_since)
                     event_round = current_round(conn)
                     retired = _retired(conn)
-                    future = _future(conn, now)
         except StorageError:
             self.close()  # the next read opens the database again
             raise
-        stations, divisions, judged = _fold(groups)
+        stations, divisions, judged = _fold(counted.groups)
         return build_board(
             now,
             reports.beats,
             stations,
             divisions,
             today_since,
-            left_out=(*reports.unreadable, *future, *unreadable),
+            left_out=(*reports.unreadable, *counted.left_out),
             not_read=reports.more,
             judged=judged,
-            feed=feed,
-            top_tables=tables,
-            late=late,
+            feed=counted.feed,
+            top_tables=counted.tables,
+            late=counted.late,
             round=event_round,
             retired=retired,
             awaited_since=now if back_now else awaited_since,
         )
+
+    def _counted(
+        self, conn: Connection, now: datetime, today_since: datetime, hour_since: datetime
+    ) -> _Counted:
+        """The challenges' part of the board, counted again only when a challenge was stored (or
+        removed) since, the day changed, or ``RECOUNT_S`` passed (the last hour moves on): the
+        board is read every second, and recounting a day of an event's challenges each time would
+        cost the log's server far more than reading the stations' reports."""
+        stamp = tuple(
+            conn.execute(
+                select(func.count(), func.max(ChallengeRow.received_at), func.max(ChallengeRow.judged_at))
+            ).one()
+        )
+        kept = self._kept
+        if (
+            kept is not None
+            and kept.stamp == (stamp, today_since)
+            and timedelta(0) <= now - kept.at < timedelta(seconds=RECOUNT_S)
+        ):
+            return kept
+        feed, unreadable = _feed(conn, now)
+        counted = _Counted(
+            stamp=(stamp, today_since),
+            at=now,
+            groups=_groups(conn, now, today_since, hour_since),
+            feed=tuple(feed),
+            tables=tuple(_top_tables(conn, now, today_since)),
+            late=_late(conn, now, today_since),
+            left_out=(*_future(conn, now), *unreadable),
+        )
+        self._kept = counted
+        return counted
 
     def challenges(self, query: LogQuery) -> Found:
         """The challenges ``query`` asks for, newest first, words and per-word results included (a
@@ -212,6 +244,19 @@ def _delay_s(conn: Connection) -> Any:
     if conn.dialect.name == "postgresql":
         return func.extract("epoch", ChallengeRow.received_at - ChallengeRow.judged_at)
     return (func.julianday(ChallengeRow.received_at) - func.julianday(ChallengeRow.judged_at)) * 86400.0
+
+
+@dataclass(frozen=True)
+class _Counted:
+    """The board's challenges, as counted at ``at`` (the log's clock) for ``stamp``."""
+
+    stamp: tuple[object, ...]
+    at: datetime
+    groups: list[_Group]
+    feed: tuple[FeedLine, ...]
+    tables: tuple[TableCount, ...]
+    late: dict[str, Late]
+    left_out: tuple[str, ...]
 
 
 @dataclass(frozen=True)

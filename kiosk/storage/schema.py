@@ -90,7 +90,7 @@ class ChallengeRow(Base):
     second_opinion_verdict: Mapped[str | None]
     written_by: Mapped[str | None]  # schema 7: the database role that inserted it (PostgreSQL)
     round_number: Mapped[int | None]  # schema 8: the event's round the station stamped it with
-    received_at: Mapped[datetime | None]  # schema 8: when this database stored it (its own clock)
+    received_at: Mapped[datetime | None] = mapped_column(index=True)  # schema 8: when this database stored it
     words: Mapped[list[ChallengeWordRow]] = relationship(
         order_by="ChallengeWordRow.position",
         cascade="all, delete-orphan",
