@@ -12,14 +12,12 @@ being reloaded. The hall screen, the laptop's board, a phone and the print sheet
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 import signal
 import subprocess
 import time
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -27,17 +25,15 @@ from selenium import webdriver
 from selenium.webdriver.common.by import By
 
 from kiosk.core.heartbeat import UNSEEN_AFTER_S
-from kiosk.core.lexicon import load_lexicon
 from kiosk.core.record import ChallengeEntry, LogQuery
-from kiosk.paths import default_pack_path
 from kiosk.storage import open_station_storage
 from kiosk.storage.database import open_engine
 from kiosk.storage.migrations import upgrade
 from tests.conftest import REPO_ROOT
+from tests.director import test_live as live
 from tests.director.conftest import shots_folder
 from tests.director.server import stop
 from tests.director.test_live import KIOSK, PIN, WAIT_S, board_text, process, station_row, wait_for
-from tests.storage.entries import make_entry
 from tests.storage.postgres import free_port
 from tests.xvfb import xvfb
 
@@ -49,14 +45,9 @@ SIZES = {"laptop": (1280, 800), "hall": (1920, 1080), "phone": (390, 844), "prin
 
 
 def judged(words: list[str], station: str, table: int, bad: tuple[str, ...] = ()) -> ChallengeEntry:
-    """A challenge as that station judges it: the embedded pack, Station 3 under its per-word rule."""
-    info = load_lexicon(default_pack_path()).info
-    entry = make_entry(words, station=station, table=table, bad=bad, judged_at=datetime.now(UTC))
-    ruling = dataclasses.replace(
-        entry.ruling, pack_name=info.name, pack_edition=info.edition, set_hash=info.set_hash
-    )
+    """A challenge as that station judges it: Station 3 under its per-word rule."""
     rule = "penalty-5-challenger_loses" if station == "Station 3" else "double"
-    return dataclasses.replace(entry, ruling=ruling, rule_profile=rule)
+    return live.judged(words, station, table, bad, rule=rule)
 
 
 def write_station(folder: Path, name: str, url: str, rules: str = "double") -> Path:

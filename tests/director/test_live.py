@@ -12,6 +12,7 @@ With ``KIOSK_DOCS_SHOTS=docs/screenshots`` the screenshots are also saved for th
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import subprocess
@@ -27,6 +28,9 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from kiosk.core.lexicon import load_lexicon
+from kiosk.core.record import ChallengeEntry
+from kiosk.paths import default_pack_path
 from kiosk.storage import open_station_storage
 from kiosk.storage.database import open_engine
 from kiosk.storage.migrations import upgrade
@@ -40,6 +44,24 @@ KIOSK = Path(sys.executable).parent / "kiosk"
 WAIT_S = 120
 STALE_READS = 5  # a live update replaces the board's rows; a read that lost its row tries again
 SECRET_WORDS = ("ZYZZYVA", "QUIXOTRY", "MUZJIKS")
+
+
+def judged(
+    words: list[str],
+    station: str,
+    table: int | None,
+    bad: tuple[str, ...] = (),
+    *,
+    judged_at: datetime | None = None,
+    rule: str = "double",
+) -> ChallengeEntry:
+    """A challenge as a station on the embedded pack judges it (the windowless stations' entries)."""
+    info = load_lexicon(default_pack_path()).info
+    entry = make_entry(words, station=station, table=table, bad=bad, judged_at=judged_at or datetime.now(UTC))
+    ruling = dataclasses.replace(
+        entry.ruling, pack_name=info.name, pack_edition=info.edition, set_hash=info.set_hash
+    )
+    return dataclasses.replace(entry, ruling=ruling, rule_profile=rule)
 
 
 def run_env() -> dict[str, str]:
@@ -161,12 +183,8 @@ def test_the_director_watches_real_stations_in_a_real_browser(
         open_station_storage(tmp_path / "windowless", postgres_url) as judging,
     ):
         now = datetime.now(UTC)
-        judging.log.record(
-            make_entry(["ZYZZYVA", "QUIXOTRY"], station="Station A", bad=(), table=7, judged_at=now)
-        )
-        judging.log.record(
-            make_entry(["MUZJIKS", "QIX"], station="Station B", bad=("QIX",), table=31, judged_at=now)
-        )
+        judging.log.record(judged(["ZYZZYVA", "QUIXOTRY"], "Station A", 7, judged_at=now))
+        judging.log.record(judged(["MUZJIKS", "QIX"], "Station B", 31, ("QIX",), judged_at=now))
         url = f"http://127.0.0.1:{port}/"
         deadline = time.monotonic() + WAIT_S
         while True:  # the director is up once its page answers
@@ -198,7 +216,7 @@ def test_the_director_watches_real_stations_in_a_real_browser(
         shoot(browser, tmp_path, "41-director-board")
 
         # A new challenge shows without a reload.
-        judging.log.record(make_entry(["CAT"], station="Station A", bad=(), judged_at=datetime.now(UTC)))
+        judging.log.record(judged(["CAT"], "Station A", None))
         wait_for(browser, "the new challenge counted", lambda b: " 3 3 1 (33%) " in division_row(b, "Open"))
         assert browser.execute_script("return window.kioskNotReloaded") is True
 
