@@ -27,7 +27,9 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from kiosk.core.board import EventRound
+from kiosk.core.language import marked
 from kiosk.core.record import MAX_ROUND
+from kiosk.core.wording import Wording
 from kiosk.storage.database import IMMEDIATE, SqliteFiles, describe_url, open_engine, reported_as, writing
 from kiosk.storage.schema import EventRoundRow, RetiredRow
 
@@ -48,7 +50,8 @@ def current_round(conn: Connection | Session) -> EventRound | None:
 
 def read_round(engine: Engine) -> EventRound | None:
     """The newest round set in this database (StorageError if it cannot be read)."""
-    with reported_as(f"read the event's round in {engine.url.render_as_string()}"), engine.connect() as conn:
+    doing = Wording(marked("read the event's round in {where}"), where=engine.url.render_as_string())
+    with reported_as(doing), engine.connect() as conn:
         return current_round(conn)
 
 
@@ -58,7 +61,9 @@ def keep_round(engine: Engine, heard: EventRound | None, *, files: SqliteFiles |
     if heard is None:
         return False
     with (
-        reported_as(f"keep the event's round in {engine.url.render_as_string()}"),
+        reported_as(
+            Wording(marked("keep the event's round in {where}"), where=engine.url.render_as_string())
+        ),
         writing(files),
         Session(engine.execution_options(**{IMMEDIATE: True})) as session,
         session.begin(),
