@@ -264,7 +264,7 @@ def check_station(config_path: Path | None, data_dir_flag: Path | None) -> None:
     state = "there" if folder.is_dir() else "not there yet: the station makes it when it starts"
     click.echo(f"Data directory: {folder} ({state}; from {where_data.found_by})")
     if config.database_url is not None:
-        click.echo("Challenge log: the shared database of database_url (not contacted by this check)")
+        click.echo(f"Challenge log: {shared_log_checked(config.database_url, config.station_name)}")
     if not _judge_pin_set(where_data):
         fail(
             f"no judge PIN is set for {where_data.described}, so this station would not serve players. "
@@ -289,6 +289,29 @@ def _judge_pin_set(where: StationData) -> bool:
             return storage.judge_access.has_pin()
     except KioskError as exc:
         fail(str(exc))
+
+
+def shared_log_checked(url: str, station: str) -> str:
+    """``--check``'s line about the log of ``database_url``: the shared server contacted as the
+    station would (exit 2 with what to do if it could not judge into it), a SQLite file named."""
+    from kiosk.storage.database import describe_url, is_sqlite
+
+    if is_sqlite(url):
+        return f"the SQLite database {describe_url(url)} (made when the station starts)"
+    from kiosk.storage import check_shared_log
+
+    try:
+        found = check_shared_log(url, station)
+    except KioskError as exc:
+        fail(str(exc))
+    who = (
+        f"its role {found.role} adds station {found.registered_station!r}'s challenges"
+        if found.registered_station is not None
+        else f"its role {found.role} is not a station's role of 'kiosk shared-log setup' (it may write "
+        "any station's rows)"
+    )
+    heard = "no round set yet" if found.round is None else f"round {found.round.number}"
+    return f"the shared log at {found.where} answers (schema {found.schema_version}); {who}; {heard}"
 
 
 @kiosk.command()
@@ -483,6 +506,7 @@ def format_entry(entry: ChallengeEntry) -> list[str]:
     lines = [
         f"{when}  {entry.station}  {entry.division}  {ruling.verdict.value}  {' '.join(ruling.words)}",
         f"    {ruling.pack_name} {ruling.pack_edition} ({youth}), {entry.rule_profile}, "
+        f"{'' if entry.round is None else f'round {entry.round}, '}"
         f"{'' if entry.table is None else f'table {entry.table}, '}id {entry.challenge_id}",
         f"    {entry.edition_text}; set {ruling.set_hash}",
     ]
@@ -958,15 +982,17 @@ def director(
     certificate: Path | None,
     key_path: Path | None,
 ) -> None:
-    """Serve the director's live view of every station: a read-only web page.
+    """Serve the director's live view of every station: a web page, and a hall screen at /hall.
 
-    Per station: its state (ready, in a challenge, judge mode, station fault, not ready and why),
-    its packs, when it was last seen (red after a minute), what waits to be sent, its challenges
-    today and in the last hour. Per division: the counts and the share of successful challenges.
-    It reads the log the stations write (the shared PostgreSQL log of --database-url, or a
-    station's SQLite log) and never writes to it. The first page shows no word; the recent
-    challenges, words included, ask for the judge PIN kept in the data directory (set it with
-    'kiosk set-pin' and the same --config or --data-dir); the page keeps its own count of wrong
+    Problems first (a station not seen for 15 s, a fault, not ready), named in the page's title;
+    per station its state (or closed by a judge), its packs and rule in words, its round, what
+    waits to be sent, its challenges today and in the last hour; per division what it is judged
+    with (two ways at two stations is a warning) and its counts; the latest challenges without a
+    word. It reads the log the stations write (the shared PostgreSQL log of --database-url, or a
+    station's SQLite log). The judges' page, behind the judge PIN kept in the data directory (set
+    it with 'kiosk set-pin' and the same --config or --data-dir), finds any challenge by round,
+    table, station, division, time, verdict or word, with its words, exports CSV, sets the event's
+    round and retires a station: the view's only writes. The page keeps its own count of wrong
     PINs, never the station's.
 
     \b
@@ -1077,7 +1103,7 @@ def _director_once(log_url: str) -> None:
     click.echo(Pages(watcher.reader.where).summary(board))
     for line in board.today:
         state = "no reports" if line.beat is None else ("not seen" if line.unseen else line.beat.state.value)
-        click.echo(f"  {line.name}: {state}{' (red)' if line.red else ''}, {line.counts.today} today")
+        click.echo(f"  {line.name}: {state}{' (problem)' if line.red else ''}, {line.counts.today} today")
     if board.earlier:
         click.echo(f"Not seen today: {', '.join(line.name for line in board.earlier)}")
     if board.not_read:

@@ -222,8 +222,16 @@ def run_station(
     window.first_frame_painted.connect(
         lambda: QTimer.singleShot(0, after_first_frame), Qt.ConnectionType.QueuedConnection
     )
-    window.left.connect(lambda: app.exit(0))
+    left: list[bool] = []  # a judge left the station ("Exit the station")
+
+    def leave() -> None:
+        left.append(True)
+        app.exit(0)
+
+    window.left.connect(leave)
     fill_screen(window, config.screen)
     code = app.exec()
+    if left and reports:  # after the loop: the window stays as it was, the wait costs no frame
+        reports[0].close()
     lock.release()
     return EXIT_OK if code == 0 else code
