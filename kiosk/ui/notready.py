@@ -23,10 +23,10 @@ from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
 from kiosk.console import EXIT_ERROR
 from kiosk.core.language import Catalogue, english, marked
 from kiosk.ui import theme
+from kiosk.ui.layout import View
 from kiosk.ui.screen import fill_screen
 from kiosk.ui.startup import application
 from kiosk.ui.theme import FitLabel
-from kiosk.ui.views import View
 
 __all__ = ["LEAVE_CHORD", "NotReadyView", "NotReadyWindow", "show_not_ready"]
 

@@ -33,16 +33,12 @@ from kiosk.core.session import (
 )
 from kiosk.ui import theme
 from kiosk.ui.controller import StationController
-from kiosk.ui.views import (
-    DivisionCard,
-    DivisionView,
-    EntryView,
-    FaultView,
-    HeaderBar,
-    ReadyView,
-    TableView,
-    VerdictView,
-)
+from kiosk.ui.players.choice import DivisionView, TableView
+from kiosk.ui.players.entry import EntryView
+from kiosk.ui.players.fault import FaultView
+from kiosk.ui.players.header import HeaderBar
+from kiosk.ui.players.ready import DivisionCard, ReadyView
+from kiosk.ui.players.verdict import VerdictView
 
 if TYPE_CHECKING:  # judge mode is imported when first built, after the first frame
     from kiosk.ui.judge import JudgeView, MonotonicClock, StorageFactory

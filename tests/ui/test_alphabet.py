@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
+from kiosk.core.alphabet import TILE_GAP
 from kiosk.core.config import Division
-from kiosk.ui.views import TILE_GAP, TouchKeyboard
+from kiosk.ui.players.keys import TouchKeyboard
 from kiosk.ui.window import StationWindow
 from tests.conftest import PackFactory
 from tests.ui.conftest import StationFactory, click, press, tab, type_text

@@ -10,8 +10,8 @@ from kiosk.core.pin import PinAttempts
 from kiosk.core.plural import counted
 from kiosk.ui import theme
 from kiosk.ui.judge.page import Page, Send
+from kiosk.ui.layout import stack
 from kiosk.ui.theme import FitButton, FitLabel
-from kiosk.ui.views import _stack
 
 __all__ = ["MENU_LABELS", "MenuPage", "warning"]
 
@@ -58,7 +58,7 @@ class MenuPage(Page):
         grid = QGridLayout(choices)
         grid.setContentsMargins(0, 8, 0, 8)
         grid.setSpacing(10)
-        _stack(self, [(self.warning, 10), (choices, 90)])
+        stack(self, [(self.warning, 10), (choices, 90)])
         self.buttons: dict[JudgePage, FitButton] = {}
         rows = (len(MENU_PAGES) + 1) // 2
         for index, page in enumerate(MENU_PAGES):

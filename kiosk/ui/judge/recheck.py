@@ -27,9 +27,9 @@ from kiosk.core.judge import (
 from kiosk.core.language import Catalogue, english, marked
 from kiosk.core.record import ChallengeEntry
 from kiosk.ui import theme
-from kiosk.ui.judge.page import Page, Send, row
+from kiosk.ui.judge.page import Page, Send
+from kiosk.ui.layout import row, spacer, stack
 from kiosk.ui.theme import FitButton, FitLabel
-from kiosk.ui.views import _spacer, _stack
 
 __all__ = ["RecheckCard", "RecheckPage", "WordLine", "edition_text", "period_label", "recheck_card"]
 
@@ -178,7 +178,7 @@ class RecheckPage(Page):
             (self.filter_buttons[0], 1),
             (self.when_value, 5),
             (self.filter_buttons[1], 1),
-            (_spacer(), 1),
+            (spacer(), 1),
             (self.filter_buttons[2], 1),
             (self.station_value, 5),
             (self.filter_buttons[3], 1),
@@ -208,7 +208,7 @@ class RecheckPage(Page):
         self.details.setObjectName("recheck-details")
         # The filters and the rows are tap targets: they get the height a finger needs at
         # 1024x600 (tests/ui/test_touch.py), the selected challenge's words the rest.
-        _stack(
+        stack(
             self,
             [
                 (filters, 11),
