@@ -59,10 +59,18 @@ class Catalogue:
         translated = self.translations.gettext(message)
         return translated.format(**values) if values else translated
 
+    @property
+    def is_message_ids(self) -> bool:
+        """Whether these words are the English message ids themselves, with no catalogue behind
+        them (``english()``): only then may a text add English that no catalogue holds (a
+        character's Unicode name). A catalogue compiled for English (a test's pseudo-language) is
+        a catalogue like any other."""
+        return self.language == DEFAULT_LANGUAGE and type(self.translations) is _NO_CATALOGUE
+
     def say(self, said: str, /) -> str:
         """A ``Wording`` (an error's, a problem's) in this language, each value that is itself a
         ``Wording`` said too; any other text as it is (English that no catalogue holds, or data)."""
-        if not isinstance(said, Wording) or not said.message or type(self.translations) is _NO_CATALOGUE:
+        if not isinstance(said, Wording) or not said.message or self.is_message_ids:
             return str(said)  # English is the Wording itself
         if said.message == SUMMED_UP and self.translations.gettext(str(said)) != str(said):
             return self.text(str(said))  # a message id after all, with no values to fill

@@ -21,7 +21,7 @@ Tab), so that the log ties each challenge to its game. It adds a step, so it is 
 The words are kept as the players typed them (``words``, ``current``: the text of the keys taken),
 and every key is read by the one normaliser, ``kiosk.core.normalise.read_typed``, exactly as
 ``kiosk check`` reads the same text: a character the pack's alphabet does not take is refused
-with its description, never dropped silently, and the refusal stays on screen (``refusal``) until
+with its description, never dropped silently, and the refusal stays on screen (``refused``) until
 the play is judged or the entry cleared; a combining accent joins its letter (``n`` + U+0303 is
 ``Ñ``). What a screen shows of a word (``shown_tiles``) is the reading that is judged, tile for
 tile (``tests/test_reading.py`` proves it for every alphabet). A word longer than the pack allows
@@ -42,24 +42,26 @@ as on any keyboard, and no repeat does anything else. The count, the table, the 
 Esc take fresh presses only, and a key held since another screen must be let go first: a held Tab
 never clears a verdict once its lock-out ends, a held count key never chooses the division or
 types in the entry, a held Esc never walks from an entry to the judges' door.
+
+The flow keeps facts, never sentences: a ``Notice`` says what happened, with its values (a word
+too short, as its tiles, and how many it has), as judge mode's state does; the screens
+(``kiosk.ui.players``) say it in the players' language and name the keys of a keyboard or a touch
+screen themselves.
 """
 
 from __future__ import annotations
 
 import enum
-import gettext
-import unicodedata
 from dataclasses import dataclass, field, replace
 
 from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, Ruling
 from kiosk.core.alphabet import ENGLISH, Alphabet
 from kiosk.core.errors import InputError, InvalidCharacterError
-from kiosk.core.language import Catalogue, english, marked
+from kiosk.core.language import Catalogue, english
 from kiosk.core.normalise import (
     MIN_WORD_LETTERS,
     SEPARATORS,
     TypedWord,
-    describe_character,
     normalise_word,
     read_typed,
     typed_tile,
@@ -89,11 +91,14 @@ __all__ = [
     "IdleWarned",
     "JudgePressed",
     "JudgeRequested",
+    "Length",
     "LockoutEnded",
+    "Notice",
     "Nudged",
     "RecordFailed",
     "Recorded",
     "Repeated",
+    "Said",
     "Screen",
     "SessionState",
     "Step",
@@ -122,6 +127,40 @@ class Screen(enum.Enum):
 class Effect(enum.Enum):
     JUDGE_REQUESTED = "judge_requested"  # hand over to judge mode (or the exit confirmation)
     JUDGE_PLAY = "judge_play"  # rule on ``state.words``, record it, then send Recorded or RecordFailed
+
+
+class Said(enum.Enum):
+    """What a notice on the players' screens is about (its words are the screens')."""
+
+    NOT_FINISHED = "not finished"  # a word ended whose length is wrong: ``length``, ``word``
+    ALL_TYPED = "all typed"  # a key after the last word: judge, or start again
+    NOT_TYPED = "not typed"  # the key would run the word on past what can be typed: ``length``
+    TOO_LONG = "too long"  # the word has more tiles than the pack's longest: ``length``, ``word``
+    TYPE_FIRST = "type first"  # Tab before the words: ``count`` still to type
+    TABLE_DIGITS_ONLY = "table digits only"
+    TABLE_FROM_ONE = "table from one"
+    TABLE_DIGITS_MOST = "table digits most"  # ``count``: the most digits a table number has
+    TABLE_FIRST = "table first"  # Enter before any digit
+    DIVISION_FIRST = "division first"  # ``count``: the divisions to choose from
+
+
+class Length(enum.Enum):
+    """What is wrong with a word's length."""
+
+    UNREADABLE = "unreadable"  # letters that make no tile (yet: Catalan Q before its U)
+    SHORT = "short"  # fewer tiles than MIN_WORD_LETTERS
+    LONG = "long"  # more tiles than the pack's longest word
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What a screen must say besides its content: ``said``, about ``word`` (its tiles as shown)
+    whose length is wrong (``length``: it has ``count`` tiles), or with the ``count`` it names."""
+
+    said: Said
+    length: Length | None = None
+    word: tuple[str, ...] = ()
+    count: int = 0
 
 
 class _Signal:
@@ -263,7 +302,8 @@ _ENTRY_SCREENS = (Screen.TABLE, Screen.DIVISION, Screen.ENTRY, Screen.CONFIRM)
 class SessionState:
     """Everything a screen shows. ``words`` are complete, ``current`` is the word being typed,
     each as the text typed (the keys taken); ``shown_tiles`` reads them as the screen shows them.
-    ``refusal``: the characters refused in this entry, said until the play is judged or cleared.
+    ``notice``: what the screen must say now, if anything; ``refused``: the characters refused in
+    this entry, said until the play is judged or cleared.
 
     ``served`` are the divisions this station serves now (indices into ``max_lengths``, in the
     configuration's order); ``division`` is the one of the challenge under way, None while it is
@@ -279,8 +319,7 @@ class SessionState:
     expected: int = 0
     words: tuple[str, ...] = ()
     current: str = ""
-    notice: str = ""
-    refusal: str = ""
+    notice: Notice | None = None
     refused: tuple[str, ...] = ()
     ruling: Ruling | None = None
     unlocked: bool = False
@@ -414,11 +453,6 @@ def tiles(state: SessionState, word: str) -> int | None:
     return None if read.rest else len(read.tiles)
 
 
-def _quoted(state: SessionState, word: str) -> str:
-    """A word typed as a notice names it: the tiles the screen shows, in quotes."""
-    return f"'{state.alphabet.shown(shown_tiles(state, word))}'"
-
-
 def _entry_screen(state: SessionState, words: tuple[str, ...], current: str) -> Screen:
     entered = (*words, current) if current else words
     complete = len(entered) == state.expected and all(_fits(state, w) for w in entered)
@@ -435,50 +469,27 @@ def _too_many(state: SessionState, word: str) -> bool:
     return len(typed(state, word).tiles) > state.max_length
 
 
-def _all_typed(state: SessionState) -> str:
-    return state.language.plural("The word is typed", "All {count} words are typed", state.expected)
-
-
-def _length_problem(state: SessionState, word: str) -> str:
-    """What is wrong with the length of ``word`` (text typed), in the screen's language; "" if
-    nothing. In an alphabet of multi-letter tiles, lengths are tiles, and letters that make no
-    tile are a problem too."""
-    t = state.language
+def _length_problem(state: SessionState, word: str) -> Notice | None:
+    """What is wrong with the length of ``word`` (text typed), as a notice's facts (``said`` is
+    the caller's to set); None if nothing. Lengths are tiles, and letters that make no tile are a
+    problem too."""
     read = typed(state, word)
     count = len(read.tiles)
-    shown = _quoted(state, word)
-    if not state.alphabet.simple:
-        if read.rest:
-            tiles_shown = " ".join(state.alphabet.tiles)
-            return t.text("{word} cannot be read as tiles ({tiles})", word=shown, tiles=tiles_shown)
-        if count < MIN_WORD_LETTERS:
-            has = t.plural("{word} has {count} tile", "{word} has {count} tiles", count, word=shown)
-            least = t.text("a word has at least {minimum} tiles", minimum=MIN_WORD_LETTERS)
-            return f"{has}; {least}"
-        if count > state.max_length:
-            has = t.plural("{word} has {count} tile", "{word} has {count} tiles", count, word=shown)
-            most_text = t.text(
-                "this lexicon holds words of at most {maximum} tiles", maximum=state.max_length
-            )
-            return f"{has}; {most_text}"
-        return ""
-    if count < MIN_WORD_LETTERS:
-        has = t.plural("{word} has {count} letter", "{word} has {count} letters", count, word=shown)
-        least = t.text("a word has at least {minimum} letters", minimum=MIN_WORD_LETTERS)
-        return f"{has}; {least}"
-    if count > state.max_length:
-        has = t.plural("{word} has {count} letter", "{word} has {count} letters", count, word=shown)
-        most = t.text("this lexicon holds words of at most {maximum} letters", maximum=state.max_length)
-        return f"{has}; {most}"
-    return ""
+    if read.rest:
+        length = Length.UNREADABLE
+    elif count < MIN_WORD_LETTERS:
+        length = Length.SHORT
+    elif count > state.max_length:
+        length = Length.LONG
+    else:
+        return None
+    return Notice(Said.NOT_FINISHED, length, read.shown, count)
 
 
-def _too_long(state: SessionState) -> str:
-    """The notice for a word longer than the pack allows: about the word as it was typed."""
-    problem = _length_problem(state, state.current)
-    return (
-        state.language.text("Too long: {problem}. Backspace corrects it", problem=problem) if problem else ""
-    )
+def _about_length(state: SessionState, said: Said, word: str) -> Notice | None:
+    """The notice ``said`` about the length of ``word`` (text typed); None if its length is right."""
+    problem = _length_problem(state, word)
+    return None if problem is None else replace(problem, said=said)
 
 
 def _type_char(state: SessionState, char: str) -> SessionState:
@@ -486,28 +497,23 @@ def _type_char(state: SessionState, char: str) -> SessionState:
     if char in SEPARATORS:
         if not current:
             return state
-        problem = _length_problem(state, current)
+        problem = _about_length(state, Said.NOT_FINISHED, current)
         if problem:
-            return replace(state, notice=state.language.text("Not finished: {problem}", problem=problem))
+            return replace(state, notice=problem)
         words, current = (*words, current), ""
-        return replace(state, words=words, current=current, notice="")
+        return replace(state, words=words, current=current, notice=None)
     if not current and len(words) >= state.expected:
-        notice = state.language.text(
-            "{all_typed}: press TAB to judge, or Esc to start again", all_typed=_all_typed(state)
-        )
-        return replace(state, notice=notice)
+        return replace(state, notice=Notice(Said.ALL_TYPED))
     try:
         typed(state, current + char)
     except InvalidCharacterError:
         return _refuse(state, char)
     if len(current) >= MAX_TYPED_LENGTH_FACTOR * state.max_length:
-        problem = _length_problem(state, current) or state.language.text(
-            "this lexicon holds words of at most {maximum} tiles", maximum=state.max_length
-        )
-        return replace(state, notice=state.language.text("Not typed: {problem}", problem=problem))
-    state = replace(state, current=current + char, notice="")
+        notice = _about_length(state, Said.NOT_TYPED, current) or Notice(Said.NOT_TYPED)
+        return replace(state, notice=notice)
+    state = replace(state, current=current + char, notice=None)
     if _too_many(state, state.current):  # kept as typed, marked, and held back from judging
-        return replace(state, notice=_too_long(state))
+        return replace(state, notice=_about_length(state, Said.TOO_LONG, state.current))
     return state
 
 
@@ -516,82 +522,13 @@ def _refuse(state: SessionState, char: str) -> SessionState:
     the play is judged or the entry cleared (a refusal that vanished at the next key would leave
     KIWI showing as I I with nothing said)."""
     refused = state.refused if char in state.refused else (*state.refused, char)
-    t = state.language
-    names = ", ".join(_name_for_players(c, t) for c in refused)
-    if state.alphabet is ENGLISH:
-        refusal = t.plural(
-            "Not typed: {characters} is not one of the letters A to Z",
-            "Not typed: {characters} are not letters A to Z",
-            len(refused),
-            characters=names,
-        )
-    else:
-        refusal = t.plural(
-            "Not typed: {characters} is not a letter of this lexicon ({tiles})",
-            "Not typed: {characters} are not letters of this lexicon ({tiles})",
-            len(refused),
-            characters=names,
-            tiles=" ".join(state.alphabet.tiles),
-        )
-    return replace(state, refused=refused, refusal=refusal, notice="")
-
-
-# The scripts whose letters pass for Latin ones most often, named in the players' language; any
-# other is "a letter of another alphabet". (English names the letter itself: Unicode's names are
-# English.)
-_SCRIPT_NAMES = {
-    "CYRILLIC": marked("a Cyrillic letter"),
-    "GREEK": marked("a Greek letter"),
-    "ARMENIAN": marked("an Armenian letter"),
-    "CHEROKEE": marked("a Cherokee letter"),
-    "COPTIC": marked("a Coptic letter"),
-    "HEBREW": marked("a Hebrew letter"),
-    "ARABIC": marked("an Arabic letter"),
-}
-_ANOTHER_SCRIPT = marked("a letter of another alphabet")
-
-
-def _code(char: str) -> str:
-    return f"U+{ord(char):04X}"
-
-
-def _name_for_players(char: str, t: Catalogue) -> str:
-    """Short words a player can read: the character itself, named only where that helps.
-
-    A digit, a punctuation mark or a letter A-Z (refused by an alphabet without it: Spanish K) is
-    shown as it is. A letter that only looks like one of A-Z (a Cyrillic a, a dotless i) is shown
-    with what tells it apart: in English its Unicode name; in another language its code point and,
-    for another script, the script in the players' words
-    (a twelve-year-old reads "U+0430, a Cyrillic letter", not "CYRILLIC SMALL LETTER A"). An
-    accented Latin letter ("é") says enough by itself. An invisible character is shown by its code.
-    """
-    english_words = t.language == "en" and type(t.translations) is gettext.NullTranslations
-    if not char.isprintable() or char.isspace() or unicodedata.category(char).startswith(("M", "C")):
-        if english_words:
-            return t.text("an invisible character {description}", description=describe_character(char))
-        return t.text("an invisible character ({code})", code=_code(char))
-    if not char.isalpha() or char.isascii():
-        return f'"{char}"'  # a digit, a mark, or a letter A-Z some alphabets lack (Spanish K, Polish Q)
-    name = unicodedata.name(char, "")
-    if english_words:
-        lower = name.lower()
-        plain = lower.removeprefix("latin small letter ").removeprefix("latin capital letter ")
-        if plain == lower:  # another script: its name matters, for look-alikes (Cyrillic a)
-            plain = lower[:1].upper() + lower[1:]
-        return f'"{char}" ({plain})' if plain else f'"{char}"'
-    if name.startswith("LATIN "):
-        base = unicodedata.decomposition(char).split(" ")[0]
-        if base and not base.startswith("<") and chr(int(base, 16)).isascii():
-            return f'"{char}"'  # an accented letter: it shows what it is
-        return f'"{char}" ({_code(char)})'  # a Latin letter that passes for another: dotless i
-    script = t.text(_SCRIPT_NAMES.get(name.partition(" ")[0], _ANOTHER_SCRIPT))
-    return f'"{char}" ({_code(char)}, {script})'
+    return replace(state, refused=refused, notice=None)
 
 
 def _typed_on_ready(state: SessionState, text: str) -> SessionState:
     for char in text:
         if char.isascii() and char.isdigit() and 1 <= int(char) <= MAX_WORDS_PER_CHALLENGE:
-            return replace(state, screen=_after_count(state), expected=int(char), notice="")
+            return replace(state, screen=_after_count(state), expected=int(char), notice=None)
     return state
 
 
@@ -608,7 +545,7 @@ def _on_table(state: SessionState, event: Event) -> Step:
     if isinstance(event, Escape | IdleExpired) or (isinstance(event, Backspace) and not digits):
         return Step(_ready(state))
     if isinstance(event, Backspace):
-        return Step(replace(state, table_digits=digits[:-1], notice=""))
+        return Step(replace(state, table_digits=digits[:-1], notice=None))
     done = isinstance(event, JudgePressed)
     if isinstance(event, Typed):
         for char in event.text:
@@ -616,22 +553,19 @@ def _on_table(state: SessionState, event: Event) -> Step:
                 done = True
                 break
             if not (char.isascii() and char.isdigit()):
-                notice = state.language.text("The table number is digits only: 0 to 9")
-                return Step(replace(state, notice=notice))
+                return Step(replace(state, notice=Notice(Said.TABLE_DIGITS_ONLY)))
             if not digits and char == "0":
-                return Step(replace(state, notice=state.language.text("Table numbers start at 1")))
+                return Step(replace(state, notice=Notice(Said.TABLE_FROM_ONE)))
             if len(digits) >= MAX_TABLE_DIGITS:
-                notice = state.language.text(
-                    "A table number has at most {count} digits", count=MAX_TABLE_DIGITS
-                )
+                notice = Notice(Said.TABLE_DIGITS_MOST, count=MAX_TABLE_DIGITS)
                 return Step(replace(state, notice=notice))
             digits += char
-        state = replace(state, table_digits=digits, notice="")
+        state = replace(state, table_digits=digits, notice=None)
     if done:
         if not digits:
-            return Step(replace(state, notice=state.language.text("First type your table number")))
+            return Step(replace(state, notice=Notice(Said.TABLE_FIRST)))
         screen = Screen.DIVISION if state.choosing else Screen.ENTRY
-        return Step(replace(state, screen=screen, table=int(digits), notice=""))
+        return Step(replace(state, screen=screen, table=int(digits), notice=None))
     return Step(state)
 
 
@@ -648,12 +582,9 @@ def _on_division(state: SessionState, event: Event) -> Step:
                 chosen = state.served[int(char) - 1]
                 break
     if chosen is not None:
-        return Step(replace(state, screen=Screen.ENTRY, division=chosen, notice="", clearing_in_s=0))
+        return Step(replace(state, screen=Screen.ENTRY, division=chosen, notice=None, clearing_in_s=0))
     if isinstance(event, Typed | JudgePressed):
-        count = len(state.served)
-        t = state.language
-        numbers = t.text("1 or 2") if count == 2 else t.text("1 to {last}", last=count)
-        notice = t.text("First the division of your game: press its number, {numbers}", numbers=numbers)
+        notice = Notice(Said.DIVISION_FIRST, count=len(state.served))
         return Step(replace(state, notice=notice, clearing_in_s=0))
     return Step(replace(state, clearing_in_s=0))
 
@@ -672,17 +603,17 @@ def _on_entry(state: SessionState, event: Event) -> Step:
     elif isinstance(event, Backspace):
         if state.current:  # the last tile shown (a letter, or Spanish CH as it reads now)
             cut = typed(state, state.current).last_start
-            state = replace(state, current=state.current[:cut], notice="")
+            state = replace(state, current=state.current[:cut], notice=None)
         elif state.words:
-            state = replace(state, words=state.words[:-1], current=state.words[-1], notice="")
+            state = replace(state, words=state.words[:-1], current=state.words[-1], notice=None)
         else:
-            state = replace(state, notice="")
+            state = replace(state, notice=None)
         if not state.entered:  # nothing typed is left: nothing refused is left to say
-            state = replace(state, refusal="", refused=())
+            state = replace(state, refused=())
     elif isinstance(event, Escape):
         if not state.entered:
             return Step(_ready(state))
-        state = replace(state, words=(), current="", notice="", refusal="", refused=())
+        state = replace(state, words=(), current="", notice=None, refused=())
     elif isinstance(event, JudgePressed):
         if _entry_screen(state, state.words, state.current) is Screen.CONFIRM:
             judged = replace(
@@ -690,22 +621,17 @@ def _on_entry(state: SessionState, event: Event) -> Step:
                 screen=Screen.JUDGING,
                 words=state.entered,
                 current="",
-                notice="",
-                refusal="",
+                notice=None,
                 refused=(),
             )
             return Step(judged, (Effect.JUDGE_PLAY,))
         if _too_many(state, state.current):
-            return Step(replace(state, notice=_too_long(state)))
+            return Step(replace(state, notice=_about_length(state, Said.TOO_LONG, state.current)))
         if state.current and len(state.entered) < state.expected:
             state = _type_char(state, " ")  # Tab ends the word being typed, as in Zyzzyva
         elif len(state.entered) < state.expected:
             left = state.expected - len(state.entered)
-            t = state.language
-            notice = t.plural("Type the word first", "Type all {count} words first", state.expected)
-            if 0 < left < state.expected:
-                notice += " " + t.plural("({count} to go)", "({count} to go)", left)
-            state = replace(state, notice=notice)
+            state = replace(state, notice=Notice(Said.TYPE_FIRST, count=left))
         else:
             state = _type_char(state, " ")  # the last word is too short: say why
     elif isinstance(event, IdleExpired):

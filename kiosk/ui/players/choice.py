@@ -19,6 +19,7 @@ from kiosk.ui import theme
 from kiosk.ui.layout import View, centred, spacer, stack
 from kiosk.ui.players.grid import CURSOR
 from kiosk.ui.players.keys import KeyPad
+from kiosk.ui.players.notice import notice_text
 from kiosk.ui.players.ready import DivisionCard
 from kiosk.ui.theme import FitButton, FitLabel
 
@@ -178,7 +179,7 @@ class TableView(View):
 def back_to_start(state: SessionState, touch: bool) -> str:
     """The session's notice, or the idle countdown of a screen before the words."""
     if not state.clearing_in_s:
-        return state.notice
+        return notice_text(state, touch=touch)
     t = state.language
     press = t.text("tap any key") if touch else t.text("press any key")
     return t.text(

@@ -10,7 +10,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QWidget
 
 from kiosk.core.alphabet import Alphabet
-from kiosk.core.language import marked
 from kiosk.core.session import (
     Screen,
     SessionState,
@@ -20,14 +19,12 @@ from kiosk.ui import theme
 from kiosk.ui.layout import View, spacer, stack
 from kiosk.ui.players.grid import WordGrid
 from kiosk.ui.players.keys import TouchKeyboard
+from kiosk.ui.players.notice import notice_text, refusal_text
 from kiosk.ui.theme import FitLabel
 
 __all__ = ["EntryView"]
 
 A = Qt.AlignmentFlag
-# The session names the keyboard's keys; a touch player has these instead (each pair: the words
-# for a keyboard and those for a touch screen, as English message ids; both are translated).
-TOUCH_KEY_NAMES = ((marked("press TAB"), marked("tap JUDGE")), (marked("Esc"), marked("CLEAR")))
 
 
 class EntryView(View):
@@ -115,7 +112,7 @@ class EntryView(View):
             else:
                 check = t.text("Both players: check the spelling.")
             self.prompt.setText(check + "\n" + t.text("CHALLENGED PLAYER: {judge} to judge.", judge=judge))
-        notice = state.notice
+        notice = notice_text(state, touch=self._touch)
         if state.clearing_in_s:
             key = t.text("tap any key") if self._touch else t.text("press any key")
             notice = t.plural(
@@ -125,11 +122,8 @@ class EntryView(View):
                 seconds=state.clearing_in_s,
                 press=key,
             )
-        if self._touch:  # the session names the keyboard's keys; a touch player has these instead
-            for key_name, touch in TOUCH_KEY_NAMES:
-                notice = notice.replace(t.text(key_name), t.text(touch))
         # a character refused stays said until the play is judged or cleared, beside any other notice
-        self.notice.setText("\n".join(line for line in (state.refusal, notice) if line))
+        self.notice.setText("\n".join(line for line in (refusal_text(state), notice) if line))
         self.grid.show_words(
             [shown_tiles(state, word) for word in entered],
             expected,
