@@ -163,24 +163,6 @@ class Notice:
     count: int = 0
 
 
-class _Signal:
-    """An event with no data: immutable, and equal to every other event of its class.
-
-    (Plain classes rather than dataclasses: each dataclass costs the station's start-up ~0.5 ms.)
-    """
-
-    __slots__ = ()
-
-    def __eq__(self, other: object) -> bool:
-        return type(self) is type(other)
-
-    def __hash__(self) -> int:
-        return hash(type(self))
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}()"
-
-
 @dataclass(frozen=True)
 class Typed:
     """Text from the keyboard: letters, separators, digits, anything."""
@@ -196,24 +178,24 @@ class TileTyped:
     tile: str
 
 
-class Backspace(_Signal):
-    __slots__ = ()
+@dataclass(frozen=True)
+class Backspace:
+    """Backspace, or the on-screen BACKSPACE key."""
 
 
-class Escape(_Signal):
-    __slots__ = ()
+@dataclass(frozen=True)
+class Escape:
+    """Esc, or the on-screen CLEAR or BACK key."""
 
 
-class JudgePressed(_Signal):
+@dataclass(frozen=True)
+class JudgePressed:
     """Tab, or the on-screen JUDGE key."""
 
-    __slots__ = ()
 
-
-class JudgeRequested(_Signal):
+@dataclass(frozen=True)
+class JudgeRequested:
     """The documented judge chord, from the ready screen (Esc there means the same)."""
-
-    __slots__ = ()
 
 
 @dataclass(frozen=True)
@@ -223,10 +205,9 @@ class DivisionSelected:
     index: int
 
 
-class Nudged(_Signal):
+@dataclass(frozen=True)
+class Nudged:
     """A key the flow has no use for (an arrow, Shift): the players are still there."""
-
-    __slots__ = ()
 
 
 @dataclass(frozen=True)
@@ -245,28 +226,29 @@ class Recorded:
     ruling: Ruling
 
 
-class RecordFailed(_Signal):
+@dataclass(frozen=True)
+class RecordFailed:
     """The log could not store the ruling: the verdict must not be shown."""
 
-    __slots__ = ()
 
-
-class FaultCleared(_Signal):
+@dataclass(frozen=True)
+class FaultCleared:
     """A judge has dealt with a station fault."""
 
-    __slots__ = ()
+
+@dataclass(frozen=True)
+class LockoutEnded:
+    """The verdict's key lock-out is over: a key may clear it now."""
 
 
-class LockoutEnded(_Signal):
-    __slots__ = ()
+@dataclass(frozen=True)
+class VerdictExpired:
+    """The verdict has been shown long enough."""
 
 
-class VerdictExpired(_Signal):
-    __slots__ = ()
-
-
-class IdleExpired(_Signal):
-    __slots__ = ()
+@dataclass(frozen=True)
+class IdleExpired:
+    """Nobody touched the entry for the idle time: it clears."""
 
 
 @dataclass(frozen=True)

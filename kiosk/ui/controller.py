@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import sys
 import traceback
+import uuid
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -23,6 +25,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from kiosk.core.adjudication import Verdict, adjudicate, judge_words
 from kiosk.core.config import Languages, LoadedDivision, StationConfig, Verifier, load_languages
 from kiosk.core.errors import StorageError
+from kiosk.core.record import ChallengeEntry, ChallengeId, ChallengeLog, SecondOpinion
 from kiosk.core.session import (
     Effect,
     Event,
@@ -41,25 +44,17 @@ from kiosk.core.session import (
 )
 from kiosk.core.wording import Wording
 
-if TYPE_CHECKING:
-    # Not needed for the ready frame, so imported where used: the log's entry (uuid, datetime and
-    # the platform module: ~4 ms), when the first play is judged (judge mode has loaded it by
-    # then); judge mode's settings, when judge mode asks.
-    from datetime import datetime
-
-    from kiosk.core.record import ChallengeEntry, ChallengeId, ChallengeLog
+if TYPE_CHECKING:  # judge mode's: imported when it asks
     from kiosk.core.reload import ReloadResult
     from kiosk.core.settings import StationChoice
 
 __all__ = ["LogFactory", "StationController"]
 
-LogFactory = Callable[[], "ChallengeLog"]
-Clock = Callable[[], "datetime"]
+LogFactory = Callable[[], ChallengeLog]
+Clock = Callable[[], datetime]
 
 
 def _utc_now() -> datetime:
-    from datetime import UTC, datetime
-
     return datetime.now(UTC)
 
 
@@ -287,10 +282,6 @@ class StationController(QObject):
             if second is None
             else judge_words(ruling.words, second, youth=division.division.youth_rules).verdict
         )
-        import uuid
-
-        from kiosk.core.record import ChallengeEntry, ChallengeId, SecondOpinion
-
         edition = division.recognition.ruling(division.division.youth_rules).edition
         entry = ChallengeEntry(
             challenge_id=ChallengeId(uuid.uuid4()),
