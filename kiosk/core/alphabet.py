@@ -1,7 +1,13 @@
 """Alphabet profiles: a federation's tiles, how its players lay, type and list them.
 
 A pack declares its alphabet (``PackInfo.alphabet``); the one normaliser (``kiosk.core.normalise``)
-takes the profile as data, so no code anywhere branches on a language. A profile is:
+takes the profile as data, and no rule branches on a language. English keeps a road of its own in
+a few places, each a fast road or the format's past, never a different rule: the plain A-Z
+regular expressions of ``normalise_word``, ``normalise_listed`` and the bulk normaliser (tested
+equal to the general road), the walk's check of a trie's words (through that bulk normaliser),
+an English pack's manifest (it names no alphabet, so packs built before alphabets keep their
+bytes) and ``lexicon_build``'s reader of plain lists. Everything else reads a profile. A profile
+is:
 
 * its **tiles**. A tile is one letter (``A``, ``Ñ``, ``Ą``) or several (``CH``, ``L·L``, ``NY``): a
   multi-letter tile is *written* in lists and on screen as its letters;
