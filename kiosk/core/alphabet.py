@@ -3,8 +3,9 @@
 A pack declares its alphabet (``PackInfo.alphabet``); the one normaliser (``kiosk.core.normalise``)
 takes the profile as data, and no rule branches on a language. English keeps a road of its own in
 a few places, each a fast road or the format's past, never a different rule: the plain A-Z
-regular expressions of ``normalise_word``, ``normalise_listed`` and the bulk normaliser (tested
-equal to the general road), the walk's check of a trie's words (through that bulk normaliser),
+regular expressions of ``normalise_word``, ``normalise_listed`` and the bulk normaliser (the bulk
+road tested equal to the one-word road, the station's reading to ``kiosk check``'s for every
+alphabet: ``tests/test_normalise.py``, ``tests/test_reading.py``), the walk's check of a trie's words (through that bulk normaliser),
 an English pack's manifest (it names no alphabet, so packs built before alphabets keep their
 bytes) and ``lexicon_build``'s reader of plain lists. Everything else reads a profile. A profile
 is:
