@@ -19,10 +19,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from kiosk.core.adjudication import adjudicate
-from kiosk.core.alphabet import Alphabet, alphabets
-from kiosk.core.lexicon import load_lexicon
-from kiosk.core.walk import PackWalker
+from kiosk.core.packs.lexicon import load_lexicon
+from kiosk.core.packs.verification import PackWalker
+from kiosk.core.play.adjudication import adjudicate
+from kiosk.core.words.alphabet import Alphabet, alphabets
 from lexicon_build.builder import build_pack
 from lexicon_build.recipe import Recipe, SourceSpec
 

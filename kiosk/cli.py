@@ -25,17 +25,18 @@ import click
 from kiosk import __version__
 from kiosk.argument import OutputFile
 from kiosk.console import fail
-from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, adjudicate
-from kiosk.core.alphabet import tiles_of
-from kiosk.core.batch import batch_rulings
-from kiosk.core.config import load_divisions, load_languages
 from kiosk.core.errors import KioskError
-from kiosk.core.filekind import Role, check_output, refusal
-from kiosk.core.lexicon import MarisaLexicon, load_lexicon
-from kiosk.core.pin import PIN_MIN_LENGTH
-from kiosk.core.plural import counted
-from kiosk.core.record import MAX_QUERY_LAST
-from kiosk.core.walk import PackWalker, WalkCache
+from kiosk.core.files.kind import Role, refusal
+from kiosk.core.files.output import check_output
+from kiosk.core.log.challenge import MAX_QUERY_LAST
+from kiosk.core.packs.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.packs.verification import PackWalker, WalkCache
+from kiosk.core.play.adjudication import MAX_WORDS_PER_CHALLENGE, adjudicate
+from kiosk.core.play.batch import batch_rulings
+from kiosk.core.station.config import load_divisions, load_languages
+from kiosk.core.station.pin import PIN_MIN_LENGTH
+from kiosk.core.words.alphabet import tiles_of
+from kiosk.core.words.plural import counted
 from kiosk.paths import (
     DATA_DIR_ENV,
     StationData,
@@ -48,7 +49,7 @@ from kiosk.paths import (
 from kiosk.station import load_station_config, program_name, start_station, station_verifier
 
 if TYPE_CHECKING:
-    from kiosk.core.record import ChallengeEntry, LeftOut
+    from kiosk.core.log.challenge import ChallengeEntry, LeftOut
     from kiosk.storage import LogForReading, StationStorage
 
 __all__ = ["EXIT_ACCEPTABLE", "EXIT_UNACCEPTABLE", "kiosk", "parse_since"]
@@ -893,7 +894,7 @@ def director(
             "configuration with --config, its folder with --data-dir, or the shared log with --database-url"
         )
     log_url = where.database_url or sqlite_url(where.local_database)
-    from kiosk.storage.board import LogReader
+    from kiosk.storage.overview import LogReader
 
     try:
         LogReader(log_url)  # a URL that cannot be read is a mistake to say now, not a page banner
@@ -972,7 +973,7 @@ def _director_once(log_url: str) -> None:
     """``kiosk director --once``: the board's summary line, or why the log cannot be read."""
     from kiosk.director.pages import Pages
     from kiosk.director.watch import Watcher
-    from kiosk.storage.board import LogReader
+    from kiosk.storage.overview import LogReader
 
     watcher = Watcher(LogReader(log_url))
     try:

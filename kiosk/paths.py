@@ -31,7 +31,7 @@ from kiosk.core.errors import StorageError
 from kiosk.core.wording import Wording, marked
 
 if TYPE_CHECKING:
-    from kiosk.core.config import StationConfig
+    from kiosk.core.station.config import StationConfig
 
 __all__ = [
     "DATA_DIR_ENV",
@@ -99,7 +99,7 @@ def built_in_edition_paths() -> tuple[Path, ...]:
 
 
 def walk_cache_dir(data: Path) -> Path:
-    """Where the verification walk's outcomes are remembered (``kiosk.core.walk.WalkCache``): a
+    """Where the verification walk's outcomes are remembered (``kiosk.core.packs.verification.WalkCache``): a
     folder of the data directory. The station can write there (``kiosk station --check`` proves
     it), finding it costs nothing at start-up, and lexicon-build run by the same user with the
     same data directory shares it; losing it costs one walk per pack at the next start."""

@@ -11,9 +11,9 @@ from click.testing import CliRunner
 
 from kiosk import cli as kiosk_cli
 from kiosk.cli import kiosk
-from kiosk.core.adjudication import adjudicate
 from kiosk.core.errors import InputError
-from kiosk.core.lexicon import load_lexicon
+from kiosk.core.packs.lexicon import load_lexicon
+from kiosk.core.play.adjudication import adjudicate
 from lexicon_build.cli import main as lexicon_build
 from tests.conftest import PackFactory, write_list
 

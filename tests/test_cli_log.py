@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from kiosk.cli import kiosk, parse_since
-from kiosk.core.adjudication import Verdict
-from kiosk.core.record import ChallengeEntry, SecondOpinion
+from kiosk.core.log.challenge import ChallengeEntry, SecondOpinion
+from kiosk.core.play.adjudication import Verdict
 from kiosk.storage import CSV_COLUMNS, open_station_storage
 from tests.storage.entries import make_entry
 from tests.storage.postgres import free_port
@@ -340,7 +340,7 @@ def test_far_but_representable_dates_are_read_as_given(data_dir: Path) -> None:
 
 
 def test_a_log_query_holds_utc_times_or_refuses_them() -> None:
-    from kiosk.core.record import LogQuery
+    from kiosk.core.log.challenge import LogQuery
 
     shifted = datetime(2024, 4, 30, 10, 0, tzinfo=timezone(timedelta(hours=2)))
     assert LogQuery(since=shifted).since == datetime(2024, 4, 30, 8, 0, tzinfo=UTC)

@@ -21,7 +21,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from kiosk.core.config import recognise
 from kiosk.core.edition import (
     BUILT_IN_SOURCE,
     MAX_TABLE_BYTES,
@@ -35,7 +34,8 @@ from kiosk.core.edition import (
     read_edition_table,
 )
 from kiosk.core.errors import EditionTableError, PackEditionError
-from kiosk.core.lexicon import load_lexicon
+from kiosk.core.packs.lexicon import load_lexicon
+from kiosk.core.station.config import recognise
 from kiosk.paths import built_in_edition_paths, known_editions_path
 from lexicon_build.builder import build_pack
 from lexicon_build.cli import main as lexicon_build
@@ -483,7 +483,7 @@ def test_a_line_of_another_set_in_a_manifest_is_refused(
     import dataclasses
 
     from kiosk.core.errors import PackCorruptError
-    from kiosk.core.pack import encode_pack, read_pack
+    from kiosk.core.packs.pack import encode_pack, read_pack
 
     pack = make_pack(["CAT", "DOGS"])
     contents = read_pack(pack)

@@ -1,4 +1,4 @@
-"""The one recogniser of file kinds (kiosk.core.filekind): what it names, and that it keeps up.
+"""The one recogniser of file kinds (kiosk.core.files.kind): what it names, and that it keeps up.
 
 Every file is made here, so what it is is known; the recogniser must say the same, and its
 knowledge of this project's own files (pack magic, export header, config and recipe keys) must
@@ -16,11 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.core import config, filekind
 from kiosk.core.edition import HEADER_FIELDS
 from kiosk.core.errors import OutputError
-from kiosk.core.filekind import Kind, Role, check_output, output_path, recognise, recognise_bytes, refusal
-from kiosk.core.pack import MAGIC
+from kiosk.core.files import kind as filekind
+from kiosk.core.files.kind import Kind, Role, recognise, recognise_bytes, refusal
+from kiosk.core.files.output import check_output, output_path
+from kiosk.core.packs.pack import MAGIC
+from kiosk.core.station import config
 from kiosk.paths import known_editions_path
 from kiosk.storage import CSV_COLUMNS, write_csv
 from lexicon_build import recipe

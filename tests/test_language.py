@@ -12,16 +12,16 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
 import kiosk
-from kiosk.core.adjudication import Verdict
-from kiosk.core.alphabet import alphabets
-from kiosk.core.config import load_languages, parse_config
 from kiosk.core.errors import ConfigError, EditionTableError, NotAPackError, PackVersionError, StorageError
-from kiosk.core.language import LANGUAGES, load_catalogue, marked
-from kiosk.core.pack import read_sealed
-from kiosk.core.plural import counted, one_or_many
-from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
-from kiosk.core.session import Typed, start, transition
+from kiosk.core.packs.pack import read_sealed
+from kiosk.core.play.adjudication import Verdict
+from kiosk.core.play.rules import PenaltyParty, ProfileKind, RuleProfile
+from kiosk.core.play.session import Typed, start, transition
+from kiosk.core.station.config import load_languages, parse_config
 from kiosk.core.wording import Wording
+from kiosk.core.words.alphabet import alphabets
+from kiosk.core.words.language import LANGUAGES, load_catalogue, marked
+from kiosk.core.words.plural import counted, one_or_many
 from kiosk.storage import open_station_storage
 from kiosk.ui.players.notice import notice_text, refusal_text
 
@@ -433,7 +433,7 @@ def test_an_edition_a_division_expects_and_a_table_that_is_a_folder_are_said_in_
 
 def test_a_database_url_of_another_kind_and_a_short_pin_are_said_in_french() -> None:
     from kiosk.core.errors import PinError
-    from kiosk.core.pin import validate_pin
+    from kiosk.core.station.pin import validate_pin
     from kiosk.storage.database import open_engine
 
     with pytest.raises(StorageError) as refused:
@@ -453,7 +453,7 @@ def test_a_database_url_of_another_kind_and_a_short_pin_are_said_in_french() -> 
 
 def test_a_configuration_with_a_mistake_still_states_its_language(tmp_path: Path) -> None:
     """The not-ready screen names the mistake in the language the director asked for."""
-    from kiosk.core.config import stated_language
+    from kiosk.core.station.config import stated_language
 
     path = tmp_path / "station.toml"
     path.write_text('station_name = "3"\nlanguage = "es"  # FISE\n[[divisions]]\nyouth_rule = 1\n')

@@ -21,13 +21,13 @@ import pytest
 from click.testing import CliRunner
 
 from kiosk.cli import kiosk
-from kiosk.core.config import Division, StationConfig, Verifier, load_divisions
 from kiosk.core.edition import EditionTable, KnownEdition, load_edition_table
 from kiosk.core.errors import PackCorruptError, PackEditionError, PackError, PackSignatureError
-from kiosk.core.lexicon import load_lexicon
-from kiosk.core.pack import MAX_MANIFEST_BYTES, read_pack
-from kiosk.core.reload import reload_divisions
-from kiosk.core.trust import TrustedKey
+from kiosk.core.packs.lexicon import load_lexicon
+from kiosk.core.packs.pack import MAX_MANIFEST_BYTES, read_pack
+from kiosk.core.packs.trust import TrustedKey
+from kiosk.core.station.config import Division, StationConfig, Verifier, load_divisions
+from kiosk.core.station.reload import reload_divisions
 from kiosk.paths import known_editions_path
 from lexicon_build.cli import main as lexicon_build
 from lexicon_build.signing import generate_key_pair, load_private_key, sign_pack
@@ -268,7 +268,7 @@ def test_a_reload_of_a_forged_trie_is_refused_and_the_station_keeps_its_pack(pac
 def test_a_config_can_name_tables_of_editions_beside_the_built_in_one(
     tmp_path: Path, make_pack: PackFactory
 ) -> None:
-    from kiosk.core.config import load_config
+    from kiosk.core.station.config import load_config
     from kiosk.station import station_verifier
 
     pack = make_pack(WORDS)
@@ -320,9 +320,9 @@ def test_a_mistake_in_a_table_the_config_names_stops_the_station_naming_the_line
 
 def test_dataclasses_of_a_forged_manifest_are_never_trusted_over_the_walk(pack: Path) -> None:
     """A walk's findings that do not match the manifest are refused, whoever hands them over."""
-    from kiosk.core.lexicon import MarisaLexicon
-    from kiosk.core.trust import check_pack_signature
-    from kiosk.core.walk import WalkedTries
+    from kiosk.core.packs.lexicon import MarisaLexicon
+    from kiosk.core.packs.trust import check_pack_signature
+    from kiosk.core.packs.verification import WalkedTries
 
     contents = read_pack(pack)
     claimed = WalkedTries.claimed(contents.info)

@@ -18,10 +18,9 @@ from hypothesis import event as tally
 from hypothesis import strategies as st
 
 from kiosk.cli import kiosk
-from kiosk.core.adjudication import Ruling, adjudicate
-from kiosk.core.alphabet import Alphabet, alphabets
-from kiosk.core.lexicon import MarisaLexicon, load_lexicon
-from kiosk.core.session import (
+from kiosk.core.packs.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.play.adjudication import Ruling, adjudicate
+from kiosk.core.play.session import (
     Backspace,
     Effect,
     Escape,
@@ -36,6 +35,7 @@ from kiosk.core.session import (
     start,
     transition,
 )
+from kiosk.core.words.alphabet import Alphabet, alphabets
 from kiosk.ui.players.notice import refusal_text
 from tests.conftest import PackFactory
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.core.adjudication import Verdict, adjudicate
-from kiosk.core.config import Division, LoadedDivision, StationConfig, load_divisions
-from kiosk.core.reload import DiskState, ReloadResult, check_on_disk, reload_divisions
+from kiosk.core.play.adjudication import Verdict, adjudicate
+from kiosk.core.station.config import Division, LoadedDivision, StationConfig, load_divisions
+from kiosk.core.station.reload import DiskState, ReloadResult, check_on_disk, reload_divisions
 from kiosk.ui.judge.packs import pack_lines, reload_summary
 from lexicon_build.signing import KeyPair, generate_key_pair, load_private_key, sign_pack
 from tests.conftest import PackFactory

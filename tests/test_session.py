@@ -1,11 +1,9 @@
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from kiosk.core.adjudication import adjudicate
-from kiosk.core.alphabet import alphabets
-from kiosk.core.lexicon import MarisaLexicon, load_lexicon
-from kiosk.core.normalise import MIN_WORD_LETTERS
-from kiosk.core.session import (
+from kiosk.core.packs.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.play.adjudication import adjudicate
+from kiosk.core.play.session import (
     MAX_TABLE_DIGITS,
     Backspace,
     DivisionSelected,
@@ -34,6 +32,8 @@ from kiosk.core.session import (
     tiles,
     transition,
 )
+from kiosk.core.words.alphabet import alphabets
+from kiosk.core.words.normalise import MIN_WORD_LETTERS
 from kiosk.ui.players.notice import notice_text, refusal_text
 from tests.conftest import PackFactory
 

@@ -18,9 +18,9 @@ from click.testing import CliRunner
 
 from kiosk.cli import kiosk
 from kiosk.core.errors import PackCorruptError, PackError
-from kiosk.core.lexicon import WORDS_SECTION, load_lexicon
-from kiosk.core.pack import read_pack
-from kiosk.core.walk import (
+from kiosk.core.packs.lexicon import WORDS_SECTION, load_lexicon
+from kiosk.core.packs.pack import read_pack
+from kiosk.core.packs.verification import (
     WALK_VERSION,
     PackWalker,
     WalkCache,
@@ -236,11 +236,11 @@ def test_a_walk_that_never_ends_is_cut_off(make_pack: PackFactory) -> None:
 
 
 def test_the_walker_command_is_this_python_or_the_frozen_program_itself() -> None:
-    assert walker_command() == (sys.executable, "-m", "kiosk.core.walk")
+    assert walker_command() == (sys.executable, "-m", "kiosk.core.packs.verification")
 
 
 def test_the_child_walks_a_frame_from_standard_input(make_pack: PackFactory) -> None:
-    from kiosk.core.walk import _frame
+    from kiosk.core.packs.verification import _frame
 
     contents = read_pack(make_pack(WORDS, youth=["DOGS"]))
     done = subprocess.run(

@@ -86,7 +86,7 @@ class InputError(KioskError):
     """A challenge entry that cannot be judged; the whole entry is refused before any lookup.
 
     ``word`` is the word as typed (empty when the problem is the whole entry) and ``alphabet``
-    the name of the pack's alphabet profile (``kiosk.core.alphabet``).
+    the name of the pack's alphabet profile (``kiosk.core.words.alphabet``).
     """
 
     def __init__(self, message: str, /, *, word: str = "", alphabet: str = "english") -> None:

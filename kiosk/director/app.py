@@ -29,13 +29,13 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from kiosk.core.errors import KioskError
-from kiosk.core.pin import PinOutcome
+from kiosk.core.station.pin import PinOutcome
 from kiosk.director.door import DirectorDoor
 from kiosk.director.gate import Forms, Gate, Served, posted
 from kiosk.director.limits import Limits
 from kiosk.director.pages import SCRIPT, STYLE, Pages
 from kiosk.director.watch import Watcher
-from kiosk.storage.board import LogReader
+from kiosk.storage.overview import LogReader
 
 __all__ = ["RECENT_CHALLENGES", "Sessions", "director_app"]
 

@@ -16,10 +16,10 @@ from datetime import datetime
 
 from jinja2 import DictLoader, Environment, select_autoescape
 
-from kiosk.core.board import Board, Counts, StationLine
-from kiosk.core.heartbeat import UNSEEN_AFTER_S, StationState
-from kiosk.core.plural import counted
-from kiosk.core.record import ChallengeEntry, Found
+from kiosk.core.log.challenge import ChallengeEntry, Found
+from kiosk.core.log.heartbeat import UNSEEN_AFTER_S, StationState
+from kiosk.core.log.overview import Board, Counts, StationLine
+from kiosk.core.words.plural import counted
 from kiosk.director.watch import Snapshot
 
 __all__ = ["SCRIPT", "STYLE", "Pages"]

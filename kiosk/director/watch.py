@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 
-from kiosk.core.board import Board
 from kiosk.core.errors import KioskError
-from kiosk.core.record import local_midnight
-from kiosk.storage.board import LogReader
+from kiosk.core.log.challenge import local_midnight
+from kiosk.core.log.overview import Board
+from kiosk.storage.overview import LogReader
 
 __all__ = ["POLL_S", "Snapshot", "Watcher"]
 

@@ -34,8 +34,8 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from kiosk.core.errors import StorageError
-from kiosk.core.language import marked
 from kiosk.core.wording import Wording
+from kiosk.core.words.language import marked
 from kiosk.paths import LOCAL_DATABASE_NAME
 
 __all__ = [

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TextIO
 
-from kiosk.core.record import ChallengeEntry
+from kiosk.core.log.challenge import ChallengeEntry
 
 __all__ = ["CSV_COLUMNS", "entry_csv_row", "save_csv", "write_csv"]
 

@@ -53,9 +53,9 @@ from sqlalchemy.exc import IntegrityError, ProgrammingError
 from sqlalchemy.orm import Session
 
 from kiosk.core.errors import StorageError
-from kiosk.core.language import marked
-from kiosk.core.record import ChallengeEntry, ChallengeId, Found, LeftOut, LogQuery, LogStatus
+from kiosk.core.log.challenge import ChallengeEntry, ChallengeId, Found, LeftOut, LogQuery, LogStatus
 from kiosk.core.wording import Wording
+from kiosk.core.words.language import marked
 from kiosk.storage.database import IMMEDIATE, ReportedAs, SqliteFiles, reported_as, writing
 from kiosk.storage.mapping import entry_from_json, entry_to_json, entry_to_row, row_to_entry
 from kiosk.storage.migrations import INSUFFICIENT_PRIVILEGE, require_current, upgrade

@@ -51,8 +51,8 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import ProgrammingError
 
 from kiosk.core.errors import StorageError
-from kiosk.core.language import marked
 from kiosk.core.wording import Wording
+from kiosk.core.words.language import marked
 from kiosk.storage.database import IMMEDIATE, reported_as
 
 __all__ = [

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from kiosk.core.heartbeat import HEARTBEAT_INTERVAL_S
+from kiosk.core.log.heartbeat import HEARTBEAT_INTERVAL_S
 from kiosk.paths import make_data_dir
 from kiosk.storage.access import JudgeAccess
 from kiosk.storage.database import (

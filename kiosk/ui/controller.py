@@ -1,6 +1,6 @@
 """The station controller: owns the timers and the log, forwards every event to the session.
 
-The flow itself is ``kiosk.core.session``; this class only carries out its effects. A ruling is
+The flow itself is ``kiosk.core.play.session``; this class only carries out its effects. A ruling is
 recorded in the log *before* the verdict is shown: if the log fails, the station shows a fault
 and keeps the challenge in memory for the judge. The log is opened lazily (its import may cost
 more than Qt's), after the first frame and before the first verdict.
@@ -22,11 +22,10 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from kiosk.core.adjudication import Verdict, adjudicate, judge_words
-from kiosk.core.config import Languages, LoadedDivision, StationConfig, Verifier, load_languages
 from kiosk.core.errors import StorageError
-from kiosk.core.record import ChallengeEntry, ChallengeId, ChallengeLog, SecondOpinion
-from kiosk.core.session import (
+from kiosk.core.log.challenge import ChallengeEntry, ChallengeId, ChallengeLog, SecondOpinion
+from kiosk.core.play.adjudication import Verdict, adjudicate, judge_words
+from kiosk.core.play.session import (
     Effect,
     Event,
     FaultCleared,
@@ -42,11 +41,12 @@ from kiosk.core.session import (
     start,
     transition,
 )
+from kiosk.core.station.config import Languages, LoadedDivision, StationConfig, Verifier, load_languages
 from kiosk.core.wording import Wording
 
 if TYPE_CHECKING:  # judge mode's: imported when it asks
-    from kiosk.core.reload import ReloadResult
-    from kiosk.core.settings import StationChoice
+    from kiosk.core.station.reload import ReloadResult
+    from kiosk.core.station.settings import StationChoice
 
 __all__ = ["LogFactory", "StationController"]
 
@@ -146,7 +146,7 @@ class StationController(QObject):
     @property
     def choice(self) -> StationChoice:
         """The divisions served, rule profile and timings the station runs with now."""
-        from kiosk.core.settings import StationChoice
+        from kiosk.core.station.settings import StationChoice
 
         served = self._state.served
         only = None if len(served) == len(self.divisions) else served[0]
@@ -208,8 +208,9 @@ class StationController(QObject):
         return self._log
 
     def settle_kept(self, recorded: Collection[ChallengeId], problem: str = "") -> int:
-        """For judge mode, which recorded the kept challenges again (``kiosk.core.record.record_again``):
-        forget those now in the log; ``problem`` is why the others are not. Return how many remain."""
+        """For judge mode, which recorded the kept challenges again
+        (``kiosk.core.log.challenge.record_again``): forget those now in the log; ``problem`` is why
+        the others are not. Return how many remain."""
         now_logged = [entry for entry in self.unrecorded if entry.challenge_id in recorded]
         self.unrecorded = [entry for entry in self.unrecorded if entry.challenge_id not in recorded]
         if problem:

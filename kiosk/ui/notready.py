@@ -21,7 +21,7 @@ from PySide6.QtGui import QCloseEvent, QCursor, QKeyEvent, QPaintEvent
 from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
 
 from kiosk.console import EXIT_ERROR
-from kiosk.core.language import Catalogue, english, marked
+from kiosk.core.words.language import Catalogue, english, marked
 from kiosk.ui import theme
 from kiosk.ui.layout import View
 from kiosk.ui.screen import fill_screen

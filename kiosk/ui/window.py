@@ -15,11 +15,10 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent, QKeyEvent, QPaintEvent
 from PySide6.QtWidgets import QStackedWidget, QVBoxLayout, QWidget
 
-from kiosk.core.adjudication import Verdict
 from kiosk.core.edition import edition_badge
-from kiosk.core.language import Catalogue
-from kiosk.core.pack import pack_title
-from kiosk.core.session import (
+from kiosk.core.packs.pack import pack_title
+from kiosk.core.play.adjudication import Verdict
+from kiosk.core.play.session import (
     Backspace,
     Escape,
     Event,
@@ -31,6 +30,7 @@ from kiosk.core.session import (
     SessionState,
     Typed,
 )
+from kiosk.core.words.language import Catalogue
 from kiosk.ui import theme
 from kiosk.ui.controller import StationController
 from kiosk.ui.players.choice import DivisionView, TableView

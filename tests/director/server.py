@@ -28,8 +28,8 @@ from kiosk.director.serve import director_server, listen
 from kiosk.director.tls import Certificate
 from kiosk.director.watch import Watcher
 from kiosk.storage import StationStorage, open_station_storage
-from kiosk.storage.board import LogReader
 from kiosk.storage.database import sqlite_url
+from kiosk.storage.overview import LogReader
 from tests.storage.postgres import free_port
 
 __all__ = ["PIN", "Child", "Running", "ask", "child_director", "page_form", "running_director", "stop"]

@@ -26,7 +26,7 @@ from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.orm import Session
 
 from kiosk.core.errors import StorageError
-from kiosk.core.record import ChallengeId
+from kiosk.core.log.challenge import ChallengeId
 from kiosk.storage import (
     LogQuery,
     LogStatus,

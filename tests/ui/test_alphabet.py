@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from kiosk.core.alphabet import TILE_GAP
-from kiosk.core.config import Division
+from kiosk.core.station.config import Division
+from kiosk.core.words.alphabet import TILE_GAP
 from kiosk.ui.players.keys import TouchKeyboard
 from kiosk.ui.window import StationWindow
 from tests.conftest import PackFactory
@@ -155,7 +155,7 @@ def test_catalan_call_is_shown_and_judged_as_its_four_tiles(
 
 
 def shown_words_after_judging(stored: tuple[str, ...]) -> list[str]:
-    from kiosk.core.alphabet import tiles_of
+    from kiosk.core.words.alphabet import tiles_of
 
     return [TILE_GAP.join(tiles_of(word)) for word in stored]
 

@@ -12,9 +12,9 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QPushButton
 from pytestqt.qtbot import QtBot
 
-from kiosk.core.config import Division, Languages
 from kiosk.core.judge import JudgePage
-from kiosk.core.language import Catalogue
+from kiosk.core.station.config import Division, Languages
+from kiosk.core.words.language import Catalogue
 from kiosk.ui import theme
 from kiosk.ui.window import StationWindow
 from tests.ui.conftest import PIN, JudgeFactory, MemoryLog, StationFactory, click, press, tab, type_text

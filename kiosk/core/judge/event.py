@@ -12,14 +12,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from kiosk.core.config import LoadedDivision, StationConfig, Verifier
 from kiosk.core.judge.state import RECHECK_QUERY_LIMIT, Moment, Period, Station
-from kiosk.core.lexicon import MarisaLexicon
-from kiosk.core.pin import PinCheck
-from kiosk.core.record import ChallengeEntry, ChallengeId, LeftOut, LogStatus
-from kiosk.core.reload import OnDisk, ReloadResult
-from kiosk.core.settings import StationChoice
-from kiosk.core.trust import TrustedKey
+from kiosk.core.log.challenge import ChallengeEntry, ChallengeId, LeftOut, LogStatus
+from kiosk.core.packs.lexicon import MarisaLexicon
+from kiosk.core.packs.trust import TrustedKey
+from kiosk.core.station.config import LoadedDivision, StationConfig, Verifier
+from kiosk.core.station.pin import PinCheck
+from kiosk.core.station.reload import OnDisk, ReloadResult
+from kiosk.core.station.settings import StationChoice
 
 # -- events -------------------------------------------------------------------------------------------
 

@@ -71,11 +71,11 @@ from kiosk.core.judge.state import (
     menu_page,
     periods,
 )
-from kiosk.core.lexicon import MarisaLexicon
-from kiosk.core.pin import PinOutcome
-from kiosk.core.record import local_midnight
-from kiosk.core.reload import ReloadResult
-from kiosk.core.settings import Field, saved_names, stepped
+from kiosk.core.log.challenge import local_midnight
+from kiosk.core.packs.lexicon import MarisaLexicon
+from kiosk.core.station.pin import PinOutcome
+from kiosk.core.station.reload import ReloadResult
+from kiosk.core.station.settings import Field, saved_names, stepped
 
 __all__ = ["Step", "transition"]
 

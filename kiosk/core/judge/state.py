@@ -15,11 +15,11 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from kiosk.core.config import LoadedDivision, StationConfig, Verifier
-from kiosk.core.pin import PIN_MAX_LENGTH, PinAttempts
-from kiosk.core.record import ChallengeEntry, LeftOut, LogStatus, local_midnight
-from kiosk.core.reload import OnDisk, ReloadResult
-from kiosk.core.settings import Field, StationChoice, choice_fields
+from kiosk.core.log.challenge import ChallengeEntry, LeftOut, LogStatus, local_midnight
+from kiosk.core.station.config import LoadedDivision, StationConfig, Verifier
+from kiosk.core.station.pin import PIN_MAX_LENGTH, PinAttempts
+from kiosk.core.station.reload import OnDisk, ReloadResult
+from kiosk.core.station.settings import Field, StationChoice, choice_fields
 
 JUDGE_IDLE_LOCK_S = 60.0
 RECHECK_ROWS = 5  # challenges listed at once on the recheck page

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QGridLayout, QSizePolicy, QWidget
 
 from kiosk.core.judge import Door, JudgeState, Key, Pressed, Typed
-from kiosk.core.language import Catalogue, english, marked
+from kiosk.core.words.language import Catalogue, english, marked
 from kiosk.ui import theme
 from kiosk.ui.judge.page import Page, Send, format_wait
 from kiosk.ui.layout import row, spacer, stack

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from kiosk.core.judge import JudgeState, Key, Pressed
-from kiosk.core.language import Catalogue, english, marked
-from kiosk.core.plural import counted
+from kiosk.core.words.language import Catalogue, english, marked
+from kiosk.core.words.plural import counted
 from kiosk.ui import theme
 from kiosk.ui.judge.page import ENTER_KEY, ESCAPE_KEY, Page, Send
 from kiosk.ui.layout import row, spacer, stack

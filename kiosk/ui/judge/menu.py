@@ -5,9 +5,9 @@ from __future__ import annotations
 from PySide6.QtWidgets import QGridLayout, QSizePolicy, QWidget
 
 from kiosk.core.judge import MENU_PAGES, JudgePage, JudgeState, Typed
-from kiosk.core.language import Catalogue, english, marked
-from kiosk.core.pin import PinAttempts
-from kiosk.core.plural import counted
+from kiosk.core.station.pin import PinAttempts
+from kiosk.core.words.language import Catalogue, english, marked
+from kiosk.core.words.plural import counted
 from kiosk.ui import theme
 from kiosk.ui.judge.page import Page, Send
 from kiosk.ui.layout import stack

@@ -11,13 +11,13 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from kiosk.core.config import LoadedDivision
 from kiosk.core.edition import PackRecognition
 from kiosk.core.judge import JudgeState, Typed
-from kiosk.core.language import Catalogue, english, marked
-from kiosk.core.lexicon import MarisaLexicon
-from kiosk.core.plural import counted
-from kiosk.core.reload import DiskState, OnDisk, ReloadResult
+from kiosk.core.packs.lexicon import MarisaLexicon
+from kiosk.core.station.config import LoadedDivision
+from kiosk.core.station.reload import DiskState, OnDisk, ReloadResult
+from kiosk.core.words.language import Catalogue, english, marked
+from kiosk.core.words.plural import counted
 from kiosk.ui import theme
 from kiosk.ui.judge.page import Send, TextPage, keyed
 

@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from kiosk.core.judge import Event, JudgeState
-from kiosk.core.language import Catalogue, english, marked
+from kiosk.core.words.language import Catalogue, english, marked
 from kiosk.ui import theme
 from kiosk.ui.layout import row, stack
 from kiosk.ui.theme import FitButton, FitLabel

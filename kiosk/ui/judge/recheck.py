@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QGridLayout, QSizePolicy, QWidget
 
-from kiosk.core.adjudication import Verdict, WordStatus
 from kiosk.core.judge import (
     RECHECK_ROWS,
     JudgeState,
@@ -24,8 +23,9 @@ from kiosk.core.judge import (
     first_row,
     periods,
 )
-from kiosk.core.language import Catalogue, english, marked
-from kiosk.core.record import ChallengeEntry
+from kiosk.core.log.challenge import ChallengeEntry
+from kiosk.core.play.adjudication import Verdict, WordStatus
+from kiosk.core.words.language import Catalogue, english, marked
 from kiosk.ui import theme
 from kiosk.ui.judge.page import Page, Send
 from kiosk.ui.layout import row, spacer, stack

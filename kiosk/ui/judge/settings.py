@@ -12,9 +12,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 from kiosk.core.judge import JudgeState, Key, Notice, Pressed, Said, SettingStepped
-from kiosk.core.language import Catalogue, english, marked
-from kiosk.core.rules import PenaltyParty, ProfileKind
-from kiosk.core.settings import Field, StationChoice
+from kiosk.core.play.rules import PenaltyParty, ProfileKind
+from kiosk.core.station.settings import Field, StationChoice
+from kiosk.core.words.language import Catalogue, english, marked
 from kiosk.ui import theme
 from kiosk.ui.judge.page import ENTER_KEY, Page, Send, keyed
 from kiosk.ui.layout import row, spacer, stack

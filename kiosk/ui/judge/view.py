@@ -45,8 +45,8 @@ from kiosk.core.judge import (
     start,
     transition,
 )
-from kiosk.core.language import Catalogue, marked
-from kiosk.core.session import Screen
+from kiosk.core.play.session import Screen
+from kiosk.core.words.language import Catalogue, marked
 from kiosk.ui import theme
 from kiosk.ui.controller import StationController
 from kiosk.ui.judge.counts import CountsPage

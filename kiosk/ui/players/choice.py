@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
 
-from kiosk.core.session import (
+from kiosk.core.play.session import (
     Backspace,
     DivisionSelected,
     Escape,

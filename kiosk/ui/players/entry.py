@@ -1,7 +1,7 @@
 """Typing the words, then checking them: the entry screen.
 
 No view reads per-word results. A word is shown as the tiles it will be judged as, never read
-again here: the entry shows the session's reading (``kiosk.core.session.shown_tiles``).
+again here: the entry shows the session's reading (``kiosk.core.play.session.shown_tiles``).
 """
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QWidget
 
-from kiosk.core.alphabet import Alphabet
-from kiosk.core.session import (
+from kiosk.core.play.session import (
     Screen,
     SessionState,
     shown_tiles,
 )
+from kiosk.core.words.alphabet import Alphabet
 from kiosk.ui import theme
 from kiosk.ui.layout import View, spacer, stack
 from kiosk.ui.players.grid import WordGrid

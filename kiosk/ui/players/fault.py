@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QWidget
 
-from kiosk.core.language import Catalogue, english
+from kiosk.core.words.language import Catalogue, english
 from kiosk.ui import theme
 from kiosk.ui.layout import View, spacer, stack
 from kiosk.ui.players.keys import judge_button_row

@@ -9,11 +9,11 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE
-from kiosk.core.alphabet import ENGLISH, TILE_GAP, Alphabet
-from kiosk.core.language import Catalogue, english
-from kiosk.core.normalise import BOARD_MAX_LETTERS
-from kiosk.core.plural import counted
+from kiosk.core.play.adjudication import MAX_WORDS_PER_CHALLENGE
+from kiosk.core.words.alphabet import ENGLISH, TILE_GAP, Alphabet
+from kiosk.core.words.language import Catalogue, english
+from kiosk.core.words.normalise import BOARD_MAX_LETTERS
+from kiosk.core.words.plural import counted
 from kiosk.ui import theme
 from kiosk.ui.theme import FitLabel
 

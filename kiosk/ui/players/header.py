@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QWidget
 
-from kiosk.core.language import Catalogue, english
+from kiosk.core.words.language import Catalogue, english
 from kiosk.ui import theme
 from kiosk.ui.theme import FitLabel
 

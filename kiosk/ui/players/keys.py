@@ -8,9 +8,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import Signal, SignalInstance
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QSizePolicy, QWidget
 
-from kiosk.core.alphabet import ENGLISH, Alphabet
-from kiosk.core.language import Catalogue
-from kiosk.core.session import (
+from kiosk.core.play.session import (
     Backspace,
     Escape,
     Event,
@@ -19,6 +17,8 @@ from kiosk.core.session import (
     TileTyped,
     Typed,
 )
+from kiosk.core.words.alphabet import ENGLISH, Alphabet
+from kiosk.core.words.language import Catalogue
 from kiosk.ui import theme
 from kiosk.ui.layout import spacer
 from kiosk.ui.theme import FitButton

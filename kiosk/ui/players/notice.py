@@ -1,4 +1,4 @@
-"""The players' notices in their language: what the session's facts (``kiosk.core.session.Notice``,
+"""The players' notices in their language: what the session's facts (``kiosk.core.play.session.Notice``,
 the characters ``refused``) say on the table, division and entry screens.
 
 The session says what happened, never how; this module words it, naming the keys the players have:
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import unicodedata
 
-from kiosk.core.alphabet import ASCII_LETTERS, Alphabet
-from kiosk.core.language import Catalogue, marked
-from kiosk.core.normalise import MIN_WORD_LETTERS, describe_character
-from kiosk.core.session import Length, Notice, Said, SessionState
+from kiosk.core.play.session import Length, Notice, Said, SessionState
+from kiosk.core.words.alphabet import ASCII_LETTERS, Alphabet
+from kiosk.core.words.language import Catalogue, marked
+from kiosk.core.words.normalise import MIN_WORD_LETTERS, describe_character
 
 __all__ = ["notice_text", "refusal_text"]
 

@@ -8,13 +8,13 @@ from dataclasses import dataclass
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
 
-from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE
 from kiosk.core.edition import EditionBadge
-from kiosk.core.language import Catalogue, english
-from kiosk.core.pack import pack_title
-from kiosk.core.session import (
+from kiosk.core.packs.pack import pack_title
+from kiosk.core.play.adjudication import MAX_WORDS_PER_CHALLENGE
+from kiosk.core.play.session import (
     Typed,
 )
+from kiosk.core.words.language import Catalogue, english
 from kiosk.ui import theme
 from kiosk.ui.layout import View, spacer, stack
 from kiosk.ui.players.keys import KeyPad, judge_button_row

@@ -12,13 +12,13 @@ from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QHBoxLayout, QSizePolicy, QWidget
 
-from kiosk.core.adjudication import Verdict
-from kiosk.core.alphabet import ENGLISH, Alphabet, tiles_of
-from kiosk.core.language import Catalogue, english
-from kiosk.core.rules import Outcome
-from kiosk.core.session import (
+from kiosk.core.play.adjudication import Verdict
+from kiosk.core.play.rules import Outcome
+from kiosk.core.play.session import (
     Typed,
 )
+from kiosk.core.words.alphabet import ENGLISH, Alphabet, tiles_of
+from kiosk.core.words.language import Catalogue, english
 from kiosk.ui import theme
 from kiosk.ui.layout import View, spacer, stack
 from kiosk.ui.players.grid import WordGrid

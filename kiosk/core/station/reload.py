@@ -20,7 +20,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from kiosk.core.config import (
+from kiosk.core.errors import KioskError, PackEditionError, PackError
+from kiosk.core.packs.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.packs.pack import PackContents, SealedPack, read_sealed, unseal
+from kiosk.core.packs.trust import PackTrust, TrustedKey, check_pack_signature
+from kiosk.core.station.config import (
     Division,
     LoadedDivision,
     StationConfig,
@@ -30,12 +34,8 @@ from kiosk.core.config import (
     second_opinion_problem,
     youth_list_problem,
 )
-from kiosk.core.errors import KioskError, PackEditionError, PackError
-from kiosk.core.language import marked
-from kiosk.core.lexicon import MarisaLexicon, load_lexicon
-from kiosk.core.pack import PackContents, SealedPack, read_sealed, unseal
-from kiosk.core.trust import PackTrust, TrustedKey, check_pack_signature
 from kiosk.core.wording import Wording
+from kiosk.core.words.language import marked
 
 __all__ = [
     "DiskState",

@@ -6,7 +6,7 @@ and ``resolve_choice`` turns the saved names back into a choice against the conf
 next start (a saved division the configuration no longer has is reported, not guessed).
 
 The division of a challenge is the players' choice, made in each challenge (see
-``kiosk.core.session``). What a judge chooses is which divisions the station serves: every
+``kiosk.core.play.session``). What a judge chooses is which divisions the station serves: every
 division of the configuration (the players choose each time), or one of them (a station in the
 schools' room, say), which then judges every challenge and is named on the ready, confirm and
 verdict screens.
@@ -18,9 +18,9 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from kiosk.core.config import StationConfig, Timings
 from kiosk.core.errors import ConfigError
-from kiosk.core.rules import POINT_KINDS, PenaltyParty, ProfileKind, RuleProfile
+from kiosk.core.play.rules import POINT_KINDS, PenaltyParty, ProfileKind, RuleProfile
+from kiosk.core.station.config import StationConfig, Timings
 
 __all__ = [
     "Field",

@@ -11,8 +11,8 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kiosk.core.lexicon import Lexicon
-from kiosk.core.normalise import normalise_play
+from kiosk.core.packs.lexicon import Lexicon
+from kiosk.core.words.normalise import normalise_play
 
 __all__ = [
     "MAX_WORDS_PER_CHALLENGE",

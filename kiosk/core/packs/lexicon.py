@@ -1,14 +1,14 @@
 """Lexicons: what a ruling asks of a word list, and the marisa-trie lexicon loaded from a pack.
 
 Loading a pack is one road (``load_lexicon``), each step trusting only what the one before proved:
-the header and digest (``kiosk.core.pack.open_pack``), the signature against the trusted keys
-before anything it covers is parsed (``kiosk.core.trust``), the manifest with every field checked
-(``unseal``), then the verification walk of the tries in a child process (``kiosk.core.walk``).
+the header and digest (``kiosk.core.packs.pack.open_pack``), the signature against the trusted keys
+before anything it covers is parsed (``kiosk.core.packs.trust``), the manifest with every field checked
+(``unseal``), then the verification walk of the tries in a child process (``kiosk.core.packs.verification``).
 Only then does marisa parse a trie in this process: ``MarisaLexicon.from_contents`` takes the
 walk's findings and refuses anything they do not vouch for.
 
 A lexicon is asked about words as the normaliser gives them: the stored spelling of the one
-reading the players saw (``kiosk.core.alphabet``: Spanish ``CALLE`` is ``CA[LL]E``, and only that),
+reading the players saw (``kiosk.core.words.alphabet``: Spanish ``CALLE`` is ``CA[LL]E``, and only that),
 so a lookup is one trie search in every alphabet. The pack never chooses between readings.
 """
 
@@ -21,7 +21,7 @@ from typing import Protocol
 
 import marisa_trie
 
-from kiosk.core.pack import (
+from kiosk.core.packs.pack import (
     WORDS_SECTION,
     YOUTH_SECTION,
     PackContents,
@@ -30,8 +30,8 @@ from kiosk.core.pack import (
     read_sealed,
     unseal,
 )
-from kiosk.core.trust import PackTrust, TrustedKey, check_pack_signature
-from kiosk.core.walk import PackWalker, WalkedTries, check_walk
+from kiosk.core.packs.trust import PackTrust, TrustedKey, check_pack_signature
+from kiosk.core.packs.verification import PackWalker, WalkedTries, check_walk
 
 __all__ = [
     "WORDS_SECTION",

@@ -34,10 +34,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
-from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, Verdict
 from kiosk.core.errors import ConfigError
-from kiosk.core.language import Catalogue, english, marked
+from kiosk.core.play.adjudication import MAX_WORDS_PER_CHALLENGE, Verdict
 from kiosk.core.wording import Wording
+from kiosk.core.words.language import Catalogue, english, marked
 
 __all__ = [
     "DEFAULT_ESCALATION",

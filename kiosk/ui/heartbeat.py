@@ -1,4 +1,4 @@
-"""What the station tells the director (``kiosk.core.heartbeat``), read off its window once a second.
+"""What the station tells the director (``kiosk.core.log.heartbeat``), read off its window once a second.
 
 A timer on the Qt thread reads the window and the controller (memory only: no I/O) and hands the
 state to the storage's ``HeartbeatReporter``, whose own thread writes it. Reading the state rather
@@ -16,8 +16,8 @@ from PySide6.QtCore import QObject, QTimer
 
 from kiosk import __version__
 from kiosk.core.errors import KioskError
-from kiosk.core.heartbeat import DivisionPack, Heartbeat, StationId, StationState
-from kiosk.core.session import Screen
+from kiosk.core.log.heartbeat import DivisionPack, Heartbeat, StationId, StationState
+from kiosk.core.play.session import Screen
 from kiosk.ui.controller import StationController
 
 if TYPE_CHECKING:

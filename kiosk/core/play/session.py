@@ -19,7 +19,7 @@ the number of the table the game is played at (the TABLE screen: digits, then En
 Tab), so that the log ties each challenge to its game. It adds a step, so it is off by default.
 
 The words are kept as the players typed them (``words``, ``current``: the text of the keys taken),
-and every key is read by the one normaliser, ``kiosk.core.normalise.read_typed``, exactly as
+and every key is read by the one normaliser, ``kiosk.core.words.normalise.read_typed``, exactly as
 ``kiosk check`` reads the same text: a character the pack's alphabet does not take is refused
 with its description, never dropped silently, and the refusal stays on screen (``refused``) until
 the play is judged or the entry cleared; a combining accent joins its letter (``n`` + U+0303 is
@@ -29,7 +29,7 @@ stays as typed, marked, and holds the challenge back until it is corrected: the 
 judges a word other than the one typed. Tab before the last word ends the word being typed, as in
 Zyzzyva.
 
-Each division's pack has its alphabet (``kiosk.core.alphabet``): the entry takes that alphabet's
+Each division's pack has its alphabet (``kiosk.core.words.alphabet``): the entry takes that alphabet's
 letters (folded as the normaliser folds them: ``ñ`` is ``Ñ``, a French ``é`` an ``E``), counts its
 tiles (Spanish ``CHALLA`` is four), and Backspace takes off the last tile shown. A key of the touch
 keyboard is a tile (``TileTyped``): its C then its H are two tiles, its CH key one.
@@ -54,11 +54,11 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field, replace
 
-from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, Ruling
-from kiosk.core.alphabet import ENGLISH, Alphabet
 from kiosk.core.errors import InputError, InvalidCharacterError
-from kiosk.core.language import Catalogue, english
-from kiosk.core.normalise import (
+from kiosk.core.play.adjudication import MAX_WORDS_PER_CHALLENGE, Ruling
+from kiosk.core.words.alphabet import ENGLISH, Alphabet
+from kiosk.core.words.language import Catalogue, english
+from kiosk.core.words.normalise import (
     MIN_WORD_LETTERS,
     SEPARATORS,
     TypedWord,
@@ -413,7 +413,7 @@ def typed(state: SessionState, word: str) -> TypedWord:
 
 def shown_tiles(state: SessionState, word: str) -> tuple[str, ...]:
     """What the screens show of a word typed: the tiles it will be judged as, then any letters
-    that make no tile yet (``kiosk.core.normalise.TypedWord.shown``)."""
+    that make no tile yet (``kiosk.core.words.normalise.TypedWord.shown``)."""
     return typed(state, word).shown
 
 

@@ -18,11 +18,11 @@ from sqlalchemy import Engine, case, func, select
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import ArgumentError
 
-from kiosk.core.board import MAX_BOARD_DIVISIONS, MAX_BOARD_STATIONS, Board, Counts, build_board
 from kiosk.core.errors import StorageError
-from kiosk.core.heartbeat import MAX_REPORT_NAME_CHARS
-from kiosk.core.plural import counted
-from kiosk.core.record import ChallengeEntry
+from kiosk.core.log.challenge import ChallengeEntry
+from kiosk.core.log.heartbeat import MAX_REPORT_NAME_CHARS
+from kiosk.core.log.overview import MAX_BOARD_DIVISIONS, MAX_BOARD_STATIONS, Board, Counts, build_board
+from kiosk.core.words.plural import counted
 from kiosk.storage.database import SqliteFiles, describe_url, open_engine, reported_as, sqlite_file
 from kiosk.storage.heartbeat import HeartbeatStore, database_now
 from kiosk.storage.log import LogQuery, SqlChallengeLog

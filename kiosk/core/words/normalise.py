@@ -12,10 +12,10 @@ Latin letters (U+FF21-U+FF3A, U+FF41-U+FF5A, typed by East Asian input methods) 
 they are the same letters in a wider glyph and cannot be mistaken for anything else.
 
 That is the English profile, every pack's alphabet unless its manifest names another. Every
-function here takes the pack's ``Alphabet`` (``kiosk.core.alphabet``) as data: its letters, what
+function here takes the pack's ``Alphabet`` (``kiosk.core.words.alphabet``) as data: its letters, what
 typed accents fold to, its multi-letter tiles. Whatever the profile, a character it does not list
 is refused by name (a Cyrillic ``\u0410`` in a Spanish word as in an English one), and lengths count
-tiles. A word typed is read as tiles one way only (``read_typed``; ``kiosk.core.alphabet`` says
+tiles. A word typed is read as tiles one way only (``read_typed``; ``kiosk.core.words.alphabet`` says
 how), the way the station's screens show it: ``normalise_word`` gives that reading as the pack
 stores it, ``normalise_listed`` a *list*'s word (the same reading, or tiles in brackets). For
 English both are the word in A-Z. The station types through ``read_typed`` too, so the station and
@@ -29,9 +29,9 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from kiosk.core.alphabet import ENGLISH, Alphabet
 from kiosk.core.errors import InvalidCharacterError, TileError, WordCountError, WordLengthError
-from kiosk.core.language import marked
+from kiosk.core.words.alphabet import ENGLISH, Alphabet
+from kiosk.core.words.language import marked
 
 __all__ = [
     "ANY_LENGTH",
@@ -216,7 +216,7 @@ def _typed_word(raw: str, max_length: int, alphabet: Alphabet) -> str:
 class TypedWord:
     """Text as typed, read as the tiles it will be judged as (``read_typed``).
 
-    ``tiles`` are read the one way (``kiosk.core.alphabet``), and ``starts`` says where in the text
+    ``tiles`` are read the one way (``kiosk.core.words.alphabet``), and ``starts`` says where in the text
     each begins (Backspace takes a tile off whole). ``rest`` are the letters after them that make
     no tile there (a Catalan ``Q`` before its ``U``, a separator that separates nothing from a
     letter that is only half a tile), each with where it begins: a word with a rest cannot be judged.
@@ -276,7 +276,7 @@ def typed_tile(raw: str, tile: str, alphabet: Alphabet = ENGLISH) -> str:
 
 
 def normalise_listed(raw: str, *, alphabet: Alphabet = ENGLISH) -> str:
-    """A word as a list writes it, as the pack stores it (``kiosk.core.alphabet``); InputError if
+    """A word as a list writes it, as the pack stores it (``kiosk.core.words.alphabet``); InputError if
     it is not one. Any length: the builder applies the pack's maximum, counting tiles.
 
     For English, ``normalise_word``'s A-Z. Otherwise each multi-letter tile is read where the list

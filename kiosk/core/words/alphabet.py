@@ -1,14 +1,14 @@
 """Alphabet profiles: a federation's tiles, how its players lay, type and list them.
 
-A pack declares its alphabet (``PackInfo.alphabet``); the one normaliser (``kiosk.core.normalise``)
+A pack declares its alphabet (``PackInfo.alphabet``); the one normaliser (``kiosk.core.words.normalise``)
 takes the profile as data, and no rule branches on a language. English keeps a road of its own in
 a few places, each a fast road or the format's past, never a different rule: the plain A-Z
 regular expressions of ``normalise_word``, ``normalise_listed`` and the bulk normaliser (the bulk
 road tested equal to the one-word road, the station's reading to ``kiosk check``'s for every
-alphabet: ``tests/test_normalise.py``, ``tests/test_reading.py``), the walk's check of a trie's words (through that bulk normaliser),
-an English pack's manifest (it names no alphabet, so packs built before alphabets keep their
-bytes) and ``lexicon_build``'s reader of plain lists. Everything else reads a profile. A profile
-is:
+alphabet: ``tests/test_normalise.py``, ``tests/test_reading.py``), the walk's check of a trie's
+words (through that bulk normaliser), an English pack's manifest (it names no alphabet, so packs
+built before alphabets keep their bytes) and ``lexicon_build``'s reader of plain lists. Everything
+else reads a profile. A profile is:
 
 * its **tiles**. A tile is one letter (``A``, ``Ñ``, ``Ą``) or several (``CH``, ``L·L``, ``NY``): a
   multi-letter tile is *written* in lists and on screen as its letters;
@@ -34,9 +34,9 @@ show them and the way they are judged; the pack is never asked about a reading n
   what the board holds. In an alphabet of single-letter tiles (English, French...) there is
   nothing to keep apart, and ``+`` is refused like any other character.
 
-The touch keyboard's keys are tiles (``kiosk.core.session.TileTyped``): its C then its H are two
+The touch keyboard's keys are tiles (``kiosk.core.play.session.TileTyped``): its C then its H are two
 tiles, its CH key one; it types the separator itself where a tile would otherwise join the one
-before (``kiosk.core.normalise.typed_tile``).
+before (``kiosk.core.words.normalise.typed_tile``).
 
 A pack stores each word as its tiles, one after another: a one-letter tile as its letter, a
 multi-letter tile in brackets (``[CH]A[LL]APATEÑA``, the notation of woogles and macondo), so the
@@ -53,7 +53,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from kiosk.core.language import marked
+from kiosk.core.words.language import marked
 
 __all__ = [
     "DEFAULT_ALPHABET",

@@ -23,15 +23,15 @@ Reading is in three steps, each trusting nothing the step before did not prove:
 1. ``open_pack`` / ``read_sealed``: the header, bounded before anything is read whole (a file over
    ``MAX_PACK_BYTES``, or a manifest over ``MAX_MANIFEST_BYTES``, is refused from its first 24
    bytes), the length, the digest and the signature block. Nothing is parsed: a ``SealedPack``.
-2. ``kiosk.core.trust.check_pack_signature``: the signature against the station's trusted keys,
+2. ``kiosk.core.packs.trust.check_pack_signature``: the signature against the station's trusted keys,
    so that a station with ``[[trusted_keys]]`` parses nothing a stranger wrote.
 3. ``unseal``: the manifest, every field checked for type, range and consistency before it is
    used (``MANIFEST_FIELDS``), then the sections unpacked, never beyond their stated size.
 
 The digest proves no accident; whoever recomputes it can write any bytes, and a trie whose digest
 was recomputed after an edit can crash marisa. So the tries are not parsed here at all: the
-verification walk (``kiosk.core.walk``) parses them in a process of its own, proves them to be the
-tries the builder makes from the words they hold, and recomputes the word set's digest.
+verification walk (``kiosk.core.packs.verification``) parses them in a process of its own, proves
+them to be the tries the builder makes from the words they hold, and recomputes the word set's digest.
 
 Format 3 (this one) made the manifest strict (unknown keys refused), added the digest and counts
 of the set a youth division rules with (``school_set_hash``) and the known-edition lines a signed
@@ -57,11 +57,11 @@ from pathlib import Path
 from typing import Any
 
 from kiosk import __version__
-from kiosk.core.alphabet import ENGLISH, Alphabet, alphabet_named, alphabets
 from kiosk.core.edition import CARRIED_SOURCE, KnownEdition, WordSetFacts, edition_from_fields
 from kiosk.core.errors import EditionTableError, NotAPackError, PackCorruptError, PackVersionError
-from kiosk.core.normalise import MAX_WORD_LETTERS, MIN_WORD_LETTERS, NORMALISER_VERSION
 from kiosk.core.wording import Wording, marked
+from kiosk.core.words.alphabet import ENGLISH, Alphabet, alphabet_named, alphabets
+from kiosk.core.words.normalise import MAX_WORD_LETTERS, MIN_WORD_LETTERS, NORMALISER_VERSION
 
 __all__ = [
     "DIGEST_BYTES",
@@ -194,7 +194,7 @@ class PackInfo:
     ``youth_set_hash`` is the digest of the exclusions and ``school_set_hash`` (with
     ``school_counts_by_length``) the digest of the words a division with youth rules accepts: the
     set minus the exclusions (NWL2023 with its exclusions is NSWL2023). ``alphabet`` is the profile
-    its words are spelt in (``kiosk.core.alphabet``); lengths count its tiles. The manifest names
+    its words are spelt in (``kiosk.core.words.alphabet``); lengths count its tiles. The manifest names
     it only when it is not English, so a pack of A-Z words is the same bytes it always was, and
     a pack from before alphabets (no field) is English. ``known_editions`` are
     lines the builder was given for these sets; a station believes them only from a pack signed by
@@ -570,7 +570,7 @@ class SignatureBlock:
 @dataclass(frozen=True)
 class SealedPack:
     """A pack whose header, length and digest are checked, and nothing parsed: what a signature
-    check needs (``kiosk.core.trust``), before ``unseal`` reads what the signature covers."""
+    check needs (``kiosk.core.packs.trust``), before ``unseal`` reads what the signature covers."""
 
     path: Path | None
     data: bytes = field(repr=False)
@@ -675,7 +675,7 @@ def _this_builder() -> str:
 
 def _not_a_pack(head: bytes, where: str) -> NotAPackError:
     """A file that does not start like a pack: what it is (a word list, a zip...) and what to do."""
-    from kiosk.core.filekind import Role, refusal_for_bytes  # only on the way out
+    from kiosk.core.files.kind import Role, refusal_for_bytes  # only on the way out
 
     return NotAPackError(
         refusal_for_bytes(head, where, Role.PACK)

@@ -1,6 +1,6 @@
 """Trusted organiser keys and pack signatures: whose pack a station is judging with.
 
-A pack may end with a signature block (see ``kiosk.core.pack``): an Ed25519 public key and a
+A pack may end with a signature block (see ``kiosk.core.packs.pack``): an Ed25519 public key and a
 signature over every byte before the block, manifest included. The digest already proves a pack is
 what *some* builder wrote; the signature says *which organiser* vouches for it.
 
@@ -25,9 +25,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from kiosk.core.errors import ConfigError, PackSignatureError
-from kiosk.core.language import Catalogue, english, marked
-from kiosk.core.pack import PUBLIC_KEY_BYTES, PackContents, SealedPack, SignatureBlock
+from kiosk.core.packs.pack import PUBLIC_KEY_BYTES, PackContents, SealedPack, SignatureBlock
 from kiosk.core.wording import Wording
+from kiosk.core.words.language import Catalogue, english, marked
 
 __all__ = [
     "PackTrust",

@@ -11,7 +11,7 @@ Call them with both forms written out: ``pybabel extract`` reads them as ``count
 
 from __future__ import annotations
 
-from kiosk.core.language import Catalogue, english
+from kiosk.core.words.language import Catalogue, english
 
 __all__ = ["counted", "one_or_many"]
 

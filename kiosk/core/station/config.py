@@ -18,7 +18,7 @@ Example (every key is optional; paths are relative to the file)::
     escalation = [5, 10, 20]       # escalating: points for 1, 2, 3 or more words
     penalty = "challenger_loses"   # or "challenged_gains", or "both" (the IMU rule)
     name = "swedish"               # optional: the profile's own name, written into the log
-    [rules.words]                  # optional: the profile's own words (see kiosk.core.rules)
+    [rules.words]                  # optional: the profile's own words (see kiosk.core.play.rules)
     unsuccessful_headline = "Unsuccessful challenge: {points} points"
 
     [timings]
@@ -62,13 +62,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE
 from kiosk.core.edition import EditionTable, Expectation, PackRecognition, recognise_pack
 from kiosk.core.errors import ConfigError, EditionTableError, PackEditionError, PackError
-from kiosk.core.filekind import Role, refusal_for_bytes
-from kiosk.core.language import DEFAULT_LANGUAGE, Catalogue, checked_language, load_catalogue, marked
-from kiosk.core.lexicon import MarisaLexicon, load_lexicon
-from kiosk.core.rules import (
+from kiosk.core.files.kind import Role, refusal_for_bytes
+from kiosk.core.packs.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.packs.trust import SignatureStatus, TrustedKey, trusted_keys_from_config
+from kiosk.core.packs.verification import PackWalker
+from kiosk.core.play.adjudication import MAX_WORDS_PER_CHALLENGE
+from kiosk.core.play.rules import (
     DEFAULT_ESCALATION,
     DEFAULT_POINTS_PER_CHALLENGE,
     DEFAULT_POINTS_PER_WORD,
@@ -79,9 +80,8 @@ from kiosk.core.rules import (
     RuleProfile,
     check_template,
 )
-from kiosk.core.trust import SignatureStatus, TrustedKey, trusted_keys_from_config
-from kiosk.core.walk import PackWalker
 from kiosk.core.wording import Wording
+from kiosk.core.words.language import DEFAULT_LANGUAGE, Catalogue, checked_language, load_catalogue, marked
 
 __all__ = [
     "DEFAULT_COLOURS",

@@ -49,11 +49,9 @@ from typing import BinaryIO
 
 import marisa_trie
 
-from kiosk.core.alphabet import ENGLISH, Alphabet, alphabet_named
 from kiosk.core.edition import WordSetFacts
 from kiosk.core.errors import PackCorruptError, PackError
-from kiosk.core.normalise import normalise_words
-from kiosk.core.pack import (
+from kiosk.core.packs.pack import (
     MAX_PACK_WORDS,
     MAX_SECTION_BYTES,
     WORDS_SECTION,
@@ -62,6 +60,8 @@ from kiosk.core.pack import (
     PackInfo,
     sorted_words_hash,
 )
+from kiosk.core.words.alphabet import ENGLISH, Alphabet, alphabet_named
+from kiosk.core.words.normalise import normalise_words
 
 __all__ = [
     "WALK_ARGUMENT",
@@ -315,7 +315,7 @@ def walker_command() -> tuple[str, ...]:
     else this Python running this module."""
     if getattr(sys, "frozen", False):
         return (sys.executable, WALK_ARGUMENT)
-    return (sys.executable, "-m", "kiosk.core.walk")
+    return (sys.executable, "-m", "kiosk.core.packs.verification")
 
 
 def _child_environment() -> dict[str, str]:

@@ -1,6 +1,6 @@
 """The director's board: every station and division at a glance, as plain values.
 
-``kiosk.storage.board`` reads it from the log (heartbeats, and counts of challenges: never a
+``kiosk.storage.overview`` reads it from the log (heartbeats, and counts of challenges: never a
 word); ``kiosk.director`` shows it. What is decided here is what the director must not have to
 work out: which stations are unseen (red), which names two stations share, each division's share
 of successful challenges.
@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from kiosk.core.heartbeat import UNSEEN_AFTER_S, Heartbeat, StationState
+from kiosk.core.log.heartbeat import UNSEEN_AFTER_S, Heartbeat, StationState
 
 __all__ = [
     "MAX_BOARD_DIVISIONS",

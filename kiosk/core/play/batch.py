@@ -22,10 +22,10 @@ import itertools
 import re
 from collections.abc import Iterable, Iterator, Sequence
 
-from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, Verdict, adjudicate
 from kiosk.core.errors import InputError
-from kiosk.core.lexicon import Lexicon
-from kiosk.core.normalise import MIN_WORD_LETTERS, SEPARATORS
+from kiosk.core.packs.lexicon import Lexicon
+from kiosk.core.play.adjudication import MAX_WORDS_PER_CHALLENGE, Verdict, adjudicate
+from kiosk.core.words.normalise import MIN_WORD_LETTERS, SEPARATORS
 
 __all__ = ["batch_rulings"]
 

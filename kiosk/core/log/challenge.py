@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from typing import NewType, Protocol
 
-from kiosk.core.adjudication import Ruling, Verdict
 from kiosk.core.errors import StorageError
+from kiosk.core.play.adjudication import Ruling, Verdict
 
 __all__ = [
     "MAX_QUERY_LAST",
