@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from kiosk.core.errors import StorageError
-from kiosk.core.wording import Wording, marked
+from kiosk.core.wording import Text, Wording, marked
 
 if TYPE_CHECKING:
     from kiosk.core.station.config import StationConfig
@@ -185,7 +185,7 @@ def current_user() -> str:
         return os.environ.get("USERNAME") or os.environ.get("USER") or "this user"
 
 
-def _owner(path: Path) -> str:
+def _owner(path: Path) -> Text:
     try:
         status = path.stat()
     except OSError:
@@ -199,7 +199,7 @@ def _owner(path: Path) -> str:
     return Wording(marked("owner {owner}, mode {mode}"), owner=owner, mode=stat.filemode(status.st_mode))
 
 
-def _reason(exc: OSError, path: Path) -> str:
+def _reason(exc: OSError, path: Path) -> Text:
     """Why ``path`` cannot be written, in words a judge can act on."""
     code = exc.errno
     if code == errno.EROFS:
@@ -246,7 +246,7 @@ def _free_bytes(folder: Path) -> int:
     return shutil.disk_usage(folder).free
 
 
-def _data_dir_named(folder: Path) -> str:
+def _data_dir_named(folder: Path) -> Text:
     return Wording(marked("the station's data directory {folder}"), folder=folder)
 
 

@@ -174,7 +174,7 @@ def refusal_for(path: Path, data: bytes, role: Role) -> str:
     path.write_bytes(data)
     found = refusal(path, role)
     assert found is not None
-    return found
+    return str(found)
 
 
 def test_a_fifo_is_named_without_being_read(tmp_path: Path) -> None:
@@ -191,7 +191,7 @@ def test_a_pack_is_accepted_where_a_pack_belongs_and_named_elsewhere(make_pack: 
     assert refusal(pack, Role.PACK_OR_WORD_LIST) is None
     message = refusal(pack, Role.RECIPE)
     assert message is not None
-    assert message.startswith(f"{pack} is a lexicon pack, not a pack recipe (TOML)")
+    assert str(message).startswith(f"{pack} is a lexicon pack, not a pack recipe (TOML)")
 
 
 @pytest.mark.parametrize("typed", ["nodir/", "nodir//", "folder/", "club.kxpack/"])

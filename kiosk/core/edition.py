@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kiosk.core.errors import EditionTableError
-from kiosk.core.wording import Wording
+from kiosk.core.wording import Text, Wording
 from kiosk.core.words.language import Catalogue, english, marked
 from kiosk.core.words.normalise import MAX_WORD_LETTERS, MIN_WORD_LETTERS
 from kiosk.core.words.plural import counted
@@ -397,7 +397,7 @@ def parse_edition_lines(text: str, *, where: str, source: str | None = None) -> 
     return tuple(editions)
 
 
-def _other_kind(data: bytes, path: Path) -> str | None:
+def _other_kind(data: bytes, path: Path) -> Text | None:
     """What a file that is not a table is (a pack, a zip, a UTF-16 text...), as the one recogniser
     of file kinds says it; None for text, whose mistakes the table's reader names by line."""
     from kiosk.core.files.kind import Role, refusal_for_bytes  # only on the way out
@@ -476,7 +476,7 @@ class Expectation:
     edition: KnownEdition | None
 
     @classmethod
-    def parse(cls, text: str, table: EditionTable, *, where: str) -> Expectation:
+    def parse(cls, text: str, table: EditionTable, *, where: Text) -> Expectation:
         """Read ``expect = "NWL2023"`` or ``expect = "sha256:…"``; EditionTableError if neither."""
         edition = table.find(text)
         if edition is not None:
@@ -497,7 +497,7 @@ class Expectation:
         )
 
     @property
-    def label(self) -> str:
+    def label(self) -> Text:
         if self.edition is not None:
             return self.edition.name
         return Wording(marked("the word set {digest}"), digest=f"sha256:{self.digest[:16]}\u2026")
@@ -533,7 +533,7 @@ class PackRecognition:
 
     full: Recognition
     school: Recognition | None = None
-    notes: tuple[str, ...] = ()
+    notes: tuple[Text, ...] = ()
     claimed: KnownEdition | None = None
 
     def ruling(self, youth: bool) -> Recognition:
@@ -567,7 +567,7 @@ def recognise_pack(
     when ``vouched_by`` names the trusted signer; ``title`` is its name and edition, as typed;
     ``alphabet`` its alphabet's name (a set unrecognised is described against its own alphabet's
     editions only)."""
-    notes: list[str] = []
+    notes: list[Text] = []
     if carried and vouched_by is not None:
         source = f"the pack, signed by {vouched_by}"
         for line in carried:

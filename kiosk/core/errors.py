@@ -28,7 +28,7 @@ in the players' language; its English message is for the command line::
 
 from __future__ import annotations
 
-from kiosk.core.wording import Wording, marked
+from kiosk.core.wording import Text, Wording, marked
 
 __all__ = [
     "ConfigError",
@@ -68,9 +68,9 @@ class KioskError(Exception):
 
     summary = marked("Something went wrong")
 
-    def __init__(self, message: str = "", /, **values: object) -> None:
+    def __init__(self, message: Text = "", /, **values: object) -> None:
         super().__init__(
-            message if isinstance(message, Wording) and not values else Wording(message, **values)
+            message if isinstance(message, Wording) and not values else Wording(str(message), **values)
         )
 
     @property

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QApplication
 from kiosk.console import EXIT_ERROR
 from kiosk.core.errors import KioskError
 from kiosk.core.station.config import LoadedDivision, StationConfig, Verifier, load_languages
-from kiosk.core.wording import Wording
+from kiosk.core.wording import Text, Wording
 from kiosk.core.words.language import marked
 from kiosk.paths import StationData, current_user, lock_data_dir
 from kiosk.ui.controller import StationController
@@ -141,7 +141,7 @@ def run_station(
     recheck.setInterval(recheck_ms)
     reports: list[StationReport] = []  # made after the first frame: the director's heartbeats
 
-    def problem_now() -> tuple[str, str]:
+    def problem_now() -> tuple[Text, str]:
         """What keeps the station from serving players (and the command that fixes it), or ("", "")."""
         try:
             controller.open_log()

@@ -42,7 +42,7 @@ from kiosk.core.play.session import (
     transition,
 )
 from kiosk.core.station.config import Languages, LoadedDivision, StationConfig, Verifier, load_languages
-from kiosk.core.wording import Wording
+from kiosk.core.wording import Text, Wording
 
 if TYPE_CHECKING:  # judge mode's: imported when it asks
     from kiosk.core.station.reload import ReloadResult
@@ -92,7 +92,7 @@ class StationController(QObject):
         self._judge_handler = judge_handler
         self._clock = clock
         self.unrecorded: list[ChallengeEntry] = []
-        self.last_fault = ""  # why the log refused the last challenge, for judge mode's Log status
+        self.last_fault: Text = ""  # why the log refused the last challenge, for judge mode's Log status
         self.second_opinion: Verdict | None = None
         self.pending_divisions: tuple[LoadedDivision, ...] | None = None  # reloaded, not yet in use
         self.packs_verified_at: datetime | None = None  # by the last reload; None: at start-up
@@ -207,7 +207,7 @@ class StationController(QObject):
             self._log = self._log_factory()
         return self._log
 
-    def settle_kept(self, recorded: Collection[ChallengeId], problem: str = "") -> int:
+    def settle_kept(self, recorded: Collection[ChallengeId], problem: Text = "") -> int:
         """For judge mode, which recorded the kept challenges again
         (``kiosk.core.log.challenge.record_again``): forget those now in the log; ``problem`` is why
         the others are not. Return how many remain."""
@@ -311,7 +311,7 @@ class StationController(QObject):
         self.challenge_recorded.emit(entry)
         self.dispatch(Recorded(ruling))
 
-    def _fault(self, entry: ChallengeEntry, reason: str) -> None:
+    def _fault(self, entry: ChallengeEntry, reason: Text) -> None:
         print(f"station fault: the challenge log failed: {reason}", file=sys.stderr)
         if isinstance(reason, Wording):  # a storage error: judge mode says it in the station's language
             self.last_fault = reason

@@ -42,7 +42,7 @@ def heartbeat_of(
     elif state.screen is Screen.READY:
         status = StationState.READY
     elif state.screen is Screen.FAULT:
-        status, reason = StationState.FAULT, controller.last_fault
+        status, reason = StationState.FAULT, str(controller.last_fault)  # English, for the director
     else:
         status = StationState.CHALLENGE
     packs = tuple(

@@ -30,6 +30,7 @@ from kiosk.core.play.session import (
     SessionState,
     Typed,
 )
+from kiosk.core.wording import Text
 from kiosk.core.words.language import Catalogue
 from kiosk.ui import theme
 from kiosk.ui.controller import StationController
@@ -224,7 +225,7 @@ class StationWindow(QWidget):
             self.stack.addWidget(self._notice)
         return self._notice
 
-    def show_not_ready(self, problem: str, *, command: str = "", how: str = "") -> None:
+    def show_not_ready(self, problem: Text, *, command: str = "", how: str = "") -> None:
         """Serve no player until ``serve_again``: "Station not ready — call a judge", and why."""
         notice = self.notice
         notice.show_problem(problem, command=command, how=how, t=self.controller.languages.station)

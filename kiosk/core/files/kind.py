@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from kiosk.core.wording import Wording, marked
+from kiosk.core.wording import Text, Wording, marked
 from kiosk.core.words.alphabet import FISE_GRAPH_DIGITS
 
 __all__ = [
@@ -133,12 +133,12 @@ class Recognised:
     detail: str = ""
 
     @property
-    def description(self) -> str:
+    def description(self) -> Text:
         """The kind as a sentence continues it: 'club.txt is ...' (a ``Wording``)."""
         kind = Wording(_DESCRIPTIONS[self.kind])
         return Wording(marked("{kind} ({detail})"), kind=kind, detail=self.detail) if self.detail else kind
 
-    def advice(self, path: str, role: Role | None = None) -> str:
+    def advice(self, path: str, role: Role | None = None) -> Text:
         """What to do with a file of this kind (given where ``role`` was wanted), ending a message
         (a ``Wording``: the commands and the path in it are values, typed as they are)."""
         text = _ROLE_ADVICE.get((role, self.kind), _ADVICE[self.kind]) if role else _ADVICE[self.kind]
@@ -160,7 +160,7 @@ class Recognised:
         return said
 
 
-def _and(items: list[str]) -> str:
+def _and(items: list[str]) -> Text:
     if len(items) < 2:
         return "".join(items)
     return Wording(marked("{items} and {last}"), items=", ".join(items[:-1]), last=items[-1])
@@ -407,17 +407,17 @@ def recognise_bytes(data: bytes, name: str = "") -> Recognised:
     return _recognise(data[:HEAD_BYTES], len(data), name, lambda: data)
 
 
-def refusal(path: Path, role: Role) -> str | None:
+def refusal(path: Path, role: Role) -> Text | None:
     """The message for a file that is not what ``role`` takes, or None if it may be what it is."""
     return _refusal(str(path), recognise(path), role)
 
 
-def refusal_for_bytes(data: bytes, where: str, role: Role) -> str | None:
+def refusal_for_bytes(data: bytes, where: str, role: Role) -> Text | None:
     """``refusal`` for a file already read: ``where`` names it in the message."""
     return _refusal(where, recognise_bytes(data, Path(where).name), role)
 
 
-def _refusal(where: str, found: Recognised, role: Role) -> str | None:
+def _refusal(where: str, found: Recognised, role: Role) -> Text | None:
     if found.kind in role.takes:
         return None
     advice = found.advice(where, role)

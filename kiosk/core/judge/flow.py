@@ -76,6 +76,7 @@ from kiosk.core.packs.lexicon import MarisaLexicon
 from kiosk.core.station.pin import PinOutcome
 from kiosk.core.station.reload import ReloadResult
 from kiosk.core.station.settings import Field, saved_names, stepped
+from kiosk.core.wording import Text
 
 __all__ = ["Step", "transition"]
 
@@ -458,7 +459,7 @@ def _on_answer(state: JudgeState, event: Event) -> Step:
     return Step(state)  # an answer nobody waits for any more
 
 
-def _on_failure(state: JudgeState, request: Request, problem: str) -> Step:
+def _on_failure(state: JudgeState, request: Request, problem: Text) -> Step:
     ticket = request.ticket
     if ticket == state.door.asking:
         if isinstance(request, CheckPin):

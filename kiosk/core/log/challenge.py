@@ -15,6 +15,7 @@ from typing import NewType, Protocol
 
 from kiosk.core.errors import StorageError
 from kiosk.core.play.adjudication import Ruling, Verdict
+from kiosk.core.wording import Text
 
 __all__ = [
     "MAX_QUERY_LAST",
@@ -167,15 +168,17 @@ class LogStatus:
     location: str
     shared: bool
     backlog: int
-    last_error: str | None
+    last_error: Text | None
     local_only: bool = False
 
 
-def record_again(log: ChallengeLog, entries: Sequence[ChallengeEntry]) -> tuple[tuple[ChallengeId, ...], str]:
+def record_again(
+    log: ChallengeLog, entries: Sequence[ChallengeEntry]
+) -> tuple[tuple[ChallengeId, ...], Text]:
     """Record the challenges kept after a log failure again, in order: which ones the log now
     holds, and why the others are still only in memory ("" when none is left)."""
     recorded: list[ChallengeId] = []
-    problem = ""
+    problem: Text = ""
     for entry in entries:
         try:
             log.record(entry)

@@ -59,7 +59,7 @@ from typing import Any
 from kiosk import __version__
 from kiosk.core.edition import CARRIED_SOURCE, KnownEdition, WordSetFacts, edition_from_fields
 from kiosk.core.errors import EditionTableError, NotAPackError, PackCorruptError, PackVersionError
-from kiosk.core.wording import Wording, marked
+from kiosk.core.wording import Text, Wording, marked
 from kiosk.core.words.alphabet import ENGLISH, Alphabet, alphabet_named, alphabets
 from kiosk.core.words.normalise import MAX_WORD_LETTERS, MIN_WORD_LETTERS, NORMALISER_VERSION
 
@@ -667,7 +667,7 @@ def _digest_matches(data: bytes, content_length: int) -> bool:
 _REBUILD = marked("rebuild it with lexicon-build, or copy it again from the organiser's original")
 
 
-def _this_builder() -> str:
+def _this_builder() -> Text:
     return Wording(
         marked("lexicon-build {version} (the builder that ships with this station)"), version=__version__
     )

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from kiosk.core.errors import ConfigError, PackSignatureError
 from kiosk.core.packs.pack import PUBLIC_KEY_BYTES, PackContents, SealedPack, SignatureBlock
-from kiosk.core.wording import Wording
+from kiosk.core.wording import Text, Wording
 from kiosk.core.words.language import Catalogue, english, marked
 
 __all__ = [
@@ -77,7 +77,7 @@ class TrustedKey:
         return base64.b64encode(self.public_key).decode("ascii")
 
     @classmethod
-    def from_base64(cls, name: str, text: str, *, where: str = "trusted key") -> TrustedKey:
+    def from_base64(cls, name: str, text: str, *, where: Text = "trusted key") -> TrustedKey:
         """Read the form a station's config holds: base64 of the raw 32-byte public key."""
         try:
             raw = base64.b64decode(text.strip(), validate=True)

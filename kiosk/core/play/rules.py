@@ -36,7 +36,7 @@ from types import MappingProxyType
 
 from kiosk.core.errors import ConfigError
 from kiosk.core.play.adjudication import MAX_WORDS_PER_CHALLENGE, Verdict
-from kiosk.core.wording import Wording
+from kiosk.core.wording import Text, Wording
 from kiosk.core.words.language import Catalogue, english, marked
 
 __all__ = [
@@ -138,7 +138,7 @@ WORD_KEYS: Mapping[str, str] = MappingProxyType(
 )
 
 
-def check_template(text: str, where: str) -> str:
+def check_template(text: str, where: Text) -> str:
     """``text`` if every placeholder in it is known and well formed; else ConfigError naming them."""
     allowed = ", ".join("{" + name + "}" for name in PLACEHOLDERS)
     try:
@@ -173,7 +173,7 @@ class Outcome:
         return f"{self.headline}. {self.consequence}"
 
 
-def _points_in_range(name: str, value: int) -> None:
+def _points_in_range(name: Text, value: int) -> None:
     if not 0 < value <= MAX_POINTS:
         raise ConfigError(
             marked("{name} is {value}; give a whole number from 1 to {most}"),

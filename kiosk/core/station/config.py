@@ -80,7 +80,7 @@ from kiosk.core.play.rules import (
     RuleProfile,
     check_template,
 )
-from kiosk.core.wording import Wording
+from kiosk.core.wording import Text, Wording
 from kiosk.core.words.language import DEFAULT_LANGUAGE, Catalogue, checked_language, load_catalogue, marked
 
 __all__ = [
@@ -165,11 +165,11 @@ def default_config(pack: Path) -> StationConfig:
 class _Reader:
     """Typed access to one TOML table, with errors that name the file and the key."""
 
-    def __init__(self, table: Mapping[str, Any], where: str) -> None:
+    def __init__(self, table: Mapping[str, Any], where: Text) -> None:
         self.table = table
         self.where = where
 
-    def fail(self, key: str, wanted: str) -> ConfigError:
+    def fail(self, key: str, wanted: Text) -> ConfigError:
         """``wanted``: a ``Wording`` ("true or false"), said in the screen's language."""
         return ConfigError(
             marked("{where}: '{key}' must be {wanted} (found {found})"),
@@ -535,7 +535,7 @@ def recognise(lexicon: MarisaLexicon, editions: EditionTable) -> PackRecognition
 
 def edition_problem(
     config: StationConfig, division: Division, lexicon: MarisaLexicon, editions: EditionTable
-) -> str | None:
+) -> Text | None:
     """Why this division must not judge with this pack (not the edition it expects), or None."""
     if division.expect is None:
         return None
@@ -564,7 +564,7 @@ def edition_problem(
     )
 
 
-def youth_list_problem(config: StationConfig, division: Division, lexicon: MarisaLexicon) -> str | None:
+def youth_list_problem(config: StationConfig, division: Division, lexicon: MarisaLexicon) -> Text | None:
     """Why this division cannot judge with this pack (youth rules and no youth list), or None."""
     if not division.youth_rules or lexicon.has_youth_list:
         return None
@@ -583,7 +583,7 @@ def youth_list_problem(config: StationConfig, division: Division, lexicon: Maris
 
 def second_opinion_problem(
     config: StationConfig, division: Division, lexicon: MarisaLexicon, second: MarisaLexicon
-) -> str | None:
+) -> Text | None:
     """Why this division's second opinion cannot be asked (its pack spells words in another
     alphabet: the same keys would be other tiles there), or None."""
     if second.info.alphabet is lexicon.info.alphabet:

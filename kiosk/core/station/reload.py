@@ -34,7 +34,7 @@ from kiosk.core.station.config import (
     second_opinion_problem,
     youth_list_problem,
 )
-from kiosk.core.wording import Wording
+from kiosk.core.wording import Text, Wording
 from kiosk.core.words.language import marked
 
 __all__ = [
@@ -52,9 +52,9 @@ class ReloadResult:
     """What a reload found: the new divisions (None when refused), the problems, what changed."""
 
     divisions: tuple[LoadedDivision, ...] | None
-    problems: tuple[str, ...] = ()
+    problems: tuple[Text, ...] = ()
     """One per file or division that failed, naming the file and what to do."""
-    changes: tuple[str, ...] = ()
+    changes: tuple[Text, ...] = ()
     """One per pack whose words or signature changed: ``NWL2023 2023-03 → NWL2023 2023-09, 196,601 words``."""
 
     @property
@@ -94,7 +94,7 @@ def _in_use(divisions: Iterable[LoadedDivision]) -> dict[Path, MarisaLexicon]:
     return found
 
 
-def _change(before: MarisaLexicon, after: MarisaLexicon) -> str | None:
+def _change(before: MarisaLexicon, after: MarisaLexicon) -> Text | None:
     old, new = before.info, after.info
     if old.set_hash != new.set_hash:
         if new.title == old.title:
@@ -131,7 +131,7 @@ def reload_divisions(
     checks = verifier if verifier is not None else Verifier()
     in_use = _in_use(current)
     loaded: dict[Path, MarisaLexicon] = {}
-    problems: list[str] = []
+    problems: list[Text] = []
     for path in _paths(config):
         try:
             fresh = load_lexicon(path, trusted_keys=config.trusted_keys, walker=checks.walker)
@@ -160,7 +160,7 @@ def reload_divisions(
         )
         for division in config.divisions
     )
-    changes: list[str] = []
+    changes: list[Text] = []
     for path, lexicon in loaded.items():
         old = in_use.get(path)
         change = None if old is None else _change(old, lexicon)
@@ -171,13 +171,13 @@ def reload_divisions(
 
 def _expected(
     config: StationConfig, division: Division, lexicon: MarisaLexicon, checks: Verifier
-) -> str | None:
+) -> Text | None:
     try:
         problem = edition_problem(config, division, lexicon, checks.editions)
     except KioskError as exc:  # an expect naming no known edition: the configuration's own fault
         return exc.wording
     # its words are English (how the set differs, length by length): said after its kind
-    return None if problem is None else Wording.summed_up(problem, PackEditionError.summary)
+    return None if problem is None else Wording.summed_up(str(problem), PackEditionError.summary)
 
 
 class DiskState(enum.Enum):
@@ -191,7 +191,7 @@ class OnDisk:
     """The file on disk now, compared with the copy of it the station judges with."""
 
     state: DiskState
-    detail: str = ""
+    detail: Text = ""
     """For CHANGED the pack's name and edition; for REFUSED the problem, naming the file."""
 
 

@@ -22,7 +22,7 @@ from importlib import resources
 from types import MappingProxyType
 
 from kiosk.core.errors import ConfigError
-from kiosk.core.wording import SUMMED_UP, Wording, marked
+from kiosk.core.wording import SUMMED_UP, Text, Wording, marked
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -67,7 +67,7 @@ class Catalogue:
         a catalogue like any other."""
         return self.language == DEFAULT_LANGUAGE and type(self.translations) is _NO_CATALOGUE
 
-    def say(self, said: str, /) -> str:
+    def say(self, said: Text, /) -> str:
         """A ``Wording`` (an error's, a problem's) in this language, each value that is itself a
         ``Wording`` said too; any other text as it is (English that no catalogue holds, or data)."""
         if not isinstance(said, Wording) or not said.message or self.is_message_ids:
@@ -104,7 +104,7 @@ def _catalogue_path(language: str) -> resources.abc.Traversable:
     return resources.files("kiosk") / "locale" / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
 
 
-def checked_language(language: str, *, where: str = "language") -> str:
+def checked_language(language: str, *, where: Text = "language") -> str:
     """``language`` as a code the station speaks (``"fr"``); ConfigError naming ``where`` and the
     languages there are, if it speaks no such language."""
     code = language.strip().lower()
@@ -119,7 +119,7 @@ def checked_language(language: str, *, where: str = "language") -> str:
     return code
 
 
-def load_catalogue(language: str, *, where: str = "language") -> Catalogue:
+def load_catalogue(language: str, *, where: Text = "language") -> Catalogue:
     """The catalogue of ``language`` (``"fr"``); ConfigError naming ``where`` if the station does not
     speak it, or if this installation lacks the compiled catalogue (a build that skipped it)."""
     code = checked_language(language, where=where)

@@ -16,6 +16,7 @@ from kiosk.core.judge import JudgeState, Typed
 from kiosk.core.packs.lexicon import MarisaLexicon
 from kiosk.core.station.config import LoadedDivision
 from kiosk.core.station.reload import DiskState, OnDisk, ReloadResult
+from kiosk.core.wording import Text
 from kiosk.core.words.language import Catalogue, english, marked
 from kiosk.core.words.plural import counted
 from kiosk.ui import theme
@@ -73,7 +74,7 @@ def pack_lines(
     """
     t = t or english()
     lines: list[str] = []
-    shown: set[str] = set()
+    shown: set[Text] = set()
     # The outcome itself is the page's notice (``reload_summary``); the lines say only what
     # it does not: which files failed and why, or each change when there are several.
     if result is not None and not result.accepted:
