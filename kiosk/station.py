@@ -72,7 +72,7 @@ def no_screen(config_path: Path | None, data_dir: Path | None, environ: Mapping[
         program += ["--data-dir", str(data_dir)]
     return (
         "no screen to show the station on: neither DISPLAY nor WAYLAND_DISPLAY is set.\n"
-        "To check the configuration, every pack and the data directory without a screen:\n"
+        "To check the configuration, every pack, the data directory and the judge PIN without a screen:\n"
         f"  {shlex.join([*program, '--check'])}\n"
         "To start the station off screen, paint its first frame and stop:\n"
         f"  QT_QPA_PLATFORM=offscreen {shlex.join([*program, '--smoke'])}"
@@ -134,10 +134,18 @@ def start_station(
     screen with it. A station with no judge PIN does not serve players (see ``run_station``).
     """
     from kiosk.core.errors import KioskError
-    from kiosk.core.station.config import load_divisions, load_languages
+    from kiosk.core.station.config import load_languages, start_divisions
     from kiosk.paths import check_data_dir, station_data
 
     words: Catalogue | None = None  # English until the configuration says otherwise
+
+    def cannot_start(exc: KioskError) -> NoReturn:  # on the terminal only, where there is no screen
+        shown = words
+        if shown is None and config_path is not None:
+            shown = stated_words(config_path)  # a configuration with a mistake still says its language
+        screen = no_screen(config_path, data_dir, os.environ) is None
+        not_ready(exc, kiosk_session=kiosk_session and screen, smoke=smoke, words=shown)
+
     try:
         config = load_station_config(config_path)
         words = station_words(config)
@@ -145,22 +153,23 @@ def start_station(
             config = replace(config, touch=True)
         where = station_data(config, data_dir=data_dir)
         verifier = station_verifier(config, where.data_dir)  # walks are remembered in the data directory
-        divisions = load_divisions(config, verifier)
-        load_languages(config)  # every catalogue it asks for is in this installation
-    except KioskError as exc:  # on the terminal only, where there is no screen to show it on
-        if words is None and config_path is not None:
-            words = stated_words(config_path)  # a configuration with a mistake still says its language
-        screen = no_screen(config_path, data_dir, os.environ) is None
-        not_ready(exc, kiosk_session=kiosk_session and screen, smoke=smoke, words=words)
+        loading = start_divisions(config, verifier)  # a pack not seen before is walked while Qt loads
+    except KioskError as exc:
+        cannot_start(exc)
     screen_problem = no_screen(config_path, data_dir, os.environ)
+    if screen_problem is None:
+        from kiosk.ui.app import run_station  # Qt is loaded only for the station itself
+    try:
+        divisions = loading.result()
+        load_languages(config)  # every catalogue it asks for is in this installation
+    except KioskError as exc:
+        cannot_start(exc)
     if screen_problem is not None:
         fail(screen_problem)
     try:
         check_data_dir(where.data_dir)
     except KioskError as exc:
         not_ready(exc, kiosk_session=kiosk_session, smoke=smoke, words=words)
-    from kiosk.ui.app import run_station  # Qt is loaded only for the station itself
-
     storage = LazyStorage(where.data_dir, where.database_url)
     try:
         code = run_station(

@@ -32,7 +32,6 @@ from kiosk.core.packs.lexicon import MarisaLexicon, load_lexicon
 from kiosk.core.packs.pack import PackInfo
 from kiosk.core.packs.trust import TrustedKey
 from kiosk.core.packs.verification import PackWalker, WalkCache
-from kiosk.core.station.config import recognise as recognise_pack_of
 from kiosk.core.words.alphabet import DEFAULT_ALPHABET, Alphabet, alphabets
 from kiosk.core.words.normalise import MAX_WORD_LETTERS
 from kiosk.core.words.plural import counted, one_or_many
@@ -77,6 +76,14 @@ def walker(*, always: bool = False) -> PackWalker:
     """The verification walk, remembered in the data directory ($KIOSK_DATA_DIR, else the
     platform's own): a station run by the same user with the same data directory shares it."""
     return PackWalker(cache=WalkCache(walk_cache_dir(station_data(None).data_dir)), always_walk=always)
+
+
+def recognise_pack_of(lexicon: MarisaLexicon, table: EditionTable) -> PackRecognition:
+    """The station's recognition of a loaded pack (kiosk.core.station.config, imported only by the commands
+    that load a pack: a build does not pay for the station's configuration code)."""
+    from kiosk.core.station.config import recognise
+
+    return recognise(lexicon, table)
 
 
 def recognition_lines(info: PackInfo, recognition: PackRecognition) -> list[str]:

@@ -81,6 +81,33 @@ def test_words_swapped_under_a_kept_manifest_are_refused_everywhere(
     assert "ACCEPTABLE" not in check.stdout
 
 
+def test_batch_reading_while_a_forged_pack_is_walked_prints_no_ruling(pack: Path, tmp_path: Path) -> None:
+    """kiosk check --batch reads its input while the pack's walk runs (in a forked copy of a fresh
+    process): a walk that refuses the trie leaves every line unruled, the pack named, exit 2."""
+    pack.write_bytes(edit_trie(pack.read_bytes(), random.Random(4)))
+    lines = "".join(f"{word.lower()}\n" for word in WORDS) * 30_000  # several blocks read meanwhile
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from kiosk.entry import run; run()",
+            "check",
+            "--pack",
+            str(pack),
+            "--batch",
+            "-",
+        ],
+        input=lines.encode("ascii"),
+        capture_output=True,
+        env={**os.environ, "KIOSK_DATA_DIR": str(tmp_path / "data")},
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stdout == b""
+    assert str(pack) in done.stderr.decode("utf-8")
+    assert DO_NOT_JUDGE in done.stderr.decode("utf-8").lower()
+
+
 def test_a_pack_of_no_words_is_refused(pack: Path) -> None:
     """The builder refuses to make one; one made by hand loaded and ruled every play unacceptable."""
     pack.write_bytes(zero_words(pack.read_bytes()))
@@ -291,6 +318,10 @@ def test_a_config_can_name_tables_of_editions_beside_the_built_in_one(
     [division] = load_divisions(config, station_verifier(config, tmp_path / "data"))
     assert division.recognition.full.edition is not None
     assert division.recognition.full.edition.name == "OURS2026"
+    pin = CliRunner().invoke(
+        kiosk, ["set-pin", "--stdin", "--data-dir", str(tmp_path / "d")], input="482613\n"
+    )
+    assert pin.exit_code == 0, pin.output  # a station's check is OK only with a judge PIN
     check = CliRunner().invoke(
         kiosk, ["station", "--config", str(config_file), "--check", "--data-dir", str(tmp_path / "d")]
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,10 +13,10 @@ import click
 from kiosk.console import fail
 from kiosk.core.errors import KioskError
 from kiosk.core.files.kind import Role, refusal
-from kiosk.core.packs.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.packs.lexicon import LoadingLexicon, MarisaLexicon, start_loading
 from kiosk.core.packs.verification import PackWalker, WalkCache
 from kiosk.core.play.adjudication import MAX_WORDS_PER_CHALLENGE, adjudicate
-from kiosk.core.play.batch import batch_rulings
+from kiosk.core.play.batch import BatchReader
 from kiosk.core.words.alphabet import tiles_of
 from kiosk.paths import (
     default_pack_path,
@@ -54,12 +55,37 @@ def read_lines(stream: TextIO) -> Iterator[list[str]]:
         yield [last]
 
 
-def open_lexicon(pack: Path | None) -> MarisaLexicon:
+def start_lexicon(pack: Path | None) -> LoadingLexicon:
+    """The pack read and checked, its walk started (remembered in the data directory's cache)."""
     walker = PackWalker(cache=WalkCache(walk_cache_dir(station_data(None).data_dir)))
     try:
-        return load_lexicon(pack if pack is not None else default_pack_path(), walker=walker)
+        return start_loading(pack if pack is not None else default_pack_path(), walker=walker)
     except KioskError as exc:
         fail(str(exc))
+
+
+def finish_loading(loading: LoadingLexicon) -> MarisaLexicon:
+    """The lexicon once its walk has vouched for it; exit with the problem if it does not."""
+    try:
+        return loading.result()
+    except KioskError as exc:
+        fail(str(exc))
+
+
+def rule_batch(batch: TextIO, loading: LoadingLexicon, *, youth: bool, max_words: int, out: TextIO) -> None:
+    """``kiosk check --batch``: every line's answer on ``out``. Lines are read (every input error
+    decided, every word normalised) while the pack's walk runs; they are looked up once it is done."""
+    reader = BatchReader(loading.info, max_words=max_words)
+    blocks = read_lines(batch)
+    waiting = []
+    for lines in blocks:
+        waiting.append(reader.read(lines))
+        if loading.done():
+            break
+    lexicon = finish_loading(loading)
+    for read in itertools.chain(waiting, map(reader.read, blocks)):
+        out.write("\n".join(read.rulings(lexicon, youth=youth)) + "\n")
+    out.flush()
 
 
 pack_option = click.option(
@@ -122,23 +148,16 @@ def check(
         problem = refusal(Path(batch_name), Role.CHALLENGES)
         if problem is not None:
             fail(problem)
-    lexicon = open_lexicon(pack)
-    if youth and not lexicon.has_youth_list:
+    loading = start_lexicon(pack)
+    if youth and not loading.has_youth_list:
         fail(
-            f"--youth was asked for, but the pack '{lexicon.info.name}' has no youth exclusion "
+            f"--youth was asked for, but the pack '{loading.info.name}' has no youth exclusion "
             "list; build one with 'lexicon-build build --youth-exclusions FILE'"
         )
     if batch is not None:
-        out = sys.stdout
-        for lines in read_lines(batch):
-            out.write(
-                "".join(
-                    f"{ruling}\n"
-                    for ruling in batch_rulings(lines, lexicon, youth=youth, max_words=max_words)
-                )
-            )
-        out.flush()
+        rule_batch(batch, loading, youth=youth, max_words=max_words, out=sys.stdout)
         return
+    lexicon = finish_loading(loading)
     try:
         # One text, split by the one normaliser exactly as the station and --batch split it.
         ruling = adjudicate(" ".join(words), lexicon, youth=youth, max_words=max_words)

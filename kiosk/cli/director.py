@@ -64,15 +64,17 @@ def director(
     certificate: Path | None,
     key_path: Path | None,
 ) -> None:
-    """Serve the director's live view of every station: a read-only web page.
+    """Serve the director's live view of every station: a web page, and a hall screen at /hall.
 
-    Per station: its state (ready, in a challenge, judge mode, station fault, not ready and why),
-    its packs, when it was last seen (red after a minute), what waits to be sent, its challenges
-    today and in the last hour. Per division: the counts and the share of successful challenges.
-    It reads the log the stations write (the shared PostgreSQL log of --database-url, or a
-    station's SQLite log) and never writes to it. The first page shows no word; the recent
-    challenges, words included, ask for the judge PIN kept in the data directory (set it with
-    'kiosk set-pin' and the same --config or --data-dir); the page keeps its own count of wrong
+    Problems first (a station not seen for 15 s, a fault, not ready), named in the page's title;
+    per station its state (or closed by a judge), its packs and rule in words, its round, what
+    waits to be sent, its challenges today and in the last hour; per division what it is judged
+    with (two ways at two stations is a warning) and its counts; the latest challenges without a
+    word. It reads the log the stations write (the shared PostgreSQL log of --database-url, or a
+    station's SQLite log). The judges' page, behind the judge PIN kept in the data directory (set
+    it with 'kiosk set-pin' and the same --config or --data-dir), finds any challenge by round,
+    table, station, division, time, verdict or word, with its words, exports CSV, sets the event's
+    round and retires a station: the view's only writes. The page keeps its own count of wrong
     PINs, never the station's.
 
     \b

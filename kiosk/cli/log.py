@@ -18,6 +18,7 @@ from kiosk.core.errors import KioskError
 from kiosk.core.files.kind import Role
 from kiosk.core.files.output import check_output
 from kiosk.core.log.challenge import MAX_QUERY_LAST
+from kiosk.core.wording import Text
 from kiosk.core.words.plural import counted
 from kiosk.paths import (
     StationData,
@@ -72,6 +73,7 @@ def format_entry(entry: ChallengeEntry) -> list[str]:
     lines = [
         f"{when}  {entry.station}  {entry.division}  {ruling.verdict.value}  {' '.join(ruling.words)}",
         f"    {ruling.pack_name} {ruling.pack_edition} ({youth}), {entry.rule_profile}, "
+        f"{'' if entry.round is None else f'round {entry.round}, '}"
         f"{'' if entry.table is None else f'table {entry.table}, '}id {entry.challenge_id}",
         f"    {entry.edition_text}; set {ruling.set_hash}",
     ]
@@ -249,7 +251,7 @@ def _say_left_out(left_out: tuple[LeftOut, ...], location: str) -> None:
             click.echo(f"  {why}", err=True)
 
 
-def _log_described(where: StationData, location: str) -> str:
+def _log_described(where: StationData, location: str) -> Text:
     """Which database a command read: the shared server, or the station's own file."""
     if where.database_url is not None and location != str(where.local_database):
         return f"the shared log {location} (the station's own file: {where.described})"

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from kiosk.cli.pin import refuse_another_users_folder
 from kiosk.cli.where import checked_data_dir, config_option
 from kiosk.console import fail
 from kiosk.core.errors import KioskError
@@ -15,9 +16,10 @@ from kiosk.core.station.config import load_divisions, load_languages
 from kiosk.core.words.plural import counted
 from kiosk.paths import (
     DATA_DIR_ENV,
+    StationData,
     station_data,
 )
-from kiosk.station import load_station_config, start_station, station_verifier
+from kiosk.station import load_station_config, program_name, start_station, station_verifier
 
 if TYPE_CHECKING:
     pass
@@ -115,7 +117,51 @@ def check_station(config_path: Path | None, data_dir_flag: Path | None) -> None:
     state = "there" if folder.is_dir() else "not there yet: the station makes it when it starts"
     click.echo(f"Data directory: {folder} ({state}; from {where_data.found_by})")
     if config.database_url is not None:
-        click.echo("Challenge log: the shared database of database_url (not contacted by this check)")
+        click.echo(f"Challenge log: {shared_log_checked(config.database_url, config.station_name)}")
+    if not _judge_pin_set(where_data):
+        fail(
+            f"no judge PIN is set for {where_data.described}, so this station would not serve players. "
+            f"Set one as the user the station runs as: {where_data.set_pin_command(program_name())}"
+        )
+    click.echo(f"Judge PIN: set, in {where_data.local_database}")
     click.echo(
         "OK: the station can start with this configuration (on the station, --smoke checks its screen)."
     )
+
+
+def _judge_pin_set(where: StationData) -> bool:
+    """Whether the station's own database holds a judge PIN (a station without one serves nobody).
+    A database that is not there holds none, and is not made by asking."""
+    if not where.local_database.exists():
+        return False
+    refuse_another_users_folder(where, "station", "--check")
+    from kiosk.storage import open_station_storage  # SQLAlchemy loads only when there is a database
+
+    try:
+        with open_station_storage(where.data_dir, None, forward_in_background=False) as storage:
+            return storage.judge_access.has_pin()
+    except KioskError as exc:
+        fail(str(exc))
+
+
+def shared_log_checked(url: str, station: str) -> str:
+    """``--check``'s line about the log of ``database_url``: the shared server contacted as the
+    station would (exit 2 with what to do if it could not judge into it), a SQLite file named."""
+    from kiosk.storage.database import describe_url, is_sqlite
+
+    if is_sqlite(url):
+        return f"the SQLite database {describe_url(url)} (made when the station starts)"
+    from kiosk.storage import check_shared_log
+
+    try:
+        found = check_shared_log(url, station)
+    except KioskError as exc:
+        fail(str(exc))
+    who = (
+        f"its role {found.role} adds station {found.registered_station!r}'s challenges"
+        if found.registered_station is not None
+        else f"its role {found.role} is not a station's role of 'kiosk shared-log setup' (it may write "
+        "any station's rows)"
+    )
+    heard = "no round set yet" if found.round is None else f"round {found.round.number}"
+    return f"the shared log at {found.where} answers (schema {found.schema_version}); {who}; {heard}"

@@ -114,7 +114,7 @@ def once_lines(log_url: str) -> list[str]:
     lines = [Pages(watcher.reader.where).summary(board)]
     for line in board.today:
         state = "no reports" if line.beat is None else ("not seen" if line.unseen else line.beat.state.value)
-        lines.append(f"  {line.name}: {state}{' (red)' if line.red else ''}, {line.counts.today} today")
+        lines.append(f"  {line.name}: {state}{' (problem)' if line.red else ''}, {line.counts.today} today")
     if board.earlier:
         lines.append(f"Not seen today: {', '.join(line.name for line in board.earlier)}")
     if board.not_read:

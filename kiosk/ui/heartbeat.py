@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, QTimer
 
 from kiosk import __version__
 from kiosk.core.errors import KioskError
-from kiosk.core.log.heartbeat import DivisionPack, Heartbeat, StationId, StationState
+from kiosk.core.log.heartbeat import DivisionPack, Heartbeat, StationId, StationState, ruling_set
 from kiosk.core.play.session import Screen
 from kiosk.ui.controller import StationController
 
@@ -30,12 +30,21 @@ REPORT_EVERY_MS = 1000  # the window is read this often; the reporter writes onl
 
 
 def heartbeat_of(
-    window: StationWindow, controller: StationController, station_id: StationId, host: str, problem: str
+    window: StationWindow,
+    controller: StationController,
+    station_id: StationId,
+    host: str,
+    problem: str,
+    *,
+    closed: bool = False,
 ) -> Heartbeat:
-    """The station's state as the director reads it. ``problem``: why it does not serve players."""
+    """The station's state as the director reads it. ``problem``: why it does not serve players;
+    ``closed``: a judge has left it ("Exit the station")."""
     state = controller.state
     reason = ""
-    if window.not_ready:
+    if closed:
+        status = StationState.CLOSED
+    elif window.not_ready:
         status, reason = StationState.NOT_READY, problem
     elif window.judging:
         status = StationState.JUDGE
@@ -51,6 +60,10 @@ def heartbeat_of(
             loaded.lexicon.info.name,
             loaded.lexicon.info.edition,
             index in state.served,
+            ruling_set(
+                loaded.lexicon.info.set_hash, loaded.lexicon.info.youth_set_hash, loaded.division.youth_rules
+            ),
+            loaded.division.youth_rules,
         )
         for index, loaded in enumerate(controller.divisions)
     )
@@ -86,6 +99,7 @@ class StationReport(QObject):
         self._host = socket.gethostname()
         self._station_id: StationId | None = None
         self.problem = ""  # why the station does not serve players now, as its notice says
+        self._closed = False
         self.timer = QTimer(self)
         self.timer.setInterval(every_ms)
         self.timer.timeout.connect(self.report)
@@ -93,6 +107,16 @@ class StationReport(QObject):
     def start(self) -> None:
         self.report()
         self.timer.start()
+
+    def close(self) -> Heartbeat | None:
+        """A judge has left the station: report it CLOSED and send that on now, within a few
+        seconds (``StationStorage.send_reports``), so the director tells it from a crash."""
+        self.timer.stop()
+        self._closed = True
+        beat = self.report()
+        if beat is not None:
+            self._storage().send_reports()
+        return beat
 
     def report(self) -> Heartbeat | None:
         """Hand the state now to the reporter; None while the storage cannot be opened (a station
@@ -108,6 +132,8 @@ class StationReport(QObject):
             reporter = storage.heartbeat_reporter()
         except KioskError:
             return None
-        beat = heartbeat_of(self._window, self._controller, self._station_id, self._host, self.problem)
+        beat = heartbeat_of(
+            self._window, self._controller, self._station_id, self._host, self.problem, closed=self._closed
+        )
         reporter.report(beat)
         return beat

@@ -87,7 +87,7 @@ def test_a_heartbeat_that_cannot_be_written_is_counted_never_raised(tmp_path: Pa
     [
         ("state", "'asleep'", "reports the state 'asleep', which this kiosk does not know"),
         ("packs", "'{\"Open\": 1}'", "not a list of at most 32"),
-        ("packs", '\'[["Open", "CSW", "24"]]\'', "not [division, pack, edition, served]"),
+        ("packs", '\'[["Open", "CSW", "24"]]\'', "not [division, pack, edition, served, digest, youth]"),
         ("packs", "'not json'", "is not JSON"),
         ("backlog", "-5", "it says -5 challenges wait"),
         ("rule_profile", "printf('%.2000c', 'x')", "its rule is over 120 characters long"),

@@ -19,6 +19,8 @@ from kiosk.core.wording import Text
 
 __all__ = [
     "MAX_QUERY_LAST",
+    "MAX_ROUND",
+    "MAX_SEARCH_CHARS",
     "ChallengeEntry",
     "ChallengeId",
     "ChallengeLog",
@@ -33,6 +35,8 @@ __all__ = [
 
 ChallengeId = NewType("ChallengeId", uuid.UUID)
 MAX_QUERY_LAST = 1_000_000  # more than any event logs; a database's integers hold it
+MAX_ROUND = 999  # the event's rounds are numbered 1 to this (longer than any event's schedule)
+MAX_SEARCH_CHARS = 64  # a word searched for in the log: longer than any challenged word
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,7 @@ class ChallengeEntry:
     rule_profile: str
     ruling: Ruling
     table: int | None = None  # the game's table, on a station that asks for it (ask_table)
+    round: int | None = None  # the event's round the director had set when it was judged (schema 8)
     published_edition: str | None = None
     edition_checked: bool = False
     second_opinion: SecondOpinion | None = None
@@ -90,10 +95,13 @@ class ChallengeLog(Protocol):
 @dataclass(frozen=True)
 class LogQuery:
     """Which challenges to list: newest first, at most ``last``, optionally one station, one
-    division, one lexicon and a time range.
+    division, one lexicon, a time range, one table, one round, one verdict, and a word.
 
     ``lexicon`` matches, ignoring case, the pack's name (``Club list``), its name and edition
-    (``Club list 2024``) or the published edition its set was proven to be (``NWL2023``).
+    (``Club list 2024``) or the published edition its set was proven to be (``NWL2023``). ``word``
+    matches a challenge one of whose words holds it, in capitals as the log keeps words
+    (``zyzz`` finds ZYZZYVA). ``before``: only challenges listed after this one (its time and id),
+    for the next page of a long list.
     """
 
     last: int | None = None
@@ -102,6 +110,11 @@ class LogQuery:
     until: datetime | None = None  # exclusive, timezone-aware
     division: str | None = None
     lexicon: str | None = None
+    table: int | None = None
+    round: int | None = None
+    verdict: Verdict | None = None
+    word: str | None = None
+    before: tuple[datetime, ChallengeId] | None = None
 
     def __post_init__(self) -> None:
         # In UTC from here on: a moment that has no UTC form (the year 9999 west of Greenwich) is
@@ -118,6 +131,20 @@ class LogQuery:
                 raise ValueError(f"a log query's {name} {moment.isoformat()} has no UTC time") from None
         if self.last is not None and not 0 < self.last <= MAX_QUERY_LAST:
             raise ValueError(f"a log query lists 1 to {MAX_QUERY_LAST} challenges, not {self.last}")
+        if self.table is not None and not 0 < self.table <= MAX_QUERY_LAST:
+            raise ValueError(f"a table is numbered 1 to {MAX_QUERY_LAST}, not {self.table}")
+        if self.round is not None and not 0 < self.round <= MAX_ROUND:
+            raise ValueError(f"a round is numbered 1 to {MAX_ROUND}, not {self.round}")
+        if self.word is not None:
+            word = self.word.strip().upper()
+            if not word or len(word) > MAX_SEARCH_CHARS or "\x00" in word:
+                raise ValueError(f"a word searched for holds 1 to {MAX_SEARCH_CHARS} characters")
+            object.__setattr__(self, "word", word)
+        if self.before is not None:
+            moment = self.before[0]
+            if moment.tzinfo is None or moment.utcoffset() is None:
+                raise ValueError(f"a log query's before must carry its time zone, not {moment.isoformat()}")
+            object.__setattr__(self, "before", (moment.astimezone(UTC), self.before[1]))
 
     def matches(self, entry: ChallengeEntry) -> bool:
         if self.station is not None and entry.station != self.station:
@@ -129,6 +156,19 @@ class LogQuery:
             names = (ruling.pack_name, f"{ruling.pack_name} {ruling.pack_edition}", entry.published_edition)
             if self.lexicon.lower() not in {name.lower() for name in names if name is not None}:
                 return False
+        if self.table is not None and entry.table != self.table:
+            return False
+        if self.round is not None and entry.round != self.round:
+            return False
+        if self.verdict is not None and entry.ruling.verdict is not self.verdict:
+            return False
+        if self.word is not None and not any(self.word in word.upper() for word in entry.ruling.words):
+            return False
+        if self.before is not None and (entry.judged_at, str(entry.challenge_id)) >= (
+            self.before[0],
+            str(self.before[1]),
+        ):
+            return False
         if self.since is not None and entry.judged_at < self.since:
             return False
         return not (self.until is not None and entry.judged_at >= self.until)

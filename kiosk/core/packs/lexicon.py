@@ -31,14 +31,16 @@ from kiosk.core.packs.pack import (
     unseal,
 )
 from kiosk.core.packs.trust import PackTrust, TrustedKey, check_pack_signature
-from kiosk.core.packs.verification import PackWalker, WalkedTries, check_walk
+from kiosk.core.packs.verification import PackWalker, Walk, WalkedTries, check_walk
 
 __all__ = [
     "WORDS_SECTION",
     "YOUTH_SECTION",
     "Lexicon",
+    "LoadingLexicon",
     "MarisaLexicon",
     "load_lexicon",
+    "start_loading",
 ]
 
 
@@ -54,15 +56,10 @@ class Lexicon(Protocol):
     def is_youth_excluded(self, word: str) -> bool: ...
 
 
-@dataclass(frozen=True)
-class MarisaLexicon:
-    """A lexicon backed by the marisa tries of a verified pack, and whose signature it carries."""
+class _CheckedPack:
+    """What a pack's checked manifest and sections say, whether or not its tries are walked yet."""
 
     contents: PackContents
-    words: marisa_trie.Trie
-    youth: marisa_trie.Trie
-    trust: PackTrust
-    walked: WalkedTries
 
     @property
     def info(self) -> PackInfo:
@@ -71,6 +68,17 @@ class MarisaLexicon:
     @property
     def has_youth_list(self) -> bool:
         return YOUTH_SECTION in self.contents.sections
+
+
+@dataclass(frozen=True)
+class MarisaLexicon(_CheckedPack):
+    """A lexicon backed by the marisa tries of a verified pack, and whose signature it carries."""
+
+    contents: PackContents
+    words: marisa_trie.Trie
+    youth: marisa_trie.Trie
+    trust: PackTrust
+    walked: WalkedTries
 
     def __contains__(self, word: object) -> bool:
         return word in self.words
@@ -99,6 +107,38 @@ class MarisaLexicon:
         )
 
 
+@dataclass(frozen=True)
+class LoadingLexicon(_CheckedPack):
+    """A pack whose digest, signature and manifest are checked, and whose tries are being walked:
+    its manifest (``info``) may be used meanwhile, its words only once ``result()`` returns."""
+
+    contents: PackContents
+    trust: PackTrust
+    walk: Walk
+
+    def done(self) -> bool:
+        """Whether ``result()`` would return (or raise) without waiting for the walk."""
+        return self.walk.done()
+
+    def result(self) -> MarisaLexicon:
+        """The lexicon, once the walk has vouched for its tries; PackError if it does not."""
+        return MarisaLexicon.from_contents(self.contents, self.trust, self.walk.result())
+
+
+def start_loading(
+    source: Path | bytes,
+    *,
+    trusted_keys: Iterable[TrustedKey] = (),
+    walker: PackWalker | None = None,
+) -> LoadingLexicon:
+    """``load_lexicon`` up to the walk, which is started and left running (``PackWalker.start``):
+    the caller may do other work, such as reading its input, before it asks for the result."""
+    sealed = read_sealed(source) if isinstance(source, Path) else open_pack(source)
+    trust = check_pack_signature(sealed, trusted_keys)
+    contents = unseal(sealed)
+    return LoadingLexicon(contents, trust, (walker if walker is not None else PackWalker()).start(contents))
+
+
 def load_lexicon(
     source: Path | bytes,
     *,
@@ -113,8 +153,4 @@ def load_lexicon(
     says which, for the screen. ``walker`` walks the tries in a child process (by default with no
     cache: the station passes one that remembers, ``kiosk.paths.cache_dir``).
     """
-    sealed = read_sealed(source) if isinstance(source, Path) else open_pack(source)
-    trust = check_pack_signature(sealed, trusted_keys)
-    contents = unseal(sealed)
-    walked = (walker if walker is not None else PackWalker()).verify(contents)
-    return MarisaLexicon.from_contents(contents, trust, walked)
+    return start_loading(source, trusted_keys=trusted_keys, walker=walker).result()

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from kiosk.core.packs.lexicon import Lexicon
+from kiosk.core.packs.pack import PackInfo
 from kiosk.core.words.normalise import normalise_play
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "WordStatus",
     "adjudicate",
     "judge_words",
+    "read_play",
 ]
 
 MAX_WORDS_PER_CHALLENGE = 8
@@ -96,6 +98,15 @@ def judge_words(words: tuple[str, ...], lexicon: Lexicon, *, youth: bool = False
     )
 
 
+def read_play(
+    words: str | Iterable[str], info: PackInfo, *, max_words: int = MAX_WORDS_PER_CHALLENGE
+) -> tuple[str, ...]:
+    """A whole challenge normalised for a pack (``info``, its manifest): every input error raised
+    (InputError) before any lookup, and from the manifest alone, so that no message can depend on
+    which word the pack holds."""
+    return normalise_play(words, max_length=info.max_length, max_words=max_words, alphabet=info.alphabet)
+
+
 def adjudicate(
     words: str | Iterable[str],
     lexicon: Lexicon,
@@ -104,8 +115,4 @@ def adjudicate(
     max_words: int = MAX_WORDS_PER_CHALLENGE,
 ) -> Ruling:
     """Normalise a whole challenge, then rule on it; raise InputError before any lookup."""
-    info = lexicon.info
-    normalised = normalise_play(
-        words, max_length=info.max_length, max_words=max_words, alphabet=info.alphabet
-    )
-    return judge_words(normalised, lexicon, youth=youth)
+    return judge_words(read_play(words, lexicon.info, max_words=max_words), lexicon, youth=youth)

@@ -28,6 +28,7 @@ in ``TEXTS``, one place, so that translations can route them through a catalogue
 from __future__ import annotations
 
 import enum
+import functools
 import re
 import string
 from collections.abc import Mapping
@@ -48,11 +49,13 @@ __all__ = [
     "POINT_KINDS",
     "TEXTS",
     "WORD_KEYS",
+    "LoggedRule",
     "Outcome",
     "PenaltyParty",
     "ProfileKind",
     "RuleProfile",
     "check_template",
+    "logged_rule",
 ]
 
 DEFAULT_POINTS_PER_WORD = 5
@@ -358,3 +361,35 @@ class RuleProfile:
         else:
             default = f"unsuccessful.{kind}.consequence"
         return Outcome(headline, self._text(default, "unsuccessful_consequence", t, **values))
+
+
+@dataclass(frozen=True)
+class LoggedRule:
+    """A rule profile as the log names it (``penalty-5-challenger_loses``), said in words for the
+    director: its title, and what a ruling under it meant for the players (the penalty: who lost
+    what). A name this kiosk cannot read is shown as it is, with no consequence."""
+
+    name: str
+    profile: RuleProfile | None
+
+    @property
+    def title(self) -> str:
+        if self.profile is None:
+            return self.name
+        label = f"{self.profile.label}: " if self.profile.label else ""
+        return f"{label}{self.profile.title}"
+
+    def consequence(self, verdict: Verdict, word_count: int) -> str:
+        """Who lost what, as the verdict screen said it (in English); "" for a rule not known here."""
+        if self.profile is None:
+            return ""
+        return self.profile.outcome(verdict, word_count).consequence
+
+
+@functools.lru_cache(maxsize=256)  # an event's log names a handful; an export asks per challenge
+def logged_rule(name: str) -> LoggedRule:
+    """The rule profile the log names ``name`` (see ``LoggedRule``)."""
+    try:
+        return LoggedRule(name, RuleProfile.from_name(name))
+    except ConfigError:
+        return LoggedRule(name, None)

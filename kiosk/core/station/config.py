@@ -10,7 +10,7 @@ Example (every key is optional; paths are relative to the file)::
     known_editions = ["our-editions.tsv"]   # editions to recognise beside the built-in table
 
     ask_table = false              # true: each challenge asks for the table number
-    language = "en"                # what players and judges read: "en", "fr" or "es"
+    language = "en"                # what players and judges read: "en", or a catalogue's code ("fr", "ca")
     [rules]
     profile = "penalty"            # "double", "penalty", "per_turn", "escalating" or "free"
     points_per_word = 5            # penalty: points for every word challenged
@@ -65,7 +65,7 @@ from typing import Any
 from kiosk.core.edition import EditionTable, Expectation, PackRecognition, recognise_pack
 from kiosk.core.errors import ConfigError, EditionTableError, PackEditionError, PackError
 from kiosk.core.files.kind import Role, refusal_for_bytes
-from kiosk.core.packs.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.packs.lexicon import LoadingLexicon, MarisaLexicon, start_loading
 from kiosk.core.packs.trust import SignatureStatus, TrustedKey, trusted_keys_from_config
 from kiosk.core.packs.verification import PackWalker
 from kiosk.core.play.adjudication import MAX_WORDS_PER_CHALLENGE
@@ -87,6 +87,7 @@ __all__ = [
     "DEFAULT_COLOURS",
     "DEFAULT_STATION_NAME",
     "Division",
+    "DivisionsLoading",
     "JudgeSettings",
     "Languages",
     "LoadedDivision",
@@ -101,6 +102,7 @@ __all__ = [
     "parse_config",
     "recognise",
     "second_opinion_problem",
+    "start_divisions",
     "stated_language",
     "youth_list_problem",
 ]
@@ -432,7 +434,7 @@ def load_config(path: Path, *, default_pack: Path) -> StationConfig:
     return replace(config, source=path)
 
 
-_STATED_LANGUAGE = re.compile(r"""language\s*=\s*["']([A-Za-z]{2})["']\s*(?:#.*)?""")
+_STATED_LANGUAGE = re.compile(r"""language\s*=\s*["']([A-Za-z]{2,3}(?:_[A-Za-z]{2})?)["']\s*(?:#.*)?""")
 
 
 def stated_language(path: Path) -> str | None:
@@ -590,17 +592,20 @@ def second_opinion_problem(
         return None
     where = config.source if config.source is not None else Wording(marked("the station configuration"))
     return Wording(
+        # TRANSLATORS: {other} and {alphabet} are the alphabets' own messages ("the Spanish
+        # alphabet"), as after "a letter of"; {name} is lexicon-build's --alphabet value, as it is.
         marked(
-            "{where}: division {division}: its second opinion pack {second} is in the {other} alphabet, "
-            "but its pack {path} is {alphabet}: a second opinion must read the same tiles; give a pack "
-            "of the {alphabet} alphabet"
+            "{where}: division {division}: its second opinion pack {second} holds words of {other}, "
+            "but its pack {path} holds words of {alphabet}: a second opinion must read the same "
+            "tiles; give it a pack of {alphabet} (lexicon-build --alphabet {name})"
         ),
         where=where,
         division=repr(division.name),
         second=division.second_opinion_pack,
-        other=second.info.alphabet.name,
+        other=second.info.alphabet.of_it,
         path=division.pack,
-        alphabet=lexicon.info.alphabet.name,
+        alphabet=lexicon.info.alphabet.of_it,
+        name=lexicon.info.alphabet.name,
     )
 
 
@@ -614,52 +619,84 @@ def load_divisions(config: StationConfig, verifier: Verifier | None = None) -> t
     A station must never start with a lexicon that did not load: it would rule every play
     unacceptable. Each pack is read once, however many divisions share it.
     """
+    return start_divisions(config, verifier).result()
+
+
+def start_divisions(config: StationConfig, verifier: Verifier | None = None) -> DivisionsLoading:
+    """``load_divisions`` begun: every pack read and its walk started, side by side, in forked
+    children where that is safe; ``result()`` waits for them and raises what ``load_divisions``
+    raises, in the same order. The station starts Qt meanwhile."""
     checks = verifier if verifier is not None else Verifier()
-    cache: dict[Path, MarisaLexicon] = {}
-
-    def load(path: Path, division: Division, role: str) -> MarisaLexicon:
-        if path not in cache:
+    started: dict[Path, LoadingLexicon | PackError] = {}
+    for path in (p for d in config.divisions for p in (d.pack, d.second_opinion_pack) if p is not None):
+        if path not in started:
             try:
-                cache[path] = load_lexicon(path, trusted_keys=config.trusted_keys, walker=checks.walker)
-            except PackError as exc:
-                if config.source is None:
-                    raise
-                # The director reads which config line to look at, then what is wrong with the file.
-                raise type(exc)(
-                    marked("{where}: division {division}, {key}: {problem}"),
-                    where=config.source,
-                    division=repr(division.name),
-                    key=role,
-                    problem=exc.wording,
-                ) from exc
-        return cache[path]
+                started[path] = start_loading(path, trusted_keys=config.trusted_keys, walker=checks.walker)
+            except PackError as exc:  # raised by result(), where loading one by one would raise it
+                started[path] = exc
+    return DivisionsLoading(config, checks, started)
 
-    loaded = []
-    for division in config.divisions:
-        lexicon = load(division.pack, division, "pack")
-        problem = youth_list_problem(config, division, lexicon)
-        if problem is not None:
-            raise ConfigError(problem)
-        try:
-            problem = edition_problem(config, division, lexicon, checks.editions)
-        except EditionTableError as exc:
-            raise ConfigError(exc.wording) from exc
-        if problem is not None:
-            raise PackEditionError(problem)
-        second = (
-            None
-            if division.second_opinion_pack is None
-            else load(division.second_opinion_pack, division, "second_opinion_pack")
-        )
-        problem = None if second is None else second_opinion_problem(config, division, lexicon, second)
-        if problem is not None:
-            raise ConfigError(problem)
-        loaded.append(
-            LoadedDivision(
-                division=division,
-                lexicon=lexicon,
-                second_opinion=second,
-                recognition=recognise(lexicon, checks.editions),
+
+class DivisionsLoading:
+    """Every pack of a configuration being walked; ``result()``: the divisions, verified."""
+
+    def __init__(
+        self, config: StationConfig, checks: Verifier, started: dict[Path, LoadingLexicon | PackError]
+    ) -> None:
+        self.config = config
+        self.checks = checks
+        self.started = started
+
+    def result(self) -> tuple[LoadedDivision, ...]:
+        config, checks, started = self.config, self.checks, self.started
+        cache: dict[Path, MarisaLexicon] = {}
+
+        def load(path: Path, division: Division, role: str) -> MarisaLexicon:
+            if path not in cache:
+                try:
+                    loading = started[path]
+                    if isinstance(loading, PackError):
+                        raise loading
+                    cache[path] = loading.result()
+                except PackError as exc:
+                    if config.source is None:
+                        raise
+                    # The director reads which config line to look at, then what is wrong with the file.
+                    raise type(exc)(
+                        marked("{where}: division {division}, {key}: {problem}"),
+                        where=config.source,
+                        division=repr(division.name),
+                        key=role,
+                        problem=exc.wording,
+                    ) from exc
+            return cache[path]
+
+        loaded = []
+        for division in config.divisions:
+            lexicon = load(division.pack, division, "pack")
+            problem = youth_list_problem(config, division, lexicon)
+            if problem is not None:
+                raise ConfigError(problem)
+            try:
+                problem = edition_problem(config, division, lexicon, checks.editions)
+            except EditionTableError as exc:
+                raise ConfigError(exc.wording) from exc
+            if problem is not None:
+                raise PackEditionError(problem)
+            second = (
+                None
+                if division.second_opinion_pack is None
+                else load(division.second_opinion_pack, division, "second_opinion_pack")
             )
-        )
-    return tuple(loaded)
+            problem = None if second is None else second_opinion_problem(config, division, lexicon, second)
+            if problem is not None:
+                raise ConfigError(problem)
+            loaded.append(
+                LoadedDivision(
+                    division=division,
+                    lexicon=lexicon,
+                    second_opinion=second,
+                    recognition=recognise(lexicon, checks.editions),
+                )
+            )
+        return tuple(loaded)

@@ -53,6 +53,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from kiosk.core.wording import Text, Wording
 from kiosk.core.words.language import marked
 
 __all__ = [
@@ -61,15 +62,18 @@ __all__ = [
     "FISE_GRAPH_DIGITS",
     "TILE_SEPARATOR",
     "Alphabet",
+    "ListedLines",
     "TileReading",
     "alphabet_named",
     "alphabets",
     "tiles_of",
+    "unmatched_lines",
 ]
 
 ASCII_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # Typed between two letters, keeps them apart as single tiles (Spanish C+H: the C and H tiles).
 TILE_SEPARATOR = "+"
+MIN_TILES = 2  # the fewest tiles a word has (kiosk.core.words.normalise's MIN_WORD_LETTERS)
 _FULLWIDTH_OFFSET = 0xFF21 - ord("A")  # U+FF21 FULLWIDTH LATIN CAPITAL LETTER A
 _FULLWIDTH_SMALL_OFFSET = 0xFF41 - ord("A")
 
@@ -83,6 +87,16 @@ class TileReading:
     tiles: tuple[str, ...]
     starts: tuple[int, ...]
     stop: int
+
+
+@dataclass(frozen=True)
+class ListedLines:
+    """Lines read at once (``Alphabet.listed_lines_at_once``): each line's stored spelling (""
+    where it needs reading on its own), the indexes of those lines, and each line's tiles."""
+
+    words: list[str]
+    odd: list[int]
+    tiles: list[int]
 
 
 @dataclass(frozen=True, eq=False)  # profiles are made once each: one is equal only to itself
@@ -106,6 +120,9 @@ class Alphabet:
     typed: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     marks: str = ""
     graph_digits: Mapping[str, str] = field(default_factory=dict)
+    # the alphabet named inside a sentence, whole ("the Spanish alphabet"): marked for the catalogue,
+    # where each language places, declines and lower-cases it as it must ("l'alphabet espagnol")
+    called: str = ""
     keyboard: tuple[str, ...] = ()
     layout: str = "us"
     federation: str = ""
@@ -120,6 +137,15 @@ class Alphabet:
     _typed_word: re.Pattern[str] = field(init=False, repr=False, compare=False)
     _written_multi: re.Pattern[str] = field(init=False, repr=False, compare=False)
     _stored_word: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    _stored_unit: str = field(init=False, repr=False, compare=False)
+    _typed_class: str = field(init=False, repr=False, compare=False)
+    _multi: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _apart: bool = field(init=False, repr=False, compare=False)
+    _bracketed_tile: re.Pattern[str] = field(
+        init=False, repr=False, compare=False
+    )  # no two multi-letter tiles share a letter
+    _lines: dict[object, re.Pattern[str]] = field(init=False, repr=False, compare=False)
+    _fixes: dict[str, dict[str, str] | None] = field(init=False, repr=False, compare=False)
     _simple: bool = field(init=False, repr=False, compare=False)
     _bracket_letters: int = field(init=False, repr=False, compare=False)
 
@@ -181,7 +207,14 @@ class Alphabet:
         object.__setattr__(self, "_fold_table", MappingProxyType({ord(c): v for c, v in typed_chars.items()}))
         typed_class = "".join(re.escape(c) for c in typed_chars)
         object.__setattr__(self, "_typed_word", re.compile(f"[{typed_class}]+"))
+        object.__setattr__(self, "_typed_class", typed_class)
         multi_written = sorted(multi, key=len, reverse=True)
+        object.__setattr__(self, "_multi", tuple(multi_written))
+        tile_choice = "|".join(map(re.escape, multi_written)) or "(?!)"
+        object.__setattr__(self, "_bracketed_tile", re.compile(rf"\[(?:{tile_choice})\]"))
+        tile_letters = [set(tile) for tile in multi_written]
+        apart = all(a.isdisjoint(b) for i, a in enumerate(tile_letters) for b in tile_letters[i + 1 :])
+        object.__setattr__(self, "_apart", apart and not any(m in t for t in multi_written for m in "[]"))
         object.__setattr__(
             self, "_written_multi", re.compile("|".join(map(re.escape, multi_written)) or "(?!)")
         )
@@ -189,6 +222,9 @@ class Alphabet:
         bracketed = "|".join(re.escape(f"[{t}]") for t in multi_written)
         unit = f"(?:{bracketed}|[{singles}])" if bracketed else f"[{singles}]"
         object.__setattr__(self, "_stored_word", re.compile(f"{unit}{{2,}}"))
+        object.__setattr__(self, "_stored_unit", unit)
+        object.__setattr__(self, "_lines", {})  # line patterns, compiled when first asked for
+        object.__setattr__(self, "_fixes", {})
 
     # --- what the profile is -------------------------------------------------------------------
 
@@ -202,6 +238,13 @@ class Alphabet:
         """Whether every word of the letters A-Z is, upper-cased, its own stored spelling (English,
         French, Italian, German): the fast roads for plain A-Z text apply."""
         return self.simple and all(letter in self._tile_set for letter in ASCII_LETTERS)
+
+    @property
+    def of_it(self) -> Text:
+        """The alphabet named inside a sentence, after "of" ("a letter of {alphabet}", "a pack of
+        {alphabet}"), for the catalogue to say as its language declines it; the title if it has no
+        such phrase of its own."""
+        return Wording(self.called) if self.called else self.title
 
     @property
     def letters_shown(self) -> str:
@@ -265,6 +308,59 @@ class Alphabet:
             return len(stored) - stored.count("[") * (self._bracket_letters + 1)
         # each bracketed tile is its letters and two brackets, for one tile
         return len(stored) - sum(len(tile) + 1 for tile in _BRACKETED.findall(stored))
+
+    def tile_counts(self, words: Sequence[str]) -> list[int]:
+        """``tile_count`` of each stored spelling (none holding a line feed), in a few passes of C
+        code over them all: each bracketed tile is taken as one character."""
+        if self._simple:
+            return list(map(len, words))
+        if not words:
+            return []
+        return list(map(len, _BRACKETED.sub("#", "\n".join(words)).split("\n")))
+
+    def all_stored(self, text: str) -> bool:
+        """Whether every line of ``text`` (words joined by line feeds) is a spelling as packs store
+        them, of two tiles or more: ``is_stored`` of each, in a few passes of C code."""
+        return self.stored_tile_counts(text) is not None
+
+    def stored_tile_counts(self, text: str) -> list[int] | None:
+        """Each line's ``tile_count`` if every line of ``text`` (words joined by line feeds) is a
+        stored spelling of two tiles or more (``all_stored``), else None: both from one pass."""
+        if "#" in text:  # (it stands for a bracketed tile below)
+            return None
+        collapsed = self._bracketed_tile.sub("#", text) if "[" in text else text
+        if self._single_tile_text().fullmatch(collapsed) is None:  # a bracket left: not a tile's
+            return None
+        counts = list(map(len, collapsed.split("\n")))
+        return counts if min(counts) >= MIN_TILES else None
+
+    def _single_tile_lines(self, most_tiles: int | None) -> re.Pattern[str]:
+        """Runs of lines each of 2 to ``most_tiles`` (None: any number) single tiles or ``#``."""
+        key = ("single", most_tiles)
+        if key not in self._lines:
+            singles = "".join(re.escape(t) for t in self.tiles if len(t) == 1)
+            most = "" if most_tiles is None else str(most_tiles)
+            self._lines[key] = re.compile(f"(?:[{singles}#]{{2,{most}}}\n)*")
+        return self._lines[key]
+
+    def _typed_text(self) -> re.Pattern[str]:
+        """A text of characters the alphabet takes and line feeds."""
+        if "typed text" not in self._lines:
+            self._lines["typed text"] = re.compile(f"[{self._typed_class}\n]*")
+        return self._lines["typed text"]
+
+    def _single_tile_text(self) -> re.Pattern[str]:
+        """A text of single tiles, ``#`` (a bracketed tile) and line feeds."""
+        if "single text" not in self._lines:
+            singles = "".join(re.escape(t) for t in self.tiles if len(t) == 1)
+            self._lines["single text"] = re.compile(f"[{singles}#\n]*")
+        return self._lines["single text"]
+
+    def _typed_lines(self) -> re.Pattern[str]:
+        """Runs of lines each made of characters the alphabet takes (``listed_at_once``'s first test)."""
+        if "typed" not in self._lines:
+            self._lines["typed"] = re.compile(f"(?:{self._typed_word.pattern}\n)*")
+        return self._lines["typed"]
 
     def is_stored(self, word: str) -> bool:
         """Whether ``word`` is a spelling as packs store it, of two tiles or more (the walk's check)."""
@@ -354,6 +450,78 @@ class Alphabet:
         stored = self._written_multi.sub(lambda found: f"[{found.group()}]", folded)
         return stored if self._stored_word.fullmatch(stored) is not None else None
 
+    def listed_lines_at_once(self, text: str, most_tiles: int | None = None) -> ListedLines:
+        """``listed_at_once`` of every line of ``text`` (words joined by line feeds), in a few passes
+        of C code over the whole text: each line's stored spelling and its tiles, and the indexes of
+        the lines (given as "") where ``listed_at_once`` gives None or the spelling has more than
+        ``most_tiles`` tiles (None: any number). A multi-letter tile is written within a line:
+        folding and bracketing the whole text brackets what each line alone would have."""
+        stored = self._bracket_written(self._fold(text))
+        # a line of 2 to most_tiles single tiles or bracketed ones is stored
+        collapsed = self._bracketed_tile.sub("#", stored)
+        tiles = list(map(len, collapsed.split("\n")))
+        words = stored.split("\n")
+        clean = (
+            self._typed_text().fullmatch(text) is not None
+            and self._single_tile_text().fullmatch(collapsed) is not None
+            and min(tiles) >= MIN_TILES
+            and (most_tiles is None or max(tiles) <= most_tiles)
+        )
+        if clean:  # one pass each over the whole text said so: no line needs a look of its own
+            return ListedLines(words, [], tiles)
+        odd = set(unmatched_lines(self._typed_lines(), text))
+        odd.update(unmatched_lines(self._single_tile_lines(most_tiles), collapsed))
+        for index in odd:
+            words[index] = ""
+        return ListedLines(words, sorted(odd), tiles)
+
+    def _bracket_written(self, folded: str) -> str:
+        """Each multi-letter tile written in ``folded`` in brackets, as ``_written_multi`` finds
+        them (leftmost first, longest first): by ``str.replace`` of each tile in turn where no two
+        tiles share a letter (then neither replacement can make or break a match of the other, and
+        each is leftmost first, as the pattern is), ~2 x faster than a call for each match."""
+        if not self._apart:
+            return self._written_multi.sub(lambda found: f"[{found.group()}]", folded)
+        for tile in self._multi:
+            if tile in folded:
+                folded = folded.replace(tile, f"[{tile}]")
+        return folded
+
+    def _fold(self, text: str) -> str:
+        """``text.translate`` of the fold table, for the characters the alphabet takes (what it does
+        to others does not matter: a line holding one is refused by its caller): ``upper()``, then
+        each character left that does not fold to itself replaced by its fold, where that gives what
+        the table gives for every character the alphabet takes (``_upper_folds``); ~3 x faster than
+        translating a text that is not all ASCII character by character."""
+        fixes = self._upper_folds()
+        if fixes is None:
+            return text.translate(self._fold_table)
+        folded = text.upper()
+        for char in set(self._lines_unfolded().findall(folded)):
+            if char in fixes:
+                folded = folded.replace(char, fixes[char])
+        return folded
+
+    def _upper_folds(self) -> dict[str, str] | None:
+        """What ``_fold`` replaces after ``upper()``: every upper-cased character the alphabet takes
+        that does not fold to itself, with its fold; None if upper-casing then replacing would not
+        fold every character the alphabet takes exactly as the fold table does."""
+        if "upper" not in self._fixes:
+            table = self._typed_chars
+            fixes = {char: table[char] for char in table if table[char] != char}
+            same = all(
+                "".join(fixes.get(c, c) for c in char.upper()) == folded for char, folded in table.items()
+            )
+            self._fixes["upper"] = fixes if same else None
+        return self._fixes["upper"]
+
+    def _lines_unfolded(self) -> re.Pattern[str]:
+        """Any character that is not its own fold (nor a line feed)."""
+        if "unfolded" not in self._lines:
+            same = "".join(re.escape(c) for c, folded in self._typed_chars.items() if folded == c)
+            self._lines["unfolded"] = re.compile(f"[^{same}\n]")
+        return self._lines["unfolded"]
+
     def listed_tiles(self, letters: str) -> tuple[str, ...] | int:
         """A word as a list writes it (folded letters, marks and separators, or tiles in
         brackets): its tiles; on failure, the index of the first character no reading gets past.
@@ -404,6 +572,24 @@ def _marked_units(letters: str, marked_spellings: Mapping[str, str]) -> Iterator
             index += 1
 
 
+def unmatched_lines(lines: re.Pattern[str], text: str) -> Iterator[int]:
+    """The indexes of the lines of ``text`` (joined by line feeds) that are not good lines, where
+    ``lines`` matches any run of good lines, each with its line feed (``(?:WORD\\n)*``): one match
+    runs over each stretch of good lines between two others, so a text of good lines costs one."""
+    text += "\n"
+    position = 0
+    index = 0
+    while True:
+        good = lines.match(text, position)  # it matches at any position, if only no line
+        end = len(text) if good is None else good.end()
+        if end == len(text):
+            return
+        index += text.count("\n", position, end)
+        yield index
+        position = text.index("\n", end) + 1
+        index += 1
+
+
 def tiles_of(stored: str) -> list[str]:
     """A stored spelling as its tiles, brackets taken off (for judges' screens and lines)."""
     return [unit.strip("[]") for unit in re.findall(r"\[[^\]]*\]|.", stored)]
@@ -427,6 +613,7 @@ QWERTY = ("Q W E R T Y U I O P", "A S D F G H J K L", "Z X C V B N M")
 ENGLISH = Alphabet(
     name="english",
     title=marked("English (A-Z)"),
+    called=marked("the English alphabet"),
     tiles=_AZ,
     keyboard=QWERTY,
     layout="us",
@@ -448,6 +635,7 @@ def _profiles() -> tuple[Alphabet, ...]:
         Alphabet(
             name="french",
             title=marked("French (A-Z, accents typed fold away)"),
+            called=marked("the French alphabet"),
             tiles=_AZ,
             folds=_accents("ÀÂÄ:A Ç:C ÉÈÊË:E ÎÏ:I ÔÖ:O ÙÛÜ:U Ÿ:Y Œ:OE Æ:AE"),
             keyboard=("A Z E R T Y U I O P", "Q S D F G H J K L M", "W X C V B N"),
@@ -462,6 +650,7 @@ def _profiles() -> tuple[Alphabet, ...]:
         Alphabet(
             name="spanish",
             title=marked("Spanish (FISE: CH, LL, RR and Ñ)"),
+            called=marked("the Spanish alphabet"),
             tiles=spanish_tiles,
             folds=_accents("Á:A É:E Í:I Ó:O ÚÜ:U"),
             graph_digits=FISE_GRAPH_DIGITS,
@@ -481,6 +670,7 @@ def _profiles() -> tuple[Alphabet, ...]:
         Alphabet(
             name="catalan",
             title=marked("Catalan (Ç, L·L, NY, QU)"),
+            called=marked("the Catalan alphabet"),
             tiles=catalan_tiles,
             folds=_accents("À:A ÉÈ:E ÍÏ:I ÒÓ:O ÚÜ:U Ŀ:L·"),
             typed={"L·L": ("L.L",)},
@@ -500,6 +690,7 @@ def _profiles() -> tuple[Alphabet, ...]:
         Alphabet(
             name="italian",
             title=marked("Italian (A-Z, accents typed fold away)"),
+            called=marked("the Italian alphabet"),
             tiles=_AZ,
             folds=_accents("ÀÁ:A ÈÉ:E ÌÍÎ:I ÒÓ:O ÙÚ:U"),
             keyboard=QWERTY,
@@ -514,6 +705,7 @@ def _profiles() -> tuple[Alphabet, ...]:
         Alphabet(
             name="polish",
             title=marked("Polish (32 letters)"),
+            called=marked("the Polish alphabet"),
             tiles=tuple("AĄBCĆDEĘFGHIJKLŁMNŃOÓPRSŚTUWYZŹŻ"),
             keyboard=("W E Ę R T Y U I O Ó P", "A Ą S Ś D F G H J K L Ł", "Z Ź Ż C Ć B N Ń M"),
             layout="pl",
@@ -527,6 +719,7 @@ def _profiles() -> tuple[Alphabet, ...]:
         Alphabet(
             name="german",
             title=marked("German (A-Z with Ä, Ö, Ü)"),
+            called=marked("the German alphabet"),
             tiles=tuple("AÄBCDEFGHIJKLMNOÖPQRSTUÜVWXYZ"),
             folds={"ß": "SS", "ẞ": "SS"},
             keyboard=("Q W E R T Z U I O P Ü", "A S D F G H J K L Ö Ä", "Y X C V B N M"),
