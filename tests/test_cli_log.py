@@ -381,9 +381,9 @@ def installed_station(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     and a judge whose own platform data folder is elsewhere."""
     installed = tmp_path / "var-lib-challenge-kiosk"
     installed.mkdir()
-    monkeypatch.setattr("kiosk.cli.INSTALLED_DATA_DIR", installed)
-    monkeypatch.setattr("kiosk.cli.INSTALLED_CONFIG", tmp_path / "no-config.toml")
-    monkeypatch.setattr("kiosk.cli.INSTALLED_PROGRAM", tmp_path / "no-program")
+    monkeypatch.setattr("kiosk.cli.pin.INSTALLED_DATA_DIR", installed)
+    monkeypatch.setattr("kiosk.cli.pin.INSTALLED_CONFIG", tmp_path / "no-config.toml")
+    monkeypatch.setattr("kiosk.cli.pin.INSTALLED_PROGRAM", tmp_path / "no-program")
     monkeypatch.delenv("KIOSK_DATA_DIR", raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "judge-home"))
     return installed
