@@ -56,8 +56,8 @@ from bench_tournament import (
     walls,
 )
 
-from kiosk.core.alphabet import Alphabet, alphabets
-from kiosk.core.normalise import normalise_list
+from kiosk.core.words.alphabet import Alphabet, alphabets
+from kiosk.core.words.normalise import normalise_list
 
 FISE_WORDS = 636_599
 SEED = 2009
@@ -256,9 +256,9 @@ def tab_to_verdict(pack: Path, words: Sequence[str], alphabet: Alphabet, folder:
     from PySide6.QtGui import QKeyEvent
     from PySide6.QtWidgets import QApplication
 
-    from kiosk.core.config import Division, StationConfig, Verifier, load_divisions
-    from kiosk.core.session import Screen
-    from kiosk.core.walk import PackWalker, WalkCache
+    from kiosk.core.packs.verification import PackWalker, WalkCache
+    from kiosk.core.play.session import Screen
+    from kiosk.core.station.config import Division, StationConfig, Verifier, load_divisions
     from kiosk.storage import open_station_storage
     from kiosk.ui.controller import StationController
     from kiosk.ui.window import StationWindow

@@ -100,12 +100,12 @@ def station(list_path: Path, count: int) -> None:
     from PySide6.QtGui import QKeyEvent
     from PySide6.QtWidgets import QApplication
 
-    from kiosk.core.config import Division, StationConfig, Verifier, load_divisions
-    from kiosk.core.session import Screen
-    from kiosk.core.walk import PackWalker, WalkCache
+    from kiosk.core.packs.verification import PackWalker, WalkCache
+    from kiosk.core.play.session import Screen
+    from kiosk.core.station.config import Division, StationConfig, Verifier, load_divisions
     from kiosk.storage import open_station_storage
     from kiosk.ui.controller import StationController
-    from kiosk.ui.report import StationReport
+    from kiosk.ui.heartbeat import StationReport
     from kiosk.ui.window import StationWindow
     from lexicon_build.builder import build_pack
     from lexicon_build.recipe import Recipe, SourceSpec
@@ -193,7 +193,7 @@ def station(list_path: Path, count: int) -> None:
 
 def populate(url: str, now: datetime) -> None:
     """100 stations' reports and 30,000 challenges over three days, a third of them today."""
-    from kiosk.core.heartbeat import DivisionPack, Heartbeat, StationId, StationState
+    from kiosk.core.log.heartbeat import DivisionPack, Heartbeat, StationId, StationState
     from kiosk.storage.database import open_engine
     from kiosk.storage.heartbeat import HeartbeatStore
     from kiosk.storage.log import SqlChallengeLog
@@ -284,7 +284,7 @@ class Stream(threading.Thread):
 def director(url: str, folder: Path) -> None:
     from kiosk.director.app import PUSH_CHECK_S
     from kiosk.director.watch import POLL_S
-    from kiosk.storage.board import LogReader
+    from kiosk.storage.overview import LogReader
 
     now = datetime.now(UTC)
     began = time.perf_counter()

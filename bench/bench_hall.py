@@ -41,9 +41,9 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from kiosk.storage.board import LogReader
 from kiosk.storage.database import open_engine
 from kiosk.storage.migrations import upgrade
+from kiosk.storage.overview import LogReader
 from tests.director.server import MANY_ADDRESSES, Slowloris
 from tests.storage.postgres import PostgresServer, find_postgres_bin, free_port
 

@@ -106,8 +106,8 @@ def tab_to_verdict(runs: int, pack: Path | None) -> None:
     from PySide6.QtGui import QKeyEvent
     from PySide6.QtWidgets import QApplication
 
-    from kiosk.core.config import default_config, load_divisions
-    from kiosk.core.session import Escape, LockoutEnded, Typed
+    from kiosk.core.play.session import Escape, LockoutEnded, Typed
+    from kiosk.core.station.config import default_config, load_divisions
     from kiosk.paths import default_pack_path
     from kiosk.storage import open_station_storage
     from kiosk.ui.controller import StationController

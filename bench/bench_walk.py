@@ -33,10 +33,10 @@ from pathlib import Path
 from bench_station import BARE_WINDOW, first_frame_seconds
 from bench_tournament import ENABLE, collins_shaped, compile_bytecode, interleaved, median_ms
 
-from kiosk.core.lexicon import MarisaLexicon, load_lexicon
-from kiosk.core.pack import read_pack
-from kiosk.core.trust import check_pack_signature
-from kiosk.core.walk import PackWalker, WalkCache, WalkedTries, walk_tries
+from kiosk.core.packs.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.packs.pack import read_pack
+from kiosk.core.packs.trust import check_pack_signature
+from kiosk.core.packs.verification import PackWalker, WalkCache, WalkedTries, walk_tries
 from lexicon_build.builder import build_pack
 from lexicon_build.recipe import Recipe, SourceSpec
 
@@ -55,7 +55,7 @@ def child_peak_mib(pack: Path) -> float:
     probe = (
         "import resource, sys\n"
         "from pathlib import Path\n"
-        "from kiosk.core.lexicon import load_lexicon\n"
+        "from kiosk.core.packs.lexicon import load_lexicon\n"
         "load_lexicon(Path(sys.argv[1]))\n"
         "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
     )

@@ -31,17 +31,24 @@ from PySide6.QtCore import QCoreApplication, QEventLoop, QRect, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
-from kiosk.core.adjudication import adjudicate
-from kiosk.core.alphabet import alphabets
-from kiosk.core.config import Division, LoadedDivision, StationConfig, Verifier, load_config, load_divisions
 from kiosk.core.edition import KnownEdition, load_edition_table
 from kiosk.core.errors import StorageError
 from kiosk.core.judge import REMOVABLE_MEDIA_ROOTS
-from kiosk.core.lexicon import load_lexicon
-from kiosk.core.record import ChallengeEntry, ChallengeId, ChallengeLog
-from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
-from kiosk.core.session import Event, TileTyped, Typed
+from kiosk.core.log.challenge import ChallengeEntry, ChallengeId, ChallengeLog
+from kiosk.core.packs.lexicon import load_lexicon
+from kiosk.core.play.adjudication import adjudicate
+from kiosk.core.play.rules import PenaltyParty, ProfileKind, RuleProfile
+from kiosk.core.play.session import Event, TileTyped, Typed
+from kiosk.core.station.config import (
+    Division,
+    LoadedDivision,
+    StationConfig,
+    Verifier,
+    load_config,
+    load_divisions,
+)
 from kiosk.core.wording import Wording
+from kiosk.core.words.alphabet import alphabets
 from kiosk.paths import default_pack_path, known_editions_path
 from kiosk.storage import StationStorage, open_station_storage
 from kiosk.ui.app import ONE_LINE, SERVES_BY_ITSELF, no_pin_problem

@@ -2,7 +2,7 @@
 
 The same recipe and sources always give the same bytes: words are a set (marisa's output does not
 depend on key order), the manifest is canonical JSON and records no time or absolute path, and the
-sections are compressed by zlib at a fixed level (``kiosk.core.pack``; the same zlib gives the same
+sections are compressed by zlib at a fixed level (``kiosk.core.packs.pack``; the same zlib gives the same
 bytes).
 """
 
@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kiosk import __version__
-from kiosk.core.alphabet import ENGLISH, Alphabet
 from kiosk.core.edition import (
     BUILT_IN_SOURCE,
     CARRIED_SOURCE,
@@ -27,11 +26,12 @@ from kiosk.core.edition import (
     recognise_pack,
 )
 from kiosk.core.errors import OutputError, PackEditionError, SourceError, SourceLinesError
-from kiosk.core.lexicon import WORDS_SECTION, YOUTH_SECTION, MarisaLexicon
-from kiosk.core.pack import PackInfo, SourceInfo, encode_pack, parse_pack
-from kiosk.core.plural import one_or_many
-from kiosk.core.trust import check_pack_signature
-from kiosk.core.walk import WalkedTries, WordSet, prove_made, trie_of_keys, word_set_facts
+from kiosk.core.packs.lexicon import WORDS_SECTION, YOUTH_SECTION, MarisaLexicon
+from kiosk.core.packs.pack import PackInfo, SourceInfo, encode_pack, parse_pack
+from kiosk.core.packs.trust import check_pack_signature
+from kiosk.core.packs.verification import WalkedTries, WordSet, prove_made, trie_of_keys, word_set_facts
+from kiosk.core.words.alphabet import ENGLISH, Alphabet
+from kiosk.core.words.plural import one_or_many
 from lexicon_build.reader import Rejection, WordList, alphabet_advice, read_word_list
 from lexicon_build.recipe import Recipe, SourceSpec
 
@@ -235,7 +235,7 @@ def build_pack(
     )
     data = encode_pack(info, sections)
     # Read back as a station reads it; the tries were made here, from words this build holds, so
-    # proving them needs no second walk of what was just written (kiosk.core.walk.prove_made).
+    # proving them needs no second walk of what was just written (kiosk.core.packs.verification.prove_made).
     contents = parse_pack(data)
     walked = WalkedTries(
         words=full,
@@ -268,7 +268,7 @@ def write_atomically(path: Path, data: bytes, *, mode: int | None = None) -> Non
     ``mode`` None gives what any new file gets under the umask (packs are for sharing);
     otherwise exactly ``mode`` (a private key is never group-readable, whatever the umask).
     Raise OutputError if it cannot be written (full disk, no permission): nothing is left behind.
-    Whether the file *may* be written over is ``kiosk.core.filekind.check_output``'s question.
+    Whether the file *may* be written over is ``kiosk.core.files.kind.check_output``'s question.
     """
     shown = path
     path = path.resolve()

@@ -10,11 +10,11 @@ lines ignored:
 ``auto`` picks Zyzzyva when most word lines carry text after the word, so that a stray
 ``TWO WORDS`` line in a plain list is reported instead of being read as a word and a definition.
 A Zyzzyva word graph (``lexicon_build.dwg``) is read as one, whatever its name; any other kind of
-file (a pack, a recipe, a Word document...) is refused by ``kiosk.core.filekind``, which says what
+file (a pack, a recipe, a Word document...) is refused by ``kiosk.core.files.kind``, which says what
 it is and what to do with it.
 Every word goes through the one normaliser; a line it refuses is reported as ``FILE:LINE: reason``.
 
-A list is read in the pack's alphabet (``kiosk.core.alphabet``): plain lists write multi-letter
+A list is read in the pack's alphabet (``kiosk.core.words.alphabet``): plain lists write multi-letter
 tiles as their letters (``CHALLAPATEÑA``: CH·A·LL·A·P·A·T·E·Ñ·A), or as packs store them, in
 brackets; a Zyzzyva graph, and a text list Zyzzyva wrote, spell them with its digits (FISE: 1-4 for
 CH, LL, RR, Ñ; every letter then a tile of its own). A text list whose words hold such digits is
@@ -34,10 +34,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kiosk.core.alphabet import ENGLISH, Alphabet, alphabets, tiles_of
 from kiosk.core.errors import InputError, InvalidCharacterError, SourceError
-from kiosk.core.filekind import Kind, Role, recognise_bytes, refusal_for_bytes
-from kiosk.core.normalise import (
+from kiosk.core.files.kind import Kind, Role, recognise_bytes, refusal_for_bytes
+from kiosk.core.words.alphabet import ENGLISH, Alphabet, alphabets, tiles_of
+from kiosk.core.words.normalise import (
     BOARD_MAX_LETTERS,
     normalise_list,
     normalise_listed,

@@ -18,9 +18,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kiosk.cli import kiosk
-from kiosk.core.adjudication import adjudicate
-from kiosk.core.alphabet import ENGLISH, alphabets
-from kiosk.core.batch import batch_rulings
 from kiosk.core.errors import (
     InputError,
     InvalidCharacterError,
@@ -31,10 +28,13 @@ from kiosk.core.errors import (
     TileError,
     WordLengthError,
 )
-from kiosk.core.lexicon import WORDS_SECTION, MarisaLexicon, load_lexicon
-from kiosk.core.normalise import normalise_listed, normalise_word, read_typed, typed_tile
-from kiosk.core.pack import encode_pack, parse_pack, read_pack
-from kiosk.core.walk import make_trie
+from kiosk.core.packs.lexicon import WORDS_SECTION, MarisaLexicon, load_lexicon
+from kiosk.core.packs.pack import encode_pack, parse_pack, read_pack
+from kiosk.core.packs.verification import make_trie
+from kiosk.core.play.adjudication import adjudicate
+from kiosk.core.play.batch import batch_rulings
+from kiosk.core.words.alphabet import ENGLISH, alphabets
+from kiosk.core.words.normalise import normalise_listed, normalise_word, read_typed, typed_tile
 from lexicon_build.builder import build_pack
 from lexicon_build.cli import main as lexicon_build
 from lexicon_build.recipe import Recipe, SourceSpec, load_recipe
@@ -566,8 +566,8 @@ def test_a_recipe_names_its_alphabet(tmp_path: Path) -> None:
 def test_a_second_opinion_in_another_alphabet_is_refused(tmp_path: Path, make_pack: PackFactory) -> None:
     """A second opinion reads the words judged: in another alphabet the same keys are other tiles
     (Spanish CALLE is C A LL E; in English, five letters), so the station does not start with one."""
-    from kiosk.core.config import Division, StationConfig, load_divisions
     from kiosk.core.errors import ConfigError
+    from kiosk.core.station.config import Division, StationConfig, load_divisions
 
     spanish_pack = make_pack(SPANISH_WORDS, alphabet="spanish")
     english_pack = make_pack(["CALLE", "PERRO"])

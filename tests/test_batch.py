@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, adjudicate
-from kiosk.core.batch import BatchReader, batch_rulings
 from kiosk.core.errors import InputError
-from kiosk.core.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.packs.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.play.adjudication import MAX_WORDS_PER_CHALLENGE, adjudicate
+from kiosk.core.play.batch import BatchReader, batch_rulings
 from lexicon_build.builder import build_pack
 from lexicon_build.recipe import Recipe, SourceSpec
 from tests.conftest import write_list

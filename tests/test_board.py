@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kiosk.core.board import Counts, Health, Judged, build_board, natural_key
-from kiosk.core.heartbeat import UNSEEN_AFTER_S, DivisionPack, Heartbeat, StationId, StationState
+from kiosk.core.log.heartbeat import UNSEEN_AFTER_S, DivisionPack, Heartbeat, StationId, StationState
+from kiosk.core.log.overview import Counts, Health, Judged, build_board, natural_key
 
 NOW = datetime(2026, 5, 1, 14, 0, tzinfo=UTC)
 
@@ -156,7 +156,7 @@ def test_a_division_judged_two_ways_now_or_today_is_a_mismatch() -> None:
 
 
 def test_a_station_not_told_the_round_yet_is_named() -> None:
-    from kiosk.core.board import EventRound
+    from kiosk.core.log.overview import EventRound
 
     beats = [replace(beat("A", number=1), round=7), replace(beat("B", number=2), round=6)]
     board = build_board(NOW, beats, {}, {}, round=EventRound(7, NOW))

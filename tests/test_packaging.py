@@ -175,7 +175,7 @@ def test_the_frozen_programs_walk_packs_and_refuse_a_forged_one(bundle: Path, tm
     and remembered in the data directory."""
     import random
 
-    from kiosk.core.pack import read_pack
+    from kiosk.core.packs.pack import read_pack
     from tests.forge import edit_trie
 
     source = write_list(tmp_path / "club.txt", ["cat", "dogs", "ma", "mas", "qi", "za"])

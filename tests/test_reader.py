@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from kiosk.core.alphabet import alphabets
 from kiosk.core.errors import SourceError
+from kiosk.core.words.alphabet import alphabets
 from lexicon_build import reader
 from lexicon_build.reader import ListFormat, WordList, read_word_list
 

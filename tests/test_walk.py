@@ -23,11 +23,10 @@ from hypothesis import strategies as st
 
 from kiosk import __version__
 from kiosk.cli import kiosk
-from kiosk.core.alphabet import ENGLISH, Alphabet
 from kiosk.core.errors import PackCorruptError, PackError
-from kiosk.core.lexicon import WORDS_SECTION, load_lexicon
-from kiosk.core.pack import PackInfo, encode_pack, parse_pack, read_pack
-from kiosk.core.walk import (
+from kiosk.core.packs.lexicon import WORDS_SECTION, load_lexicon
+from kiosk.core.packs.pack import PackInfo, encode_pack, parse_pack, read_pack
+from kiosk.core.packs.verification import (
     WALK_VERSION,
     PackWalker,
     TriesWalk,
@@ -42,6 +41,7 @@ from kiosk.core.walk import (
     walker_command,
     word_set_facts,
 )
+from kiosk.core.words.alphabet import ENGLISH, Alphabet
 from kiosk.paths import walk_cache_dir
 from lexicon_build.cli import main as lexicon_build
 from tests.conftest import PackFactory
@@ -338,7 +338,8 @@ def _fails(words: bytes, youth: bytes | None, most: int, alphabet: Alphabet) -> 
 
 
 def test_a_walk_runs_in_a_forked_copy_of_this_process_when_no_other_thread_runs() -> None:
-    check = [sys.executable, "-c", "from kiosk.core.walk import forking_is_safe; print(forking_is_safe())"]
+    code = "from kiosk.core.packs.verification import forking_is_safe; print(forking_is_safe())"
+    check = [sys.executable, "-c", code]
     assert subprocess.run(check, capture_output=True, text=True, check=True).stdout.strip() == "True"
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
@@ -396,11 +397,11 @@ def test_a_started_walk_runs_while_the_caller_works_and_is_checked_once_it_ends(
 
 
 def test_the_walker_command_is_this_python_or_the_frozen_program_itself() -> None:
-    assert walker_command() == (sys.executable, "-m", "kiosk.core.walk")
+    assert walker_command() == (sys.executable, "-m", "kiosk.core.packs.verification")
 
 
 def test_the_child_walks_a_frame_from_standard_input(make_pack: PackFactory) -> None:
-    from kiosk.core.walk import _frame
+    from kiosk.core.packs.verification import _frame
 
     contents = read_pack(make_pack(WORDS, youth=["DOGS"]))
     done = subprocess.run(

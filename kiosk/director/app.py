@@ -53,11 +53,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from kiosk.core.adjudication import Verdict
-from kiosk.core.board import natural_key
 from kiosk.core.errors import KioskError
-from kiosk.core.pin import PinOutcome
-from kiosk.core.record import (
+from kiosk.core.log.challenge import (
     MAX_QUERY_LAST,
     MAX_ROUND,
     MAX_SEARCH_CHARS,
@@ -65,14 +62,17 @@ from kiosk.core.record import (
     Found,
     LogQuery,
 )
+from kiosk.core.log.overview import natural_key
+from kiosk.core.play.adjudication import Verdict
+from kiosk.core.station.pin import PinOutcome
 from kiosk.director.door import DirectorDoor
 from kiosk.director.gate import Forms, Gate, Served, posted
 from kiosk.director.limits import Limits
 from kiosk.director.pages import STALE_AFTER_S, JudgesView, Pages, static_files
 from kiosk.director.watch import Snapshot, Watcher
-from kiosk.storage.board import LogReader
 from kiosk.storage.export import CSV_COLUMNS, entry_csv_row, inert
 from kiosk.storage.hall import HallControls
+from kiosk.storage.overview import LogReader
 
 __all__ = ["PAGE_ROWS", "RECENT_CHALLENGES", "Sessions", "director_app"]
 

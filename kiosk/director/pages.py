@@ -36,11 +36,11 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-from kiosk.core.board import Board, DivisionLine, Health, JudgedWith, StationLine
-from kiosk.core.heartbeat import UNSEEN_AFTER_S
-from kiosk.core.plural import counted
-from kiosk.core.record import ChallengeEntry, Found
-from kiosk.core.rules import logged_rule
+from kiosk.core.log.challenge import ChallengeEntry, Found
+from kiosk.core.log.heartbeat import UNSEEN_AFTER_S
+from kiosk.core.log.overview import Board, DivisionLine, Health, JudgedWith, StationLine
+from kiosk.core.play.rules import logged_rule
+from kiosk.core.words.plural import counted
 from kiosk.director.watch import Snapshot
 
 __all__ = ["HALL_TURN_S", "STALE_AFTER_S", "STATIC_FILES", "JudgesView", "Pages", "static_files"]

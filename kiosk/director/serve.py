@@ -34,9 +34,9 @@ from kiosk.director.limits import Limits
 from kiosk.director.pages import Pages
 from kiosk.director.tls import Certificate, tls_context
 from kiosk.director.watch import Watcher
-from kiosk.storage.board import LogReader
 from kiosk.storage.database import is_sqlite
 from kiosk.storage.hall import HallControls
+from kiosk.storage.overview import LogReader
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "director_server", "listen", "run_director"]
 

@@ -4,7 +4,7 @@ The web pages only ever render the latest ``Snapshot``: a database that is slow,
 delays no page; after each read the watcher tells its listeners (the pages' live streams), so a
 change reaches an open page as soon as it is read. When the log answers again after failing, the
 snapshot remembers when (``back_at``, the log's clock): for a moment the stations' reports are
-awaited, not missing (``kiosk.core.board.build_board``). A read that fails keeps the board last
+awaited, not missing (``kiosk.core.log.overview.build_board``). A read that fails keeps the board last
 read and records the error and since when; a read that never returns (a server that accepts and
 never answers) shows as a snapshot growing old (``Watcher.silent_s``), which the page reports too.
 """
@@ -17,10 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 
-from kiosk.core.board import Board
 from kiosk.core.errors import KioskError
-from kiosk.core.record import local_midnight
-from kiosk.storage.board import LogReader
+from kiosk.core.log.challenge import local_midnight
+from kiosk.core.log.overview import Board
+from kiosk.storage.overview import LogReader
 
 __all__ = ["POLL_S", "Snapshot", "Watcher"]
 

@@ -23,8 +23,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TextIO
 
-from kiosk.core.record import ChallengeEntry
-from kiosk.core.rules import logged_rule
+from kiosk.core.log.challenge import ChallengeEntry
+from kiosk.core.play.rules import logged_rule
 
 __all__ = ["CSV_COLUMNS", "entry_csv_row", "inert", "save_csv", "write_csv"]
 

@@ -26,10 +26,10 @@ from sqlalchemy import text as sql  # not text(): pybabel takes text() for a mes
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
-from kiosk.core.board import EventRound
-from kiosk.core.language import marked
-from kiosk.core.record import MAX_ROUND
+from kiosk.core.log.challenge import MAX_ROUND
+from kiosk.core.log.overview import EventRound
 from kiosk.core.wording import Wording
+from kiosk.core.words.language import marked
 from kiosk.storage.database import IMMEDIATE, SqliteFiles, describe_url, open_engine, reported_as, writing
 from kiosk.storage.schema import EventRoundRow, RetiredRow
 

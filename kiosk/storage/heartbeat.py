@@ -27,7 +27,8 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
 from kiosk.core.errors import StorageError
-from kiosk.core.heartbeat import (
+from kiosk.core.log.challenge import MAX_ROUND
+from kiosk.core.log.heartbeat import (
     HEARTBEAT_INTERVAL_S,
     MAX_REPORT_BACKLOG,
     MAX_REPORT_DIGEST_CHARS,
@@ -40,9 +41,8 @@ from kiosk.core.heartbeat import (
     StationState,
     bounded,
 )
-from kiosk.core.language import marked
-from kiosk.core.record import MAX_ROUND
 from kiosk.core.wording import Wording
+from kiosk.core.words.language import marked
 from kiosk.storage.database import IMMEDIATE, ReportedAs, SqliteFiles, reported_as, writing
 from kiosk.storage.schema import HeartbeatRow
 from kiosk.storage.settings import SettingsStore

@@ -53,9 +53,9 @@ from sqlalchemy.exc import IntegrityError, ProgrammingError
 from sqlalchemy.orm import Session
 
 from kiosk.core.errors import StorageError
-from kiosk.core.language import marked
-from kiosk.core.record import ChallengeEntry, ChallengeId, Found, LeftOut, LogQuery, LogStatus
-from kiosk.core.wording import Wording
+from kiosk.core.log.challenge import ChallengeEntry, ChallengeId, Found, LeftOut, LogQuery, LogStatus
+from kiosk.core.wording import Text, Wording
+from kiosk.core.words.language import marked
 from kiosk.storage.database import IMMEDIATE, ReportedAs, SqliteFiles, reported_as, writing
 from kiosk.storage.hall import current_round, keep_round, read_round
 from kiosk.storage.mapping import entry_from_json, entry_to_json, entry_to_row, row_to_entry
@@ -454,7 +454,7 @@ class SharedChallengeLog:
         self._remote_ready = False
         self._down = False
         self._local_only = False
-        self._last_error: str | None = None
+        self._last_error: Text | None = None
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._forwarder: threading.Thread | None = None

@@ -11,9 +11,9 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from kiosk.core.adjudication import Ruling, Verdict, WordResult, WordStatus
 from kiosk.core.errors import StorageError
-from kiosk.core.record import MAX_ROUND, ChallengeEntry, ChallengeId, SecondOpinion
+from kiosk.core.log.challenge import MAX_ROUND, ChallengeEntry, ChallengeId, SecondOpinion
+from kiosk.core.play.adjudication import Ruling, Verdict, WordResult, WordStatus
 from kiosk.storage.schema import ChallengeRow, ChallengeWordRow
 
 __all__ = ["entry_from_json", "entry_to_json", "entry_to_row", "row_to_entry"]

@@ -60,9 +60,9 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import ProgrammingError
 
 from kiosk.core.errors import StorageError
-from kiosk.core.language import marked
-from kiosk.core.record import MAX_ROUND
+from kiosk.core.log.challenge import MAX_ROUND
 from kiosk.core.wording import Wording
+from kiosk.core.words.language import marked
 from kiosk.storage.database import IMMEDIATE, reported_as
 
 __all__ = [

@@ -132,7 +132,7 @@ class JudgeAccessRow(Base):
 
 
 class HeartbeatRow(Base):
-    """The last report of one station (``kiosk.core.heartbeat``): one row per station, replaced."""
+    """The last report of one station (``kiosk.core.log.heartbeat``): one row per station, replaced."""
 
     __tablename__ = "station_heartbeat"
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from kiosk.core.board import EventRound
 from kiosk.core.errors import StorageError
-from kiosk.core.heartbeat import HEARTBEAT_INTERVAL_S
+from kiosk.core.log.heartbeat import HEARTBEAT_INTERVAL_S
+from kiosk.core.log.overview import EventRound
 from kiosk.paths import make_data_dir
 from kiosk.storage.access import JudgeAccess
 from kiosk.storage.database import (

@@ -15,11 +15,10 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent, QKeyEvent, QPaintEvent
 from PySide6.QtWidgets import QStackedWidget, QVBoxLayout, QWidget
 
-from kiosk.core.adjudication import Verdict
 from kiosk.core.edition import edition_badge
-from kiosk.core.language import Catalogue
-from kiosk.core.pack import pack_title
-from kiosk.core.session import (
+from kiosk.core.packs.pack import pack_title
+from kiosk.core.play.adjudication import Verdict
+from kiosk.core.play.session import (
     Backspace,
     Escape,
     Event,
@@ -31,18 +30,16 @@ from kiosk.core.session import (
     SessionState,
     Typed,
 )
+from kiosk.core.wording import Text
+from kiosk.core.words.language import Catalogue
 from kiosk.ui import theme
 from kiosk.ui.controller import StationController
-from kiosk.ui.views import (
-    DivisionCard,
-    DivisionView,
-    EntryView,
-    FaultView,
-    HeaderBar,
-    ReadyView,
-    TableView,
-    VerdictView,
-)
+from kiosk.ui.players.choice import DivisionView, TableView
+from kiosk.ui.players.entry import EntryView
+from kiosk.ui.players.fault import FaultView
+from kiosk.ui.players.header import HeaderBar
+from kiosk.ui.players.ready import DivisionCard, ReadyView
+from kiosk.ui.players.verdict import VerdictView
 
 if TYPE_CHECKING:  # judge mode is imported when first built, after the first frame
     from kiosk.ui.judge import JudgeView, MonotonicClock, StorageFactory
@@ -228,7 +225,7 @@ class StationWindow(QWidget):
             self.stack.addWidget(self._notice)
         return self._notice
 
-    def show_not_ready(self, problem: str, *, command: str = "", how: str = "") -> None:
+    def show_not_ready(self, problem: Text, *, command: str = "", how: str = "") -> None:
         """Serve no player until ``serve_again``: "Station not ready — call a judge", and why."""
         notice = self.notice
         notice.show_problem(problem, command=command, how=how, t=self.controller.languages.station)

@@ -28,9 +28,9 @@ from kiosk.director.serve import director_server, listen
 from kiosk.director.tls import Certificate
 from kiosk.director.watch import Watcher
 from kiosk.storage import StationStorage, open_station_storage
-from kiosk.storage.board import LogReader
 from kiosk.storage.database import sqlite_url
 from kiosk.storage.hall import HallControls
+from kiosk.storage.overview import LogReader
 from tests.storage.postgres import free_port
 
 __all__ = [

@@ -15,7 +15,7 @@ from httpx2 import Response
 from starlette.testclient import TestClient
 
 from kiosk.cli import kiosk
-from kiosk.core.heartbeat import Heartbeat, StationState
+from kiosk.core.log.heartbeat import Heartbeat, StationState
 from kiosk.director.app import Sessions, director_app
 from kiosk.director.door import DirectorDoor, StoredPin
 from kiosk.director.gate import Served
@@ -23,8 +23,8 @@ from kiosk.director.pages import Pages
 from kiosk.director.serve import listen
 from kiosk.director.watch import Watcher
 from kiosk.storage import StationStorage, open_station_storage
-from kiosk.storage.board import LogReader
 from kiosk.storage.database import sqlite_url
+from kiosk.storage.overview import LogReader
 from tests.storage.entries import make_beat, make_entry
 
 PIN = "482613"

@@ -18,18 +18,18 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from kiosk.core.heartbeat import StationState
-from kiosk.core.record import ChallengeEntry, LogQuery
+from kiosk.core.log.challenge import ChallengeEntry, LogQuery
+from kiosk.core.log.heartbeat import StationState
 from kiosk.director.app import PAGE_ROWS, Sessions, director_app
 from kiosk.director.door import DirectorDoor, StoredPin
 from kiosk.director.gate import Served
 from kiosk.director.pages import Pages
 from kiosk.director.watch import Watcher
 from kiosk.storage import CSV_COLUMNS, StationStorage, open_station_storage
-from kiosk.storage.board import LogReader
 from kiosk.storage.database import sqlite_url
 from kiosk.storage.hall import HallControls
 from kiosk.storage.log import SqlChallengeLog
+from kiosk.storage.overview import LogReader
 from tests.director.test_app import ORIGIN, PIN, SECRET_WORDS, form_token, post_form
 from tests.storage.entries import make_beat, make_entry
 

@@ -24,8 +24,8 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 
-from kiosk.core.heartbeat import UNSEEN_AFTER_S
-from kiosk.core.record import ChallengeEntry, LogQuery
+from kiosk.core.log.challenge import ChallengeEntry, LogQuery
+from kiosk.core.log.heartbeat import UNSEEN_AFTER_S
 from kiosk.storage import open_station_storage
 from kiosk.storage.database import open_engine
 from kiosk.storage.migrations import upgrade

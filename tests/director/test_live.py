@@ -28,8 +28,8 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from kiosk.core.lexicon import load_lexicon
-from kiosk.core.record import ChallengeEntry
+from kiosk.core.log.challenge import ChallengeEntry
+from kiosk.core.packs.lexicon import load_lexicon
 from kiosk.paths import default_pack_path
 from kiosk.storage import open_station_storage
 from kiosk.storage.database import open_engine

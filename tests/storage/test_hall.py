@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.core.adjudication import Verdict
-from kiosk.core.record import ChallengeId, LogQuery
+from kiosk.core.log.challenge import ChallengeId, LogQuery
+from kiosk.core.play.adjudication import Verdict
 from kiosk.storage import open_station_storage
-from kiosk.storage.board import LogReader
 from kiosk.storage.database import open_engine, sqlite_url
 from kiosk.storage.hall import HallControls, read_round
 from kiosk.storage.log import SqlChallengeLog
 from kiosk.storage.migrations import upgrade
+from kiosk.storage.overview import LogReader
 from tests.storage.entries import make_entry
 
 T0 = datetime(2024, 5, 1, 9, 0, tzinfo=UTC)

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, inspect, text
 
-from kiosk.core.adjudication import Verdict, WordStatus
 from kiosk.core.errors import StorageError
-from kiosk.core.pin import hash_pin
-from kiosk.core.record import ChallengeId, SecondOpinion
+from kiosk.core.log.challenge import ChallengeId, SecondOpinion
+from kiosk.core.play.adjudication import Verdict, WordStatus
+from kiosk.core.station.pin import hash_pin
 from kiosk.storage import SCHEMA_VERSION, LogQuery, Outbox, PinOutcome, open_station_storage
 from kiosk.storage.database import local_database_path, open_engine, sqlite_url
 from kiosk.storage.heartbeat import HeartbeatStore

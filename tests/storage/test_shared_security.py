@@ -21,14 +21,14 @@ import psycopg
 import pytest
 from psycopg import errors
 
-from kiosk.core.board import build_board
 from kiosk.core.errors import StorageError
-from kiosk.core.heartbeat import UNSEEN_AFTER_S
-from kiosk.core.record import LogQuery
+from kiosk.core.log.challenge import LogQuery
+from kiosk.core.log.heartbeat import UNSEEN_AFTER_S
+from kiosk.core.log.overview import build_board
 from kiosk.storage import StationStorage, open_station_storage
-from kiosk.storage.board import LogReader
 from kiosk.storage.heartbeat import HeartbeatStore
 from kiosk.storage.migrations import SCHEMA_VERSION
+from kiosk.storage.overview import LogReader
 from kiosk.storage.server import SharedLogSetUp, set_up_shared_log
 from tests.storage.entries import make_beat, make_entry, read_board
 from tests.storage.postgres import PostgresServer

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from kiosk.core.config import Division
-from kiosk.core.heartbeat import DivisionPack, Heartbeat, StationState
-from kiosk.ui.report import StationReport
+from kiosk.core.log.heartbeat import DivisionPack, Heartbeat, StationState
+from kiosk.core.station.config import Division
+from kiosk.ui.heartbeat import StationReport
 from tests.ui.conftest import PIN, JudgeFactory, JudgeRig, MemoryLog, press, tab, type_text
 
 WAIT_S = 60
