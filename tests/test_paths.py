@@ -38,11 +38,11 @@ def test_the_flag_then_the_config_then_the_environment_then_the_platform(
     assert flagged.database_url == "sqlite:////x/log.db"
     configured = station_data(config)  # type: ignore[arg-type]
     assert configured.data_dir == tmp_path / "from-config"
-    assert configured.found_by == f"data_dir in {tmp_path / 'station.toml'}"
+    assert str(configured.found_by) == f"data_dir in {tmp_path / 'station.toml'}"
     plain = station_data(default_config(tmp_path / "x.kxpack"))
     assert (plain.data_dir, plain.found_by) == (tmp_path / "from-env", "$KIOSK_DATA_DIR")
     monkeypatch.delenv(DATA_DIR_ENV)
-    assert station_data(None).found_by == "the platform's data folder"
+    assert str(station_data(None).found_by) == "the platform's data folder"
     assert (
         station_data(None, database_url="postgresql+psycopg://k@h/k").database_url
         == "postgresql+psycopg://k@h/k"

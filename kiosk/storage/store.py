@@ -8,6 +8,7 @@ forwarder (see ``kiosk.storage.log``) sends the outbox on when the server answer
 
 from __future__ import annotations
 
+import atexit
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,6 +68,15 @@ class StationStorage:
     heartbeats: HeartbeatStore | None = None  # where this station's heartbeats are written
     _reporter: HeartbeatReporter | None = None
     _files: tuple[SqliteFiles, ...] = ()
+    _closed: bool = False
+
+    def __post_init__(self) -> None:
+        # However the process leaves, short of a kill (an exception out of the event loop, a
+        # SystemExit anywhere), the files are closed in their order: a log changed under the
+        # station keeps its write-ahead log (SqliteFiles.settle). Left to the interpreter's
+        # shutdown, connections close in any order, and the last one to close checkpoints the
+        # station's pages into the changed file and deletes the write-ahead log.
+        atexit.register(self.close)
 
     def heartbeat_reporter(self, interval_s: float = HEARTBEAT_INTERVAL_S) -> HeartbeatReporter:
         """The station's reporter (made and started on the first call): see kiosk.storage.heartbeat."""
@@ -101,6 +111,10 @@ class StationStorage:
             self.log.forward_now(deadline_s)
 
     def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        atexit.unregister(self.close)
         if self._reporter is not None:
             self._reporter.close()
         if isinstance(self.log, SharedChallengeLog):
