@@ -32,6 +32,7 @@ from kiosk.core.session import (
     Typed,
 )
 from kiosk.ui import theme
+from kiosk.ui.blank import Blank
 from kiosk.ui.controller import StationController
 from kiosk.ui.views import (
     DivisionCard,
@@ -144,6 +145,7 @@ class StationWindow(QWidget):
         self._fault: FaultView | None = None
         self._judge: JudgeView | None = None
         self._notice: NotReadyView | None = None
+        self._blanks: list[Blank] = []  # the players' screens as built: what a finished play leaves
         self.not_ready = False  # a notice is shown instead of the players' screens: no key is heard
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -166,6 +168,7 @@ class StationWindow(QWidget):
         if self._entry is None:
             self._entry = EntryView(touch=self.controller.config.touch)
             self._entry.tapped.connect(self._on_tapped)
+            self._blanks.append(Blank.of(self._entry))
             self.stack.addWidget(self._entry)
         return self._entry
 
@@ -174,6 +177,7 @@ class StationWindow(QWidget):
         if self._division is None:
             self._division = DivisionView(touch=self.controller.config.touch)
             self._division.tapped.connect(self._on_tapped)
+            self._blanks.append(Blank.of(self._division))
             self.stack.addWidget(self._division)
         return self._division
 
@@ -182,6 +186,7 @@ class StationWindow(QWidget):
         if self._table is None:
             self._table = TableView(touch=self.controller.config.touch)
             self._table.tapped.connect(self._on_tapped)
+            self._blanks.append(Blank.of(self._table))
             self.stack.addWidget(self._table)
         return self._table
 
@@ -190,6 +195,7 @@ class StationWindow(QWidget):
         if self._verdict is None:
             self._verdict = VerdictView(touch=self.controller.config.touch)
             self._verdict.tapped.connect(self._on_tapped)
+            self._blanks.append(Blank.of(self._verdict))
             self.stack.addWidget(self._verdict)
         return self._verdict
 
@@ -216,7 +222,8 @@ class StationWindow(QWidget):
             )
             self._judge.finished.connect(self._on_judge_finished)
             self._judge.exit_confirmed.connect(self.leave)
-            self.stack.addWidget(self._judge)
+            # Not in the window until a judge opens it: closed, judge mode is no part of the
+            # players' window, and no program reading its accessibility tree finds a page of it.
         return self._judge
 
     @property
@@ -291,6 +298,7 @@ class StationWindow(QWidget):
             return
         screen = state.screen
         if screen is Screen.READY:
+            self._forget_play()
             t = state.language
             self.ready.show_ready([self._card(i, t) for i in state.served], several=self.several, t=t)
             self.stack.setCurrentWidget(self.ready)
@@ -359,12 +367,28 @@ class StationWindow(QWidget):
         """The controller's judge handler: Esc or the judge chord on the ready screen or a fault."""
         judge = self.judge
         self.judging = True
+        self.stack.addWidget(judge)
         judge.open()
         self.stack.setCurrentWidget(judge)
 
     def _on_judge_finished(self) -> None:
         self.judging = False
         self.show_state(self.controller.state)
+        self._detach_judge()
+
+    def _detach_judge(self) -> None:
+        """Judge mode out of the window: every page a judge saw (a challenge's words, each word's
+        result) leaves the accessibility tree with it, hidden nodes included."""
+        judge = self._judge
+        if judge is not None and self.stack.indexOf(judge) >= 0:
+            self.stack.removeWidget(judge)
+            judge.setParent(None)  # type: ignore[call-overload]  # parentless and never shown: no window
+
+    def _forget_play(self) -> None:
+        """Nothing of a pair's play stays behind once it is over: every players' screen but the
+        ready screen goes back to the words it was built with (hidden screens are read too)."""
+        for blank in self._blanks:
+            blank.restore()
 
     # -- input -----------------------------------------------------------------------------------
 
