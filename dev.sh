@@ -14,8 +14,10 @@ cd "$(dirname "$0")"
 VENV=${KIOSK_VENV:-.venv}
 PACKAGE_LIST=packaging/linux/debian-packages.txt
 BUILD_PACKAGES="binutils"  # PyInstaller reads the libraries it bundles with objdump
-# chromium-driver: the tests drive the director's page in the [director] group's chromium
-TEST_PACKAGES="postgresql xvfb xauth x11-utils xdotool systemd xwayland xinit chromium-driver"
+# chromium-driver: the tests drive the director's page in the [director] group's chromium; sox
+# measures the station's speech rendered to a file; at-spi2-core and python3-pyatspi: the tests
+# read what the station tells a screen reader over the accessibility bus, as Orca would
+TEST_PACKAGES="postgresql xvfb xauth x11-utils xdotool systemd xwayland xinit chromium-driver sox at-spi2-core python3-pyatspi"
 
 say() { printf '%s\n' "dev.sh: $*" >&2; }
 

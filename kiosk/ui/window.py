@@ -382,7 +382,7 @@ class StationWindow(QWidget):
         judge = self._judge
         if judge is not None and self.stack.indexOf(judge) >= 0:
             self.stack.removeWidget(judge)
-            judge.setParent(None)  # type: ignore[call-overload]  # parentless and never shown: no window
+            judge.setParent(None)  # parentless and never shown: no window
 
     def _forget_play(self) -> None:
         """Nothing of a pair's play stays behind once it is over: every players' screen but the
