@@ -31,9 +31,11 @@ from kiosk.core.session import (
     SessionState,
     Typed,
 )
+from kiosk.core.speech import REPEAT_KEY as SPOKEN_REPEAT_KEY
 from kiosk.ui import theme
 from kiosk.ui.blank import Blank
 from kiosk.ui.controller import StationController
+from kiosk.ui.speaker import Speaker
 from kiosk.ui.views import (
     DivisionCard,
     DivisionView,
@@ -44,6 +46,7 @@ from kiosk.ui.views import (
     TableView,
     VerdictView,
 )
+from kiosk.voice import Voice
 
 if TYPE_CHECKING:  # judge mode is imported when first built, after the first frame
     from kiosk.ui.judge import JudgeView, MonotonicClock, StorageFactory
@@ -58,6 +61,7 @@ APP_TITLE = "Challenge station"
 HEADER_STRETCH = 9
 BODY_STRETCH = 91
 _KEY_EVENTS = (Typed, Backspace, Escape, JudgePressed, JudgeRequested, Nudged)  # what a key can mean
+REPEAT_KEY = getattr(Qt.Key, f"Key_{SPOKEN_REPEAT_KEY}")  # says the screen again (F1: types nothing)
 
 
 def window_title(station_name: str) -> str:
@@ -158,6 +162,8 @@ class StationWindow(QWidget):
         self._pressed_on: Screen | None = None  # where the key now held (if any) was pressed
         self._released: tuple[int, int] | None = None  # the last key let go, and when (ms)
         controller.state_changed.connect(self._on_state_changed)
+        # after the screens (connected first): each step is said once its screen shows it
+        self.speaker = Speaker(controller, self, Voice() if config.access.speech else None, self)
         controller.set_judge_handler(self.open_judge_mode)
         self.show_state(controller.state)
 
@@ -318,7 +324,6 @@ class StationWindow(QWidget):
         elif screen is Screen.FAULT:
             self.fault.speak(state.language)
             self.stack.setCurrentWidget(self.fault)
-            self._announce(self.fault.headline, state.language.text("Station fault: call a judge"))
 
     def _show_verdict(self, state: SessionState) -> None:
         assert state.ruling is not None
@@ -349,24 +354,12 @@ class StationWindow(QWidget):
             info.alphabet,
         )
         self.stack.setCurrentWidget(self.verdict)
-        if ruling.verdict is Verdict.ACCEPTABLE:
-            spoken = t.text("The play is acceptable.")
-        else:
-            spoken = t.text("The play is unacceptable.")
-        self._announce(self.verdict.headline, f"{spoken} {outcome.text}")
-
-    def _announce(self, widget: QWidget, message: str) -> None:
-        """Tell screen readers (best effort: Qt forwards it only when an assistive tool listens)."""
-        # QAccessible costs ~2 ms to load: not before the first frame (the ready screen announces nothing).
-        from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
-
-        if QAccessible.isActive():
-            QAccessible.updateAccessibility(QAccessibleAnnouncementEvent(widget, message))
 
     def open_judge_mode(self) -> None:
         """The controller's judge handler: Esc or the judge chord on the ready screen or a fault."""
         judge = self.judge
         self.judging = True
+        self.speaker.silence()
         self.stack.addWidget(judge)
         judge.open()
         self.stack.setCurrentWidget(judge)
@@ -406,6 +399,8 @@ class StationWindow(QWidget):
                 self.judge.handle_key(event, repeated=repeated)
             return
         meant = key_to_event(event)
+        if event.key() == REPEAT_KEY and not repeated:
+            self.speaker.repeat()  # and, as any key, it keeps an entry left alone
         if repeated:
             if self._pressed_on is not None and isinstance(meant, _KEY_EVENTS):
                 self.controller.dispatch(Repeated(meant, self._pressed_on))
