@@ -1,8 +1,9 @@
 """Render every station screen to PNG at 1920x1080 and 1024x600 (into docs/screenshots/).
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/screens.py [OUT_DIR] [--alphabets]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/screens.py [OUT_DIR] [--alphabets | --access]
 
-(``--alphabets``: only the shots of packs in other alphabets, 80-93.)
+(``--alphabets``: only the shots of packs in other alphabets, 80-93; ``--access``: only the high
+contrast and large text shots, 94-99.)
 
 Drives the real window through the real controller with key events, on the embedded pack; the
 judge screens run over real storage in a temporary data directory (PIN 4826).
@@ -44,6 +45,7 @@ from kiosk.paths import default_pack_path, known_editions_path
 from kiosk.storage import StationStorage, open_station_storage
 from kiosk.ui.app import ONE_LINE, SERVES_BY_ITSELF
 from kiosk.ui.controller import StationController
+from kiosk.ui.theme import Look, use_look
 from kiosk.ui.window import StationWindow
 from lexicon_build.builder import build_pack
 from lexicon_build.recipe import Recipe, SourceSpec
@@ -220,6 +222,7 @@ def main(out: Path) -> None:
             window.deleteLater()
             print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
     alphabet_shots(app, out)
+    access_shots(app, out)
     judge_shots(app, out, double)
     edition_shots(app, out)
     waiting_shots(app, out, single)
@@ -227,6 +230,41 @@ def main(out: Path) -> None:
     no_pin_shots(app, out, single)
     reload_shots(app, out, pack)
     app.processEvents()
+
+
+def access_shots(app: QCoreApplication, out: Path) -> None:
+    """The [access] looks: high contrast and large text, on the screens a player meets (94-99)."""
+    pack = default_pack_path()
+    config = StationConfig(divisions=(Division("Open", pack),), station_name="Station 1")
+    divisions = load_divisions(config)
+    looks = (("high-contrast", Look(high_contrast=True)), ("large-text", Look(large_text=True)))
+    touch = replace(config, touch=True)
+    screens = (
+        ("94", "ready", config, ""),
+        ("95", "entry", config, "3quixotry za" + IDLE_WARNING),
+        ("96", "confirm", config, "3quixotry zax quiz "),
+        ("97", "verdict-acceptable", config, "3quixotry zax quiz\t"),
+        ("98", "verdict-unacceptable", config, "3quixotry zaxx quiz\t"),
+        ("99", "touch-entry", touch, "2cat do"),
+    )
+    for look_name, chosen in looks:
+        before = use_look(chosen)
+        try:
+            for number, name, shown, keys in screens:
+                for width, height in SIZES:
+                    window = station(shown, divisions, (width, height), MemoryLog())
+                    drive(window, keys)
+                    app.processEvents()
+                    path = out / f"{number}-{look_name}-{name}-{width}x{height}.png"
+                    window.grab().save(str(path))
+                    for timer in (window.controller.lockout_timer, window.controller.verdict_timer):
+                        timer.stop()
+                    window.controller.idle_timer.stop()
+                    window.controller.idle_countdown.stop()
+                    window.deleteLater()
+                    print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+        finally:
+            use_look(before)
 
 
 def edition_shots(app: QCoreApplication, out: Path) -> None:
@@ -622,11 +660,15 @@ def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None
 if __name__ == "__main__":
     # compiled first: an edited .po shows in the shots, never a stale .mo
     subprocess.run([sys.executable, str(ROOT / "packaging" / "catalogues.py")], check=True)
-    arguments = [a for a in sys.argv[1:] if a != "--alphabets"]
+    arguments = [a for a in sys.argv[1:] if a not in ("--alphabets", "--access")]
     folder = Path(arguments[0]) if arguments else ROOT / "docs" / "screenshots"
     if "--alphabets" in sys.argv[1:]:
         application = QApplication.instance() or QApplication(sys.argv)
         folder.mkdir(parents=True, exist_ok=True)
         alphabet_shots(application, folder)
+    elif "--access" in sys.argv[1:]:
+        application = QApplication.instance() or QApplication(sys.argv)
+        folder.mkdir(parents=True, exist_ok=True)
+        access_shots(application, folder)
     else:
         main(folder)
