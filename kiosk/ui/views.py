@@ -63,6 +63,10 @@ __all__ = [
 # The session names the keyboard's keys; a touch player has these instead (each pair: the words
 # for a keyboard and those for a touch screen, as English message ids; both are translated).
 TOUCH_KEY_NAMES = ((marked("press TAB"), marked("tap JUDGE")), (marked("Esc"), marked("CLEAR")))
+# What a screen reader says of keys whose face says too little or too much alike.
+JUDGE_PLAY_NAME = marked("JUDGE: judge this play")
+JUDGE_MODE_NAME = marked("Judge mode, for judges only")
+ERASE_DIGIT_NAME = marked("Erase the last digit")
 WORDS_PER_COLUMN = 4
 MIN_GRID_ROWS = 3
 CURSOR = "_"
@@ -203,6 +207,9 @@ class WordGrid(QWidget):
             self.words[index].setVisible(used)
             self.counts[index].setVisible(used and self._show_counts)
             self.words[index].setText(shown)
+            # a screen reader gets the word, not its cursor, and its tiles to spell ("D O G Z")
+            self.words[index].setAccessibleName(text)
+            self.words[index].setAccessibleDescription(" ".join(tiles))
             if not tiles:
                 count = ""
             elif alphabet.simple:
@@ -314,6 +321,9 @@ class TouchKeyboard(KeyPad):
         self.keys["SPACE"].setText(t.text("SPACE"))
         self.keys["BACKSPACE"].setText(t.text("BACKSPACE"))
         self.keys["JUDGE"].setText(t.text("JUDGE"))
+        # "JUDGE" (this play) and the quiet "Judge" (judge mode) differ on screen by size and
+        # place; a screen reader says what each does
+        self.keys["JUDGE"].setAccessibleName(t.text(JUDGE_PLAY_NAME))
 
 
 @dataclass(frozen=True)
@@ -472,6 +482,7 @@ class ReadyView(View):
         self.prompt.setText(t.text("CHALLENGER: how many words are challenged?") + f"\n{keys}")
         if self.judge_button is not None:
             self.judge_button.setText(t.text("Judge"))
+            self.judge_button.setAccessibleName(t.text(JUDGE_MODE_NAME))
 
 
 class DivisionView(View):
@@ -613,6 +624,7 @@ class TableView(View):
         self.number.setText(t.text("Table {number}", number=f"{state.table_digits}{CURSOR}"))
         if self.keypad is not None:
             self.keypad.keys["BACK"].setText(t.text("BACK"))
+            self.keypad.keys["\u232b"].setAccessibleName(t.text(ERASE_DIGIT_NAME))
         if self._touch:
             self.prompt.setText(t.text("Tap the digits, then OK \u00b7 BACK starts again"))
         else:
@@ -943,3 +955,4 @@ class FaultView(View):
         )
         if self.judge_button is not None:
             self.judge_button.setText(t.text("Judge"))
+            self.judge_button.setAccessibleName(t.text(JUDGE_MODE_NAME))

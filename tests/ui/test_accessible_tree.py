@@ -12,8 +12,10 @@ from collections import Counter
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAccessible
 
 from kiosk.core.config import JudgeSettings
+from kiosk.core.session import Screen
 from kiosk.ui.window import StationWindow
 from tests.ui.accessible import nodes, said_anywhere
 from tests.ui.conftest import PIN, JudgeFactory, JudgeRig, press, tab, type_text
@@ -131,3 +133,62 @@ def test_the_door_leaves_no_digit_behind(judge_station: JudgeFactory) -> None:
     press(window, K.Key_Escape)  # cancel at the door
     assert not window.judging
     assert tree(window) == untouched
+
+
+# Symbols a screen reader reads as symbols, or not at all: a button shown with one of these must
+# have a name in words.
+SYMBOLS = ("\u25c0", "\u25b6", "\u232b")
+
+
+def named_by_symbols_only(window: StationWindow) -> list[str]:
+    return [
+        node.path
+        for node in nodes(window)
+        if not node.invisible  # a hidden line (a setting this station does not have) is not read out
+        and node.texts
+        and any(symbol in node.texts[0] for symbol in SYMBOLS)
+        and len(node.texts[0]) <= 2
+    ]
+
+
+@pytest.mark.parametrize("touch", [False, True])
+def test_every_button_is_named_in_words_and_the_two_judges_apart(
+    judge_station: JudgeFactory, touch: bool
+) -> None:
+    rig = fresh(judge_station, touch=touch, ask_table=True)
+    window = rig.window
+    judge_names = {
+        text for node in nodes(window) for text in node.texts[:1] if text.casefold().startswith("judge")
+    }
+    if touch:  # the quiet Judge button (judge mode) and the JUDGE key (this play) say what each does
+        type_text(window, "2")
+        type_text(window, "12")
+        press(window, K.Key_Return, "\r")
+        judge_names |= {
+            text for node in nodes(window) for text in node.texts[:1] if text.casefold().startswith("judge")
+        }
+        assert "JUDGE: judge this play" in judge_names
+        assert "Judge mode, for judges only" in judge_names
+        assert len({name.casefold() for name in judge_names}) == len(judge_names)
+    while rig.controller.state.screen is not Screen.READY:
+        press(window, K.Key_Escape)
+    unlock(rig)
+    for page in ("1", "3"):  # the recheck's and the settings' arrows
+        type_text(window, page)
+        assert named_by_symbols_only(window) == []
+        press(window, K.Key_Escape)
+    press(window, K.Key_Escape)
+    press(window, K.Key_Escape)  # the door's erase key
+    assert window.judge.current is window.judge.door
+    assert named_by_symbols_only(window) == []
+
+
+def test_a_word_being_typed_is_named_as_the_word_and_spelled(judge_station: JudgeFactory) -> None:
+    rig = fresh(judge_station)
+    type_text(rig.window, "2cat dog")
+    word = rig.window.entry.grid.words[1]
+    assert word.text() == "DOG_"
+    iface = QAccessible.queryAccessibleInterface(word)
+    assert iface is not None
+    assert iface.text(QAccessible.Text.Name) == "DOG"
+    assert iface.text(QAccessible.Text.Description) == "D O G"
