@@ -19,7 +19,6 @@ from __future__ import annotations
 import shutil
 import subprocess
 from pathlib import Path
-from xml.sax.saxutils import escape
 
 from kiosk.core.speech import Speech, Spelled
 
@@ -29,6 +28,12 @@ ESPEAK = "espeak-ng"
 SPEECH_RATE_WPM = 160  # a little slower than espeak-ng's 175: letters and numbers are heard apart
 PAUSE_MS = 250  # between the parts of an utterance
 TILE_PAUSE_MS = 100  # between a multi-letter tile (Spanish CH) and the letters beside it
+
+
+def escape(text: str) -> str:
+    """``text`` as SSML's text (xml.sax.saxutils does the same, but imports urllib.request: ~30 ms
+    of the station's start-up)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def ssml(speech: Speech) -> str:

@@ -10,14 +10,19 @@ ending) says nothing, so nothing is announced twice. ``repeat`` says the whole s
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QWidget
 
 from kiosk.core.session import Screen, SessionState
-from kiosk.core.speech import Scene, Speech, said, screen_said
 from kiosk.ui.controller import StationController
-from kiosk.voice import Voice
+
+if TYPE_CHECKING:
+    # Not before the first frame: the words are needed at the first key (~4 ms of start-up, the
+    # module's dataclasses), the voice only on a station that speaks.
+    from kiosk.core.speech import Scene, Speech
+    from kiosk.voice import Voice
 
 __all__ = ["Speaker"]
 
@@ -32,17 +37,23 @@ class Speaker(QObject):
         self,
         controller: StationController,
         window: QWidget,
-        voice: Voice | None,
+        *,
+        aloud: bool,
         parent: QObject | None = None,
     ) -> None:
+        """``aloud``: say each step through espeak-ng too (the station's ``[access] speech``)."""
         super().__init__(parent)
         self.controller = controller
         self.window = window
-        self.voice = voice
+        self.voice: Voice | None = None
+        if aloud:
+            from kiosk.voice import Voice
+
+            self.voice = Voice()
         self.spoken: list[Speech] = []  # everything said, for the tests (and a look in a debugger)
         self._last = controller.state
         controller.state_changed.connect(self._on_state_changed)
-        if voice is not None and not voice.available:
+        if self.voice is not None and not self.voice.available:
             print(
                 "station: [access] speech is on, but espeak-ng is not installed: the station is silent "
                 "(apt-get install espeak-ng; docs/install.md)",
@@ -51,10 +62,14 @@ class Speaker(QObject):
 
     @property
     def scene(self) -> Scene:
+        from kiosk.core.speech import Scene
+
         controller = self.controller
         return Scene(tuple(d.division.name for d in controller.divisions), controller.config.rules)
 
     def _on_state_changed(self, state: SessionState) -> None:
+        from kiosk.core.speech import said
+
         before, self._last = self._last, state
         speech = said(before, state, self.scene)
         if speech is not None:
@@ -62,6 +77,8 @@ class Speaker(QObject):
 
     def repeat(self) -> None:
         """The repeat key: the whole screen again."""
+        from kiosk.core.speech import screen_said
+
         speech = screen_said(self.controller.state, self.scene)
         if speech is not None:
             self.say(speech, urgent=False)

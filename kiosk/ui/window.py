@@ -31,7 +31,6 @@ from kiosk.core.session import (
     SessionState,
     Typed,
 )
-from kiosk.core.speech import REPEAT_KEY as SPOKEN_REPEAT_KEY
 from kiosk.ui import theme
 from kiosk.ui.blank import Blank
 from kiosk.ui.controller import StationController
@@ -46,7 +45,6 @@ from kiosk.ui.views import (
     TableView,
     VerdictView,
 )
-from kiosk.voice import Voice
 
 if TYPE_CHECKING:  # judge mode is imported when first built, after the first frame
     from kiosk.ui.judge import JudgeView, MonotonicClock, StorageFactory
@@ -61,7 +59,7 @@ APP_TITLE = "Challenge station"
 HEADER_STRETCH = 9
 BODY_STRETCH = 91
 _KEY_EVENTS = (Typed, Backspace, Escape, JudgePressed, JudgeRequested, Nudged)  # what a key can mean
-REPEAT_KEY = getattr(Qt.Key, f"Key_{SPOKEN_REPEAT_KEY}")  # says the screen again (F1: types nothing)
+REPEAT_KEY = Qt.Key.Key_F1  # says the screen again (types nothing): kiosk.core.speech.REPEAT_KEY
 
 
 def window_title(station_name: str) -> str:
@@ -163,7 +161,7 @@ class StationWindow(QWidget):
         self._released: tuple[int, int] | None = None  # the last key let go, and when (ms)
         controller.state_changed.connect(self._on_state_changed)
         # after the screens (connected first): each step is said once its screen shows it
-        self.speaker = Speaker(controller, self, Voice() if config.access.speech else None, self)
+        self.speaker = Speaker(controller, self, aloud=config.access.speech, parent=self)
         controller.set_judge_handler(self.open_judge_mode)
         self.show_state(controller.state)
 

@@ -68,3 +68,10 @@ def test_a_silent_station_still_tells_screen_readers(station: StationFactory) ->
 
 def test_the_catalogue_has_the_french_verdict() -> None:
     assert load_catalogue("fr").text("The play is acceptable.").startswith("Le coup est")
+
+
+def test_the_repeat_key_is_the_one_the_station_names() -> None:
+    from kiosk.core.speech import REPEAT_KEY
+    from kiosk.ui.window import REPEAT_KEY as QT_REPEAT_KEY
+
+    assert getattr(Qt.Key, f"Key_{REPEAT_KEY}") == QT_REPEAT_KEY
