@@ -254,15 +254,7 @@ def access_shots(app: QCoreApplication, out: Path) -> None:
                 for width, height in SIZES:
                     window = station(shown, divisions, (width, height), MemoryLog())
                     drive(window, keys)
-                    app.processEvents()
-                    path = out / f"{number}-{look_name}-{name}-{width}x{height}.png"
-                    window.grab().save(str(path))
-                    for timer in (window.controller.lockout_timer, window.controller.verdict_timer):
-                        timer.stop()
-                    window.controller.idle_timer.stop()
-                    window.controller.idle_countdown.stop()
-                    window.deleteLater()
-                    print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+                    save_station_shot(app, window, out / f"{number}-{look_name}-{name}-{width}x{height}.png")
         finally:
             use_look(before)
 
@@ -406,18 +398,7 @@ def alphabet_shots(app: QCoreApplication, out: Path) -> None:
             for width, height in SIZES:
                 window = station(station_config, divisions, (width, height), MemoryLog())
                 drive(window, keys)
-                app.processEvents()
-                path = out / f"{name}-{width}x{height}.png"
-                window.grab().save(str(path))
-                for timer in (
-                    window.controller.lockout_timer,
-                    window.controller.verdict_timer,
-                    window.controller.idle_timer,
-                    window.controller.idle_countdown,
-                ):
-                    timer.stop()
-                window.deleteLater()
-                print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+                save_station_shot(app, window, out / f"{name}-{width}x{height}.png")
 
 
 def save_shot(app: QCoreApplication, window: QWidget, path: Path) -> None:
@@ -426,6 +407,19 @@ def save_shot(app: QCoreApplication, window: QWidget, path: Path) -> None:
     window.grab().save(str(path))
     window.deleteLater()
     print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+
+
+def save_station_shot(app: QCoreApplication, window: StationWindow, path: Path) -> None:
+    """``save_shot``, the station's timers stopped first (none fires on a window let go)."""
+    controller = window.controller
+    for timer in (
+        controller.lockout_timer,
+        controller.verdict_timer,
+        controller.idle_timer,
+        controller.idle_countdown,
+    ):
+        timer.stop()
+    save_shot(app, window, path)
 
 
 def not_ready_shots(app: QCoreApplication, out: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 from kiosk.ui import theme
@@ -46,8 +47,6 @@ def shown(station: StationFactory, keys: str, size: tuple[int, int]) -> StationW
 
 
 def press_enter(window: StationWindow) -> None:
-    from PySide6.QtCore import Qt
-
     press(window, Qt.Key.Key_Return, "\r")
 
 
