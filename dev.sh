@@ -5,19 +5,15 @@
 # and two that other scripts use:
 #   ./dev.sh bundle-setup      what packaging/build.sh needs before PyInstaller runs
 #   ./dev.sh packages GROUP... the Debian packages of those groups of packaging/linux/debian-packages.txt
-# It installs what is missing: Debian packages (the station's, from the one list that
-# docs/install.md quotes; PostgreSQL, Xvfb, cage and chromium for the tests) through apt-get when it is
-# there, and the project into ./.venv.
+# It installs what is missing, and only what the command needs: Debian packages through apt-get
+# when it is there, all from the one list packaging/linux/debian-packages.txt (`kiosk`: the
+# station's group; `test`: the station's, cage's, the director's, the build's and the tests'), and
+# the project into ./.venv (`kiosk`: the station alone; `test`: with the test tools).
 set -euo pipefail
 cd "$(dirname "$0")"
 
 VENV=${KIOSK_VENV:-.venv}
 PACKAGE_LIST=packaging/linux/debian-packages.txt
-BUILD_PACKAGES="binutils"  # PyInstaller reads the libraries it bundles with objdump
-# chromium-driver: the tests drive the director's page in the [director] group's chromium; sox
-# measures the station's speech rendered to a file; at-spi2-core and python3-pyatspi: the tests
-# read what the station tells a screen reader over the accessibility bus, as Orca would
-TEST_PACKAGES="postgresql xvfb xauth x11-utils xdotool systemd xwayland xinit chromium-driver sox at-spi2-core python3-pyatspi"
 
 say() { printf '%s\n' "dev.sh: $*" >&2; }
 
@@ -42,36 +38,54 @@ apt_install() {
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# The packages of the named groups of the list, one a line, in the list's order.
+# The packages of the named groups of the list, one a line, in the list's order. A name with
+# {python} in it (Python's shared library) is for Debian's own python3 only: see debian_python.
 list_packages() {
-  awk -v groups=" $* " '
+  awk -v groups=" $* " -v python="$(debian_python)" '
     /^\[/ { name = $0; gsub(/[][]/, "", name); wanted = index(groups, " " name " ") > 0; next }
     { sub(/#.*/, "") }
-    wanted && NF { print $1 }
+    !wanted || !NF { next }
+    index($1, "{python}") { if (python == "") next; sub(/\{python\}/, python, $1) }
+    { print $1 }
   ' "$PACKAGE_LIST"
 }
 
-# A Debian python3 creates no venv without python3-venv (no ensurepip).
-python_present() {
-  if ! command -v python3 >/dev/null 2>&1; then
-    apt_install python3 python3-venv
-  elif ! python3 -c 'import ensurepip' >/dev/null 2>&1; then
-    apt_install python3-venv
-  fi
+# The version (3.11) of the Python that makes ./.venv (the venv's own once it exists), if it is
+# Debian's: Debian's python3 has libpython linked in, and PyInstaller needs the shared library of
+# the same version, packaged apart. Empty for any other Python (pyenv's, a CI image's): that one
+# carries its own library.
+debian_python() {
+  local python=python3
+  [ -x "$VENV/bin/python" ] && python=$VENV/bin/python
+  command -v dpkg-query >/dev/null 2>&1 && command -v "$python" >/dev/null 2>&1 || return 0
+  dpkg-query -S "$(readlink -f "$(command -v "$python")")" >/dev/null 2>&1 || return 0
+  "$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])'
 }
 
+# The packages Python needs to make ./.venv (a Debian python3 makes none without python3-venv: no
+# ensurepip), installed with the command's own in one apt-get run. A machine with no python3 at
+# all gets it first: the list's {python} names the version of that python3.
+python_packages() {
+  command -v python3 >/dev/null 2>&1 || apt_install python3
+  [ -x "$VENV/bin/python" ] || python3 -c 'import ensurepip' >/dev/null 2>&1 || echo python3-venv
+}
+
+# The project into ./.venv with the extras of pyproject.toml that the command needs: `catalogues`
+# (Babel, which compiles the translations below) for the station, `package` to build the bundle,
+# `test` (which holds the other two) for the suite. One stamp per set: a venv made for the station
+# gets the test tools the first time ./dev.sh test runs, and pyproject.toml edited since means
+# installing again.
+installed() { [ -f "$VENV/.installed-$1" ] && [ ! pyproject.toml -nt "$VENV/.installed-$1" ]; }
 python_venv() {
-  python_present
-  local stamp="$VENV/.installed"
+  local extras=$1
   if [ ! -x "$VENV/bin/python" ]; then
     say "creating $VENV"
     python3 -m venv "$VENV"
   fi
-  if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-    say "installing the project and its test tools into $VENV"
-    "$VENV/bin/python" -m pip install -q --upgrade pip
-    "$VENV/bin/python" -m pip install -q -e '.[test]'
-    touch "$stamp"
+  if ! installed "$extras" && ! installed test; then
+    say "installing the project ($extras) into $VENV"
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e ".[$extras]"
+    touch "$VENV/.installed-$extras"
   fi
   # The translation catalogues, compiled from their .po files each time (a few ms): an edited
   # translation is on screen at the next start, never an old compiled one.
@@ -82,21 +96,11 @@ cmd=${1:-}
 shift || true
 case "$cmd" in
   kiosk)
-    apt_install $(list_packages station)
-    python_venv
-    if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ] && [ -z "${QT_QPA_PLATFORM:-}" ]; then
-      say "no screen here (neither DISPLAY nor WAYLAND_DISPLAY is set): on a desktop, run this"
-      say "from a terminal inside the session. Without a screen you can still"
-      say "check the configuration, its packs and the data directory:"
-      say "  $VENV/bin/kiosk station --check"
-      say "start the station off screen, paint its first frame and stop:"
-      say "  QT_QPA_PLATFORM=offscreen $VENV/bin/kiosk station --smoke"
-      say "rule on a play from the command line:"
-      say "  $VENV/bin/kiosk check CAT DOGS"
-      exit 1
-    fi
+    apt_install $(python_packages) $(list_packages station)
+    python_venv catalogues
     # A station with no judge PIN serves nobody: this demo station gets a fresh random PIN, printed
-    # here (a tournament station's PIN is set by its judge with `kiosk set-pin`).
+    # here (a tournament station's PIN is set by its judge with `kiosk set-pin`), screen or none:
+    # the checks advised below find it ready.
     pin_args=()
     args=("$@")
     for ((i = 0; i < ${#args[@]}; i++)); do
@@ -106,11 +110,24 @@ case "$cmd" in
       esac
     done
     "$VENV/bin/kiosk" set-pin --random "${pin_args[@]}"
+    if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ] && [ -z "${QT_QPA_PLATFORM:-}" ]; then
+      say "no screen here (neither DISPLAY nor WAYLAND_DISPLAY is set): on a desktop, run this"
+      say "from a terminal inside the session. Without a screen you can still"
+      where=""
+      [ ${#pin_args[@]} -eq 0 ] || where=$(printf ' %q' "${pin_args[@]}")
+      say "check the configuration, its packs, the data directory and the judge PIN:"
+      say "  $VENV/bin/kiosk station$where --check"
+      say "start the station off screen, paint its first frame and stop:"
+      say "  QT_QPA_PLATFORM=offscreen $VENV/bin/kiosk station$where --smoke"
+      say "rule on a play from the command line:"
+      say "  $VENV/bin/kiosk check CAT DOGS"
+      exit 1
+    fi
     exec "$VENV/bin/kiosk" "$@"
     ;;
   test)
-    apt_install $(list_packages station cage director) $BUILD_PACKAGES $TEST_PACKAGES
-    python_venv
+    apt_install $(python_packages) $(list_packages station cage director build test)
+    python_venv test
     export QT_QPA_PLATFORM=offscreen
     bin="$VENV/bin"
     "$bin/ruff" check .
@@ -122,8 +139,8 @@ case "$cmd" in
   bundle-setup)
     # PyInstaller copies the libraries the station's Qt finds on this machine into the bundle:
     # install the station's packages here too, so that the bundle carries what it can.
-    apt_install $(list_packages station) $BUILD_PACKAGES
-    python_venv
+    apt_install $(python_packages) $(list_packages station build)
+    python_venv package
     ;;
   packages)
     [ $# -gt 0 ] || { say "usage: ./dev.sh packages GROUP... (groups: $(grep -o '^\[[a-z0-9-]*\]' "$PACKAGE_LIST" | tr -d '[]' | xargs))"; exit 2; }

@@ -1,9 +1,12 @@
 """Render every station screen to PNG at 1920x1080 and 1024x600 (into docs/screenshots/).
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/screens.py [OUT_DIR] [--alphabets | --access]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/screens.py [OUT_DIR] [--alphabets] [--languages]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/screens.py [OUT_DIR] --access
 
-(``--alphabets``: only the shots of packs in other alphabets, 80-93; ``--access``: only the high
-contrast and large text shots, 94-99.)
+(``--alphabets``: only the shots of packs in other alphabets, 80-93; ``--languages``: only the
+Italian, Catalan, German, Polish and further French and Spanish shots, 100-149: a station walked
+in each language, on a pack of its own alphabet, its judge mode and its not-ready screen;
+``--access``: only the high contrast and large text shots, 94-99.)
 
 Drives the real window through the real controller with key events, on the embedded pack; the
 judge screens run over real storage in a temporary data directory (PIN 4826).
@@ -43,7 +46,7 @@ from kiosk.core.session import Event, TileTyped, Typed
 from kiosk.core.wording import Wording
 from kiosk.paths import default_pack_path, known_editions_path
 from kiosk.storage import StationStorage, open_station_storage
-from kiosk.ui.app import ONE_LINE, SERVES_BY_ITSELF
+from kiosk.ui.app import ONE_LINE, SERVES_BY_ITSELF, no_pin_problem
 from kiosk.ui.controller import StationController
 from kiosk.ui.theme import Look, use_look
 from kiosk.ui.window import StationWindow
@@ -229,6 +232,7 @@ def main(out: Path) -> None:
     not_ready_shots(app, out)
     no_pin_shots(app, out, single)
     reload_shots(app, out, pack)
+    language_shots(app, out)
     app.processEvents()
 
 
@@ -326,9 +330,20 @@ ALPHABET_LISTS = {
     "spanish": ["CHALLAPATEÑA", "CALLE", "PERRO", "COCHE", "NIÑO", "LLAMA", "CHE"],
     "catalan": ["COL·LECCIÓ", "CALL", "ANYS", "QUE", "FAÇANA", "CAVALL"],
     "polish": ["ŻÓŁW", "ŹDŹBŁO", "GĘŚ"],
+    "italian": ["SCARABEO", "TESSERA", "GIOCATA", "CASA", "GATTO", "ZAINO"],
     "french": ["ÉTÉ", "COEUR", "GARÇON"],
-    "german": ["STRASSE", "ÄRGER", "ÜBER"],
+    "german": ["ÄRGERN", "ÄRGER", "BÜCHER", "STRASSE", "ÖLIG", "ZUG", "ÜBER"],
 }
+
+
+def alphabet_pack(folder: Path, alphabet: str) -> Path:
+    """A pack of our own words in ``alphabet`` (ALPHABET_LISTS), built by the real builder."""
+    source = folder / f"{alphabet}.txt"
+    source.write_text("".join(f"{word}\n" for word in ALPHABET_LISTS[alphabet]), encoding="utf-8")
+    recipe = Recipe(name=f"{alphabet.title()} club list", sources=(SourceSpec(path=source),))
+    path = folder / f"{alphabet}.kxpack"
+    path.write_bytes(build_pack(replace(recipe, alphabet=alphabets()[alphabet])).data)
+    return path
 
 
 def taps(*tiles: str) -> list[str | Event]:
@@ -341,14 +356,7 @@ def alphabet_shots(app: QCoreApplication, out: Path) -> None:
     pack's tiles in its players' layout, the entry and the check showing the tiles judged (tiles
     apart, typed with +, tapped one by one), refusals, the verdict."""
     with tempfile.TemporaryDirectory() as folder:
-        packs: dict[str, Path] = {}
-        for name, words in ALPHABET_LISTS.items():
-            source = Path(folder) / f"{name}.txt"
-            source.write_text("".join(f"{word}\n" for word in words), encoding="utf-8")
-            recipe = Recipe(name=f"{name.title()} club list", sources=(SourceSpec(path=source),))
-            recipe = replace(recipe, alphabet=alphabets()[name])
-            packs[name] = Path(folder) / f"{name}.kxpack"
-            packs[name].write_bytes(build_pack(recipe).data)
+        packs = {name: alphabet_pack(Path(folder), name) for name in ALPHABET_LISTS}
 
         def config(alphabet: str, language: str, *, touch: bool = True) -> StationConfig:
             return StationConfig(
@@ -359,9 +367,9 @@ def alphabet_shots(app: QCoreApplication, out: Path) -> None:
                 rules=RuleProfile(ProfileKind.DOUBLE),
             )
 
-        spanish, catalan, polish = config("spanish", "es"), config("catalan", "es"), config("polish", "en")
+        spanish, catalan, polish = config("spanish", "es"), config("catalan", "ca"), config("polish", "pl")
         spanish_keys = config("spanish", "es", touch=False)
-        catalan_keys = config("catalan", "es", touch=False)
+        catalan_keys = config("catalan", "ca", touch=False)
         shots: list[tuple[str, StationConfig, str | list[str | Event]]] = [
             ("80-es-touch-tiles-entry", spanish, "2challapateña calle"),
             ("81-es-touch-tiles-confirm", spanish, "2challapateña calle "),
@@ -388,7 +396,7 @@ def alphabet_shots(app: QCoreApplication, out: Path) -> None:
             ),
             ("91-es-verdict-separate-tiles", spanish_keys, "1c+he\t"),
             ("92-fr-touch-azerty-entry", config("french", "fr"), "1garçon"),
-            ("93-de-touch-qwertz-entry", config("german", "en"), "1ärger"),
+            ("93-de-touch-qwertz-entry", config("german", "de"), "1ärger"),
         ]
         loaded: dict[str, tuple[LoadedDivision, ...]] = {}
         for name, station_config, keys in shots:
@@ -444,20 +452,26 @@ def not_ready_shots(app: QCoreApplication, out: Path) -> None:
 
 def no_pin_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None:
     """A kiosk session with no judge PIN yet: it serves nobody and says how a judge sets one."""
-    from kiosk.paths import station_data
 
-    where = station_data(config, data_dir=Path("/var/lib/challenge-kiosk"))
-    command = "/opt/challenge-kiosk/kiosk set-pin --config /etc/challenge-kiosk/station.toml"
-    command += " --data-dir /var/lib/challenge-kiosk"
-    problem = (
-        f"no judge PIN is set for {where.described}, so this station does not serve players. A "
-        "judge sets one on this machine's terminal, as the user kiosk, with:"
-    )
     divisions = load_divisions(config)
     for width, height in SIZES:
         window = station(config, divisions, (width, height), MemoryLog())
-        window.show_not_ready(problem, command=command, how=ONE_LINE + SERVES_BY_ITSELF)
+        show_no_pin(window, config)
         save_shot(app, window, out / f"33-station-not-ready-no-pin-{width}x{height}.png")
+
+
+def show_no_pin(window: StationWindow, config: StationConfig) -> None:
+    """The not-ready screen of a station with no judge PIN yet, configured from
+    /etc/challenge-kiosk/station.toml with data_dir /var/lib/challenge-kiosk, as app.py says it."""
+    from kiosk.paths import station_data
+
+    source = Path("/etc/challenge-kiosk/station.toml")
+    configured = replace(config, source=source, data_dir=Path("/var/lib/challenge-kiosk"))
+    where = station_data(configured)
+    command = where.set_pin_command("/opt/challenge-kiosk/kiosk")
+    t = window.controller.languages.station
+    how = f"{t.text(ONE_LINE)} {t.text(SERVES_BY_ITSELF)}"
+    window.show_not_ready(no_pin_problem(where, "kiosk"), command=command, how=how)
 
 
 def reload_shots(app: QCoreApplication, out: Path, pack: Path) -> None:
@@ -651,15 +665,108 @@ def judge_shots(app: QCoreApplication, out: Path, config: StationConfig) -> None
                     print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
 
 
+IMU = RuleProfile(ProfileKind.PENALTY, penalty_party=PenaltyParty.BOTH)  # the longest consequence
+# Each language's station on a pack of its alphabet (100-149): the players' screens, then judge mode
+# (after 37 wrong PINs; the packs, counted in its tiles; settings left unsaved) and the not-ready
+# screen of a station with no judge PIN. (name, language, alphabet, touch, keys); "judge" keys are
+# typed in judge mode, "no-pin" shows the not-ready screen.
+LANGUAGE_SHOTS: list[tuple[str, str, str, bool, str]] = [
+    ("100-it-ready", "it", "italian", False, ""),
+    ("101-it-entry-refused-character", "it", "italian", False, "2casa gatt\u00f6"),
+    ("102-it-confirm", "it", "italian", False, "3scarabeo tessera giocata "),
+    ("103-it-verdict-acceptable", "it", "italian", False, "3scarabeo tessera giocata\t"),
+    ("104-it-verdict-unacceptable", "it", "italian", False, "2scarabeo tesserra\t"),
+    ("105-it-touch-entry", "it", "italian", True, "2casa ga"),
+    ("106-it-judge-menu-after-wrong-pins", "it", "italian", False, "judge"),
+    ("107-it-judge-packs", "it", "italian", False, "judge2"),
+    ("108-it-judge-settings-not-saved", "it", "italian", False, "judge3" + DOWN + RIGHT + ESCAPE),
+    ("109-it-not-ready-no-pin", "it", "italian", False, "no-pin"),
+    ("110-ca-ready", "ca", "catalan", False, ""),
+    ("111-ca-entry-refused-k", "ca", "catalan", False, "2anys k"),
+    ("112-ca-confirm", "ca", "catalan", False, "2col\u00b7lecci\u00f3 fa\u00e7ana "),
+    ("113-ca-verdict-acceptable", "ca", "catalan", False, "2col\u00b7lecci\u00f3 fa\u00e7ana\t"),
+    ("114-ca-verdict-unacceptable", "ca", "catalan", False, "2anys fa\u00e7anes\t"),
+    ("115-ca-touch-tiles-entry", "ca", "catalan", True, "2col\u00b7lecci\u00f3 fa"),
+    ("116-ca-judge-menu-after-wrong-pins", "ca", "catalan", False, "judge"),
+    ("117-ca-judge-packs-tiles", "ca", "catalan", False, "judge2"),
+    ("118-ca-judge-settings-not-saved", "ca", "catalan", False, "judge3" + DOWN + RIGHT + ESCAPE),
+    ("119-ca-not-ready-no-pin", "ca", "catalan", False, "no-pin"),
+    ("120-fr-not-ready-no-pin", "fr", "english", False, "no-pin"),
+    ("121-es-not-ready-no-pin", "es", "spanish", False, "no-pin"),
+    ("122-es-judge-menu-after-wrong-pins", "es", "spanish", False, "judge"),
+    ("123-es-judge-packs-tiles", "es", "spanish", False, "judge2"),
+    ("130-de-ready", "de", "german", False, ""),
+    ("131-de-entry-refused-character", "de", "german", False, "2bücher \u00e9"),
+    ("132-de-verdict-acceptable", "de", "german", False, "3ärgern straße zug\t"),
+    ("133-de-touch-entry", "de", "german", True, "2bücher stra"),
+    ("134-de-judge-menu-after-wrong-pins", "de", "german", False, "judge"),
+    ("135-de-not-ready-no-pin", "de", "german", False, "no-pin"),
+    ("140-pl-ready", "pl", "polish", False, ""),
+    ("141-pl-confirm", "pl", "polish", False, "3\u017c\u00f3\u0142w \u017ad\u017ab\u0142o g\u0119\u015b "),
+    ("142-pl-verdict-unacceptable", "pl", "polish", False, "2\u017c\u00f3\u0142w g\u0119\u015bi\t"),
+    ("143-pl-judge-menu-after-wrong-pins", "pl", "polish", False, "judge"),
+    ("144-pl-not-ready-no-pin", "pl", "polish", False, "no-pin"),
+]
+
+
+def language_shots(app: QCoreApplication, out: Path) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        packs = {name: alphabet_pack(Path(folder), name) for name in ALPHABET_LISTS}
+        packs["english"] = default_pack_path()
+        loaded: dict[str, tuple[LoadedDivision, ...]] = {}
+        data = Path(folder) / "data"
+        with open_station_storage(data, forward_in_background=False) as storage:
+            storage.judge_access.set_pin(PIN)
+            for name, language, alphabet, touch, keys in LANGUAGE_SHOTS:
+                config = StationConfig(
+                    divisions=(Division("Open", packs[alphabet]),),
+                    station_name="Station 1",
+                    language=language,
+                    touch=touch,
+                    rules=IMU,
+                )
+                divisions = loaded.setdefault(alphabet, load_divisions(config))
+                for width, height in SIZES:
+                    if keys.startswith("judge"):
+                        storage.judge_access.set_pin(PIN)  # clears the wrong PINs of the last shot
+                        wrong_pins(storage, 37)
+                        window = judge_window(config, divisions, storage, data, (width, height))
+                        window.judge.use_media(REMOVABLE_MEDIA_ROOTS, list)  # the machine's own would vary
+                        drive(window, ESCAPE + PIN + ENTER + keys.removeprefix("judge"))
+                    else:
+                        window = station(config, divisions, (width, height), MemoryLog())
+                        if keys == "no-pin":
+                            show_no_pin(window, config)
+                        else:
+                            drive(window, keys)
+                    app.processEvents()
+                    path = out / f"{name}-{width}x{height}.png"
+                    window.grab().save(str(path))
+                    for timer in (
+                        window.controller.lockout_timer,
+                        window.controller.verdict_timer,
+                        window.controller.idle_timer,
+                        window.controller.idle_countdown,
+                    ):
+                        timer.stop()
+                    if window.judging:
+                        window.judge.ticker.stop()
+                    window.deleteLater()
+                    print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+
+
 if __name__ == "__main__":
     # compiled first: an edited .po shows in the shots, never a stale .mo
     subprocess.run([sys.executable, str(ROOT / "packaging" / "catalogues.py")], check=True)
-    arguments = [a for a in sys.argv[1:] if a not in ("--alphabets", "--access")]
+    arguments = [a for a in sys.argv[1:] if a not in ("--alphabets", "--languages", "--access")]
     folder = Path(arguments[0]) if arguments else ROOT / "docs" / "screenshots"
-    if "--alphabets" in sys.argv[1:]:
+    if "--alphabets" in sys.argv[1:] or "--languages" in sys.argv[1:]:
         application = QApplication.instance() or QApplication(sys.argv)
         folder.mkdir(parents=True, exist_ok=True)
-        alphabet_shots(application, folder)
+        if "--alphabets" in sys.argv[1:]:
+            alphabet_shots(application, folder)
+        if "--languages" in sys.argv[1:]:
+            language_shots(application, folder)
     elif "--access" in sys.argv[1:]:
         application = QApplication.instance() or QApplication(sys.argv)
         folder.mkdir(parents=True, exist_ok=True)

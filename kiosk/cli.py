@@ -38,6 +38,10 @@ from kiosk.core.record import MAX_QUERY_LAST
 from kiosk.core.walk import PackWalker, WalkCache
 from kiosk.paths import (
     DATA_DIR_ENV,
+    INSTALLED_CONFIG,
+    INSTALLED_DATA_DIR,
+    INSTALLED_PROGRAM,
+    PLATFORM_FOLDER,
     StationData,
     check_data_dir,
     default_pack_path,
@@ -235,9 +239,30 @@ def check_station(config_path: Path | None, data_dir_flag: Path | None) -> None:
     click.echo(f"Data directory: {folder} ({state}; from {where_data.found_by})")
     if config.database_url is not None:
         click.echo("Challenge log: the shared database of database_url (not contacted by this check)")
+    if not _judge_pin_set(where_data):
+        fail(
+            f"no judge PIN is set for {where_data.described}, so this station would not serve players. "
+            f"Set one as the user the station runs as: {where_data.set_pin_command(program_name())}"
+        )
+    click.echo(f"Judge PIN: set, in {where_data.local_database}")
     click.echo(
         "OK: the station can start with this configuration (on the station, --smoke checks its screen)."
     )
+
+
+def _judge_pin_set(where: StationData) -> bool:
+    """Whether the station's own database holds a judge PIN (a station without one serves nobody).
+    A database that is not there holds none, and is not made by asking."""
+    if not where.local_database.exists():
+        return False
+    _refuse_another_users_folder(where, "station", "--check")
+    from kiosk.storage import open_station_storage  # SQLAlchemy loads only when there is a database
+
+    try:
+        with open_station_storage(where.data_dir, None, forward_in_background=False) as storage:
+            return storage.judge_access.has_pin()
+    except KioskError as exc:
+        fail(str(exc))
 
 
 @kiosk.command()
@@ -623,26 +648,71 @@ def _log_described(where: StationData, location: str) -> str:
     return where.described
 
 
-def _refuse_another_users_folder(where: StationData) -> None:
+def _refuse_another_users_folder(where: StationData, *words: str) -> None:
     """As root, never create files in a station's folder that belongs to its (unprivileged) user:
-    the station could no longer write its own database."""
+    the station could no longer write its own database. ``words``: the command, to advise it
+    as that user."""
     geteuid = getattr(os, "geteuid", None)
     if geteuid is None or geteuid() != 0 or not where.data_dir.is_dir():
         return
     owner_uid = where.data_dir.stat().st_uid
     if owner_uid == 0:
         return
+    fail(
+        f"the station's data directory {where.data_dir} belongs to the user {_user_name(owner_uid)}, "
+        f"and this runs as root: a database file root creates there would lock the station out. Run "
+        f"it as {_user_name(owner_uid)}: {_as_owner(where, *words)}"
+    )
+
+
+def _user_name(uid: int) -> str:
     import pwd
 
     try:
-        owner = pwd.getpwuid(owner_uid).pw_name
+        return pwd.getpwuid(uid).pw_name
     except KeyError:
-        owner = str(owner_uid)
-    command = " ".join(sys.argv[1:]) or "set-pin"
+        return str(uid)
+
+
+def _as_owner(where: StationData, *words: str) -> str:
+    """``kiosk WORDS`` for this station, as the user its data directory belongs to, as a judge types
+    it at this machine's terminal. runuser gives that user its own PATH: the program by its full
+    path. For the installed station, the installed bundle's program: a source checkout in root's
+    home is out of that user's reach."""
+    program = program_name()
+    if (
+        not getattr(sys, "frozen", False)
+        and where.data_dir.absolute() == INSTALLED_DATA_DIR
+        and INSTALLED_PROGRAM.is_file()
+    ):
+        program = str(INSTALLED_PROGRAM)
+    else:
+        import shutil
+
+        program = shutil.which(program) or program
+    command = where.command(program, *words)
+    me = getattr(os, "getuid", lambda: None)()  # POSIX only, as runuser is
+    if me is None or not where.data_dir.is_dir() or where.data_dir.stat().st_uid == me:
+        return command
+    owner_uid = where.data_dir.stat().st_uid
+    return f"runuser -u {_user_name(owner_uid)} -- {command}"
+
+
+def _refuse_a_folder_no_station_reads(where: StationData) -> None:
+    """Nothing named the data directory, so the PIN would go to this user's own folder, while this
+    machine runs the installed station (docs/install.md), whose PIN is elsewhere: a judge setting
+    "the" PIN as root would set root's, silently, and the station would stay not ready."""
+    if where.found_by != PLATFORM_FOLDER or not INSTALLED_DATA_DIR.is_dir():
+        return
+    if where.data_dir.absolute() == INSTALLED_DATA_DIR:
+        return
+    config = INSTALLED_CONFIG if INSTALLED_CONFIG.is_file() else None
+    installed = StationData(INSTALLED_DATA_DIR, None, f"${DATA_DIR_ENV}", config)
     fail(
-        f"the station's data directory {where.data_dir} belongs to the user {owner}, and this runs "
-        f"as root: a database file root creates there would lock the station out. Run it as "
-        f"{owner}: runuser -u {owner} -- {Path(sys.argv[0]).name} {command}"
+        f"nothing names a data directory (no --data-dir, no data_dir in the configuration, no "
+        f"${DATA_DIR_ENV}), so this would set the PIN in {where.data_dir}, which the station installed "
+        f"on this machine does not read: it keeps its PIN in {INSTALLED_DATA_DIR}. For that station: "
+        f"{_as_owner(installed, 'set-pin')}; for another, name its folder with --data-dir"
     )
 
 
@@ -798,7 +868,10 @@ def set_pin(
     if from_stdin and random_pin:
         fail("give either --stdin or --random, not both")
     where = locate(config_path, data_dir, database_url)
-    _refuse_another_users_folder(where)
+    if not random_pin:  # a demo PIN is for the demo station, which finds its folder the same way
+        _refuse_a_folder_no_station_reads(where)
+    flags = ["--stdin"] if from_stdin else ["--random"] if random_pin else []
+    _refuse_another_users_folder(where, "set-pin", *flags)
     if random_pin:
         import secrets
 

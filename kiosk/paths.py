@@ -38,10 +38,14 @@ __all__ = [
     "DEFAULT_PACK_ENV",
     "DEFAULT_PACK_NAME",
     "FEDERATION_EDITIONS_NAME",
+    "INSTALLED_CONFIG",
+    "INSTALLED_DATA_DIR",
+    "INSTALLED_PROGRAM",
     "KNOWN_EDITIONS_NAME",
     "LOCAL_DATABASE_NAME",
     "LOCK_FILE_NAME",
     "MIN_FREE_BYTES",
+    "PLATFORM_FOLDER",
     "DataDirLock",
     "StationData",
     "built_in_edition_paths",
@@ -56,6 +60,14 @@ __all__ = [
     "walk_cache_dir",
 ]
 
+# Where docs/install.md puts a Linux station (packaging/linux: the units and the tmpfiles entry say
+# the same; tests/test_install_steps.py holds them together): its program, its configuration, and
+# its data directory, which the unit names with $KIOSK_DATA_DIR.
+INSTALLED_PROGRAM = Path("/opt/challenge-kiosk/kiosk")
+INSTALLED_CONFIG = Path("/etc/challenge-kiosk/station.toml")
+INSTALLED_DATA_DIR = Path("/var/lib/challenge-kiosk")
+# how station_data says nothing named the folder (a Wording: said in a screen's language)
+PLATFORM_FOLDER = Wording(marked("the platform's data folder"))
 DEFAULT_PACK_NAME = "enable-demo.kxpack"
 DEFAULT_PACK_ENV = "KIOSK_DEFAULT_PACK"
 DATA_DIR_ENV = "KIOSK_DATA_DIR"
@@ -122,7 +134,8 @@ class StationData(NamedTuple):
 
     data_dir: Path
     database_url: str | None
-    found_by: str  # e.g. "data_dir in /etc/challenge-kiosk/station.toml"
+    # e.g. "data_dir in /etc/challenge-kiosk/station.toml": a Wording, said in a screen's language
+    found_by: str
     config: Path | None = None  # the configuration file it came from, if any
 
     @property
@@ -131,13 +144,23 @@ class StationData(NamedTuple):
         return self.data_dir / LOCAL_DATABASE_NAME
 
     @property
-    def described(self) -> str:
-        """One line for a message: the database, and where its folder came from."""
-        return f"the station database {self.local_database} (data directory from {self.found_by})"
+    def described(self) -> Wording:
+        """One line for a message: the database, and where its folder came from (a ``Wording``: the
+        not-ready screen says it in the station's language, the paths and keys as they are)."""
+        return Wording(
+            marked("the station database {database} (data directory from {source})"),
+            database=self.local_database,
+            source=self.found_by,
+        )
 
     def set_pin_command(self, program: str = "kiosk") -> str:
         """The exact command that sets the judge PIN of this station, from its terminal."""
-        parts = [program, "set-pin"]  # absolute paths: the judge's terminal has its own folder
+        return self.command(program, "set-pin")
+
+    def command(self, program: str, *words: str) -> str:
+        """``program`` and ``words`` with the options that find this station's data wherever the
+        command is typed (absolute paths: the judge's terminal has its own folder)."""
+        parts = [program, *words]
         if self.config is not None:
             parts += ["--config", _quoted(str(self.config.absolute()))]
         if self.config is None or not self.found_by.startswith("data_dir in"):
@@ -164,15 +187,19 @@ def station_data(
     if data_dir is not None:
         return StationData(data_dir, url, "--data-dir", source)
     if config is not None and config.data_dir is not None:
-        where = source if source is not None else "the station configuration"
-        return StationData(config.data_dir, url, f"data_dir in {where}", source)
+        found_by = (
+            Wording(marked("data_dir in {where}"), where=source)
+            if source is not None
+            else Wording(marked("data_dir in the station configuration"))  # whole: it declines
+        )
+        return StationData(config.data_dir, url, found_by, source)
     env = os.environ.get(DATA_DIR_ENV)
     if env:
         return StationData(Path(env), url, f"${DATA_DIR_ENV}", source)
     import platformdirs  # ~5 ms at start-up, paid only when nothing else names the folder
 
     folder = Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
-    return StationData(folder, url, "the platform's data folder", source)
+    return StationData(folder, url, PLATFORM_FOLDER, source)
 
 
 def current_user() -> str:

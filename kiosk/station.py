@@ -72,7 +72,7 @@ def no_screen(config_path: Path | None, data_dir: Path | None, environ: Mapping[
         program += ["--data-dir", str(data_dir)]
     return (
         "no screen to show the station on: neither DISPLAY nor WAYLAND_DISPLAY is set.\n"
-        "To check the configuration, every pack and the data directory without a screen:\n"
+        "To check the configuration, every pack, the data directory and the judge PIN without a screen:\n"
         f"  {shlex.join([*program, '--check'])}\n"
         "To start the station off screen, paint its first frame and stop:\n"
         f"  QT_QPA_PLATFORM=offscreen {shlex.join([*program, '--smoke'])}"

@@ -5,10 +5,10 @@ files the guides ship (``docs/examples``: word lists, a recipe, a table of the c
 station configuration), exactly as shipped, so that an example of a ``--help`` that names one of
 them runs on the file a reader has; and, under names of their own, more word lists, packs built
 by the real builder (one signed), keys (and the director's TLS certificate), a station data
-folder whose log holds a challenge from "Стол 3", and files of every wrong kind a tired director
-might hand over (a zip, a Word document, a spreadsheet, a PDF, Zyzzyva's Spanish graph, UTF-16
-text...). Every file is made here, by the test, or shipped, so each one's kind is known without
-asking the recogniser under test.
+folder with its judge PIN and a log holding a challenge from "Стол 3", and files of every wrong
+kind a tired director might hand over (a zip, a Word document, a spreadsheet, a PDF, Zyzzyva's
+Spanish graph, UTF-16 text...). Every file is made here, by the test, or shipped, so each one's
+kind is known without asking the recogniser under test.
 
 ``commands()`` walks the click trees of ``kiosk`` and ``lexicon-build``: a new command is found
 here, and the tests that use it then ask for what they need to drive it.
@@ -129,6 +129,7 @@ def make_world(folder: Path) -> Path:
     data = folder / "data"
     entry = make_entry(["CAT", "DOGZ"], station=STATION_NAME, judged_at=datetime(2024, 5, 1, 9, tzinfo=UTC))
     with open_station_storage(data) as storage:
+        storage.judge_access.set_pin(PIN)  # a station that has judged had a judge PIN
         storage.log.record(entry)
     with (folder / "export.csv").open("w", encoding="utf-8", newline="") as out:
         write_csv([entry], out)

@@ -36,6 +36,7 @@ __all__ = [
     "QT_LIBRARY_LOG",
     "SESSION_PLUGINS",
     "Installed",
+    "debian_python",
     "external_libraries",
     "library_owners",
     "library_problems",
@@ -74,8 +75,18 @@ QT_LIBRARY_LOG = "qt.core.library.debug=true"  # QT_LOGGING_RULES: Qt names each
 _LOADED = re.compile(r'^qt\.core\.library: "(?P<path>[^"]+)" loaded library', re.MULTILINE)
 
 
-def package_groups(path: Path = PACKAGE_LIST) -> dict[str, tuple[str, ...]]:
-    """The list's groups in order: ``[name]`` starts one; ``#`` starts a comment."""
+def debian_python() -> str | None:
+    """``3.11`` if the Python running this is Debian's own (its shared library is then a package of
+    its own, libpython3.11), else None: what ./dev.sh decides for the ``{python}`` of the list."""
+    owner = subprocess.run(
+        ["dpkg-query", "-S", str(Path(sys.executable).resolve())], capture_output=True, check=False
+    )
+    return f"{sys.version_info.major}.{sys.version_info.minor}" if owner.returncode == 0 else None
+
+
+def package_groups(path: Path = PACKAGE_LIST, python: str | None = None) -> dict[str, tuple[str, ...]]:
+    """The list's groups in order: ``[name]`` starts one; ``#`` starts a comment. A name holding
+    ``{python}`` is that version's package, and is left out when ``python`` is None."""
     groups: dict[str, list[str]] = {}
     current: list[str] | None = None
     for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
@@ -85,10 +96,12 @@ def package_groups(path: Path = PACKAGE_LIST) -> dict[str, tuple[str, ...]]:
         group = _GROUP.match(line)
         if group:
             current = groups.setdefault(group.group(1), [])
-        elif current is None or not re.fullmatch(r"[a-z0-9][a-z0-9+.-]+", line):
+        elif current is None or not re.fullmatch(r"[a-z0-9][a-z0-9+.-]*(\{python\})?[a-z0-9+.-]*", line):
             raise ValueError(f"{path}:{number}: expected a [group] line or one package name: {raw!r}")
-        else:
+        elif "{python}" not in line:
             current.append(line)
+        elif python is not None:
+            current.append(line.replace("{python}", python))
     return {name: tuple(packages) for name, packages in groups.items()}
 
 

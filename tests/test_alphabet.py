@@ -149,6 +149,17 @@ def test_catalan_l_l_is_typed_three_ways_and_ll_is_two_l_tiles(make_pack: PackFa
     assert normalise_word("quanys", alphabet=CATALAN) == "[QU]A[NY]S"
 
 
+def test_a_judge_reads_the_catalan_l_l_tile_apart_from_two_ls(make_pack: PackFactory) -> None:
+    """`kiosk check --judge` shows each word as its tiles, apart by spaces: COL·LECCIÓ's L·L tile is
+    not to be taken for the two L tiles of CALL (a dot between tiles made both read L·L)."""
+    pack = make_pack(["COL·LECCIÓ", "CALL"], alphabet="catalan", name="DISC club")
+    checked = CliRunner().invoke(kiosk, ["check", "--judge", "--pack", str(pack), "col·lecció call"])
+    assert checked.exit_code == 0, checked.output
+    lines = checked.output.splitlines()
+    assert lines[1].endswith("(tiles: C O L·L E C C I O)"), lines
+    assert lines[2].endswith("(tiles: C A L L)"), lines
+
+
 @pytest.mark.parametrize(
     ("typed", "position"),
     [("QAT", 1), ("AQ", 2), ("YA", 1), ("A.B", 2), ("BA·", 3), ("AN+YS", 4), ("Q+UE", 1)],
@@ -515,7 +526,8 @@ def test_a_second_opinion_in_another_alphabet_is_refused(tmp_path: Path, make_pa
     spanish_pack = make_pack(SPANISH_WORDS, alphabet="spanish")
     english_pack = make_pack(["CALLE", "PERRO"])
     config = StationConfig(divisions=(Division("Open", spanish_pack, second_opinion_pack=english_pack),))
-    with pytest.raises(ConfigError, match=r"second opinion pack .* is in the english alphabet, but its pack"):
+    refusal = r"second opinion pack .* holds words of the English alphabet, but its pack"
+    with pytest.raises(ConfigError, match=refusal):
         load_divisions(config)
     same = make_pack(SPANISH_WORDS[:3], alphabet="spanish")
     config = StationConfig(divisions=(Division("Open", spanish_pack, second_opinion_pack=same),))

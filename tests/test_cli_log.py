@@ -373,3 +373,47 @@ def test_reading_the_shared_log_from_a_computer_that_judged_nothing_creates_noth
     assert exported.exit_code == 0, exported.output
     assert "Wrote 1 challenge" in exported.output
     assert not laptop.exists()  # no stray, empty station database
+
+
+@pytest.fixture
+def installed_station(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """This machine as one with a station installed by docs/install.md (its data directory there),
+    and a judge whose own platform data folder is elsewhere."""
+    installed = tmp_path / "var-lib-challenge-kiosk"
+    installed.mkdir()
+    monkeypatch.setattr("kiosk.cli.INSTALLED_DATA_DIR", installed)
+    monkeypatch.setattr("kiosk.cli.INSTALLED_CONFIG", tmp_path / "no-config.toml")
+    monkeypatch.setattr("kiosk.cli.INSTALLED_PROGRAM", tmp_path / "no-program")
+    monkeypatch.delenv("KIOSK_DATA_DIR", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "judge-home"))
+    return installed
+
+
+def test_a_pin_that_no_station_would_read_is_refused_where_a_station_is_installed(
+    installed_station: Path, tmp_path: Path
+) -> None:
+    """Following the README as root on an installed station set the PIN in root's own folder,
+    silently: the station (its data in /var/lib/challenge-kiosk) stayed not ready."""
+    result = CliRunner().invoke(kiosk, ["set-pin", "--stdin"], input="579135\n")
+    assert result.exit_code == 2, result.output
+    assert f"so this would set the PIN in {tmp_path / 'judge-home' / 'challenge-kiosk'}" in result.output
+    assert f"it keeps its PIN in {installed_station}. For that station: " in result.output
+    assert f"set-pin --data-dir {installed_station}; for another" in result.output
+    assert not (tmp_path / "judge-home").exists(), "nothing may be written where no station reads"
+    named = CliRunner().invoke(
+        kiosk, ["set-pin", "--stdin", "--data-dir", str(installed_station)], input="579135\n"
+    )
+    assert named.exit_code == 0, named.output
+    with open_station_storage(installed_station) as storage:
+        assert storage.judge_access.check_pin("579135").accepted
+
+
+def test_a_folder_named_anyhow_or_a_demo_pin_is_not_refused_where_a_station_is_installed(
+    installed_station: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    demo = CliRunner().invoke(kiosk, ["set-pin", "--random"])  # ./dev.sh kiosk's demo station
+    assert demo.exit_code == 0, demo.output
+    monkeypatch.setenv("KIOSK_DATA_DIR", str(tmp_path / "mine"))
+    named = CliRunner().invoke(kiosk, ["set-pin", "--stdin"], input="579135\n")
+    assert named.exit_code == 0, named.output
+    assert (tmp_path / "mine" / "kiosk.sqlite3").is_file()

@@ -23,6 +23,7 @@ from tests.conftest import REPO_ROOT, PackFactory, write_list
 from tests.debian import (
     PACKAGE_LIST,
     Installed,
+    debian_python,
     external_libraries,
     library_problems,
     package_groups,
@@ -52,6 +53,13 @@ def printed(result: subprocess.CompletedProcess[str]) -> str:
     return report({f"{shlex.join(result.args)} (exit {result.returncode})": result.stdout + result.stderr})
 
 
+def set_pin(env: dict[str, str], kiosk: Path = KIOSK) -> None:
+    """A judge PIN for the station of ``env`` (its $KIOSK_DATA_DIR)."""
+    command = [str(kiosk), "set-pin", "--stdin"]
+    done = subprocess.run(command, input="482613\n", capture_output=True, text=True, env=env, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def follow(advice: list[str], env: dict[str, str]) -> None:
     """Run each advised command as written; each must work."""
     assert advice, "no advice to follow"
@@ -63,13 +71,55 @@ def follow(advice: list[str], env: dict[str, str]) -> None:
 # --- the one list ----------------------------------------------------------------------------------
 
 
+# The groups a reader installs by hand (docs/install.md); ./dev.sh alone installs the others.
+BY_HAND = ["station", "cage", "x11", "director"]
+BY_DEV_SH = ["build", "test"]
+
+
 def test_dev_sh_installs_the_same_groups_the_tests_read() -> None:
-    groups = package_groups()
-    assert list(groups) == ["station", "cage", "x11", "director"]
+    groups = package_groups(python=debian_python())
+    assert list(groups) == [*BY_HAND, *BY_DEV_SH]
     for name, packages in groups.items():
-        listed = run(["./dev.sh", "packages", name], dict(os.environ))
+        listed = run(["./dev.sh", "packages", name], {**os.environ, "KIOSK_VENV": str(VENV)})
         assert listed.returncode == 0, printed(listed)
         assert listed.stdout.split() == list(packages), printed(listed)
+
+
+def python_named(tmp_path: Path, python: Path) -> dict[str, str]:
+    """An environment whose python3 is ``python`` and which has no venv yet: a fresh clone's."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    (folder / "python3").symlink_to(python)
+    return {**os.environ, "PATH": f"{folder}:/usr/bin:/bin", "KIOSK_VENV": str(tmp_path / "no-venv")}
+
+
+def test_the_bundle_build_installs_the_shared_library_of_debians_python(tmp_path: Path) -> None:
+    """PyInstaller needs libpython3.X.so; Debian's python3 has it linked in and ships it apart.
+    The package is named after the running python3's version, whatever it is, and ships exactly
+    the library that python3 names."""
+    python = Path("/usr/bin/python3")
+    if run(["dpkg-query", "-S", str(python.resolve())], dict(os.environ)).returncode != 0:
+        pytest.skip("no Debian python3 here")
+    question = "import sys, sysconfig as s; print(*sys.version_info[:2], s.get_config_var('INSTSONAME'))"
+    major, minor, soname = run([str(python), "-c", question], dict(os.environ)).stdout.split()
+    listed = run(["./dev.sh", "packages", "build"], python_named(tmp_path, python))
+    assert listed.returncode == 0, printed(listed)
+    assert f"libpython{major}.{minor}" in listed.stdout.split(), printed(listed)
+    package = f"libpython{major}.{minor}"
+    if run(["dpkg-query", "-W", package], dict(os.environ)).returncode != 0:
+        pytest.skip(f"{package} is not installed here (./dev.sh test installs it with Debian's python3)")
+    owners = run(["dpkg-query", "-S", f"*/{soname}"], dict(os.environ))
+    assert f"{package}:" in owners.stdout, printed(owners)
+
+
+def test_another_python_carries_its_own_library_and_asks_for_none(tmp_path: Path) -> None:
+    """A Python that is not Debian's (pyenv's, a CI image's) brings its own libpython: asking apt
+    for Debian's of the same version would be wrong, and for 3.13 on Debian 12 impossible."""
+    if debian_python() is not None:
+        pytest.skip("this Python is Debian's own")
+    listed = run(["./dev.sh", "packages", "build"], python_named(tmp_path, Path(sys.executable).resolve()))
+    assert listed.returncode == 0, printed(listed)
+    assert listed.stdout.split() == ["binutils"], printed(listed)
 
 
 def apt_get_installs(page: Path) -> list[list[str]]:
@@ -84,7 +134,8 @@ def apt_get_installs(page: Path) -> list[list[str]]:
 
 def test_the_guides_quote_the_package_list_exactly() -> None:
     """Every apt-get install in the guides names whole groups of the list, in its order, and the
-    installation guide names every group: a package added to the list must reach the guide."""
+    installation guide names every group a reader installs by hand: a package added to the list
+    must reach the guide."""
     groups = package_groups()
     quoted: set[str] = set()
     for page in GUIDES:
@@ -100,9 +151,9 @@ def test_the_guides_quote_the_package_list_exactly() -> None:
                 )
                 quoted.add(group)
                 rest = rest[len(groups[group]) :]
-    assert quoted == set(groups), f"the guides never quote the group(s) {sorted(set(groups) - quoted)}"
+    assert quoted == set(BY_HAND), f"the guides quote the group(s) {sorted(quoted)}, not {BY_HAND}"
     install = [name for packages in apt_get_installs(REPO_ROOT / "docs" / "install.md") for name in packages]
-    assert set(install) == {name for names in groups.values() for name in names}
+    assert set(install) == {name for group in BY_HAND for name in groups[group]}
 
 
 @pytest.mark.parametrize("unit", UNITS, ids=lambda path: path.name)
@@ -119,7 +170,10 @@ def test_every_program_a_unit_runs_comes_from_its_groups_or_the_base_system(unit
         assert owner.returncode == 0, (
             f"{unit.name} runs {program}, which no installed package provides" + printed(owner)
         )
-        packages = {name.split(":")[0].strip() for name in owner.stdout.split(": ", 1)[0].split(",")}
+        owned = [line for line in owner.stdout.splitlines() if not line.startswith("diversion by ")]
+        packages = {
+            name.split(":")[0].strip() for line in owned for name in line.split(": ", 1)[0].split(",")
+        }
         assert covered & packages, f"{unit.name} runs {program} from {packages}, not in its groups {named}"
 
 
@@ -171,6 +225,8 @@ def test_station_check_reads_the_config_packs_and_data_directory_without_qt(
         f'station_name = "Hall 2"\n[[divisions]]\nname = "Schools"\npack = "{pack}"\nyouth_rules = true\n'
     )
     env = no_screen_env(tmp_path)
+    set_pin(env)
+    made = sorted((tmp_path / "data").iterdir())
     result = run([sys.executable, "-c", NO_QT, "station", "--config", str(config), "--check"], env)
     assert result.returncode == 0, printed(result)
     assert result.stdout.splitlines() == [
@@ -178,12 +234,37 @@ def test_station_check_reads_the_config_packs_and_data_directory_without_qt(
         "Station: 'Hall 2', double challenge",
         f"Division 'Schools': {pack}: Club test, 2 words, youth rules, verified, unsigned",
         "  rules with the youth list applied: matches no known edition (1 word; none of similar size)",
-        f"Data directory: {tmp_path / 'data'} (not there yet: the station makes it when it starts; "
-        "from $KIOSK_DATA_DIR)",
+        f"Data directory: {tmp_path / 'data'} (there; from $KIOSK_DATA_DIR)",
+        f"Judge PIN: set, in {tmp_path / 'data' / 'kiosk.sqlite3'}",
         "OK: the station can start with this configuration (on the station, --smoke checks its screen).",
     ], printed(result)
     assert result.stderr == "no Qt\n", printed(result)
+    left = sorted(path for path in (tmp_path / "data").iterdir() if path.name != "verified-packs")
+    assert left == made, "a check must leave nothing behind but what the walk proved"
+
+
+def test_station_check_is_not_ok_without_a_judge_pin_and_says_how_to_set_one(tmp_path: Path) -> None:
+    """A station with no PIN serves nobody: its check must not say OK. The command it advises
+    sets the PIN where the station looks, and the check then passes."""
+    env = no_screen_env(tmp_path)
+    result = run([str(KIOSK), "station", "--check"], env)
+    assert result.returncode == 2, printed(result)
+    assert "OK" not in result.stdout, printed(result)
+    said = result.stderr.strip()
+    assert said.startswith(
+        f"error: no judge PIN is set for the station database {tmp_path / 'data' / 'kiosk.sqlite3'} "
+    ), printed(result)
     assert not (tmp_path / "data").exists(), "a check must leave nothing behind"
+    command = said.rsplit(": ", 1)[1]
+    assert command == f"{KIOSK} set-pin --data-dir {tmp_path / 'data'}", printed(result)
+    followed = subprocess.run(
+        ["bash", "-c", f"{command} --stdin"], input="482613\n", capture_output=True, text=True, env=env,
+        check=False,
+    )  # fmt: skip
+    assert followed.returncode == 0, followed.stdout + followed.stderr
+    again = run([str(KIOSK), "station", "--check"], env)
+    assert again.returncode == 0, printed(again)
+    assert again.stdout.splitlines()[-1].startswith("OK: "), printed(again)
 
 
 def test_station_check_stops_at_a_bad_pack_naming_the_config_and_the_file(tmp_path: Path) -> None:
@@ -216,6 +297,7 @@ def test_smoke_without_a_screen_says_what_to_run_instead_and_that_works(tmp_path
     assert "xcb" not in result.stderr, printed(result)
     advice = [line.strip() for line in result.stderr.splitlines() if line.startswith("  ")]
     assert [command.split()[-1] for command in advice] == ["--check", "--smoke"], printed(result)
+    set_pin(env)  # a station's judge has (the check says so when not: see above)
     follow(advice, env)
 
 

@@ -291,6 +291,10 @@ def test_a_config_can_name_tables_of_editions_beside_the_built_in_one(
     [division] = load_divisions(config, station_verifier(config, tmp_path / "data"))
     assert division.recognition.full.edition is not None
     assert division.recognition.full.edition.name == "OURS2026"
+    pin = CliRunner().invoke(
+        kiosk, ["set-pin", "--stdin", "--data-dir", str(tmp_path / "d")], input="482613\n"
+    )
+    assert pin.exit_code == 0, pin.output  # a station's check is OK only with a judge PIN
     check = CliRunner().invoke(
         kiosk, ["station", "--config", str(config_file), "--check", "--data-dir", str(tmp_path / "d")]
     )

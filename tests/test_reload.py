@@ -213,3 +213,20 @@ def test_the_packs_page_lines_after_a_swap_waiting_for_the_ready_screen(station_
         "  A 1 \u2192 A 2, 8 words",
         "  B 1 \u2192 B 2, 9 words",
     ]
+
+
+def test_the_packs_page_counts_a_spanish_pack_in_tiles_and_names_no_empty_edition(
+    make_pack: PackFactory,
+) -> None:
+    """FISE lengths are tiles (CH is one), so the page says "fichas", not "letters"; a pack built
+    with no edition is named without a dangling "edition  :"."""
+    from kiosk.core.language import load_catalogue
+
+    spanish = make_pack(["CHALLA", "CALLE", "PERRO"], alphabet="spanish", name="FISE club", edition="")
+    config = StationConfig(divisions=(Division("Abierta", spanish),))
+    lines = pack_lines(load_divisions(config), {}, verified="at start-up")
+    assert lines[:2] == ["FISE club: Abierta", "    3 words (up to 15 tiles)"]
+    said = pack_lines(load_divisions(config), {}, verified="al arrancar", t=load_catalogue("es"))
+    assert said[:2] == ["FISE club: Abierta", "    3 palabras (hasta 15 fichas)"]
+    french = pack_lines(load_divisions(config), {}, verified="au d\u00e9marrage", t=load_catalogue("fr"))
+    assert french[0] == "FISE club\u00a0: Abierta"

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.core.language import load_catalogue
+from kiosk.core.language import spoken as languages_spoken
 from kiosk.core.lexicon import MarisaLexicon
 from kiosk.core.speech import Speech, Spelled
 from kiosk.voice import ESPEAK, Voice, ssml
@@ -128,3 +129,17 @@ def test_a_spanish_tile_of_two_letters_is_said_by_its_name() -> None:
     assert phonemes(Speech("es", (Spelled(("CH",)),))) == "tS'e"  # "che", not "ce hache"
     assert phonemes(Speech("es", (Spelled(("LL",)),))) == "'El^e"  # "elle", not "ele ele"
     assert phonemes(Speech("es", (Spelled(("C", "H")),))) != "tS'e"  # two tiles are two letters
+
+
+def test_every_language_the_station_speaks_has_a_voice(voice: Voice, tmp_path: Path) -> None:
+    """A station in Italian, Catalan, German or Polish speaks too: espeak-ng has each one's voice
+    (a language without one would be said by espeak-ng's default, English, or not at all)."""
+    for language in languages_spoken():
+        listed = subprocess.run(
+            [ESPEAK, f"--voices={language}"], capture_output=True, text=True, check=True
+        ).stdout.splitlines()
+        assert len(listed) > 1, f"espeak-ng has no voice for {language}"  # a heading, then voices
+        t = load_catalogue(language)
+        wav = tmp_path / f"{language}.wav"
+        voice.render(Speech(language, (t.text("The play is acceptable."),)), wav)
+        assert stat(wav)["RMS amplitude"] > MIN_RMS, language

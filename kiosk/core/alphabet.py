@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from kiosk.core.language import marked
+from kiosk.core.wording import Wording
 
 __all__ = [
     "DEFAULT_ALPHABET",
@@ -99,6 +100,9 @@ class Alphabet:
     typed: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     marks: str = ""
     graph_digits: Mapping[str, str] = field(default_factory=dict)
+    # the alphabet named inside a sentence, whole ("the Spanish alphabet"): marked for the catalogue,
+    # where each language places, declines and lower-cases it as it must ("l'alphabet espagnol")
+    called: str = ""
     keyboard: tuple[str, ...] = ()
     layout: str = "us"
     federation: str = ""
@@ -195,6 +199,13 @@ class Alphabet:
         """Whether every word of the letters A-Z is, upper-cased, its own stored spelling (English,
         French, Italian, German): the fast roads for plain A-Z text apply."""
         return self.simple and all(letter in self._tile_set for letter in ASCII_LETTERS)
+
+    @property
+    def of_it(self) -> str:
+        """The alphabet named inside a sentence, after "of" ("a letter of {alphabet}", "a pack of
+        {alphabet}"), for the catalogue to say as its language declines it; the title if it has no
+        such phrase of its own."""
+        return Wording(self.called) if self.called else self.title
 
     @property
     def letters_shown(self) -> str:
@@ -420,6 +431,7 @@ QWERTY = ("Q W E R T Y U I O P", "A S D F G H J K L", "Z X C V B N M")
 ENGLISH = Alphabet(
     name="english",
     title=marked("English (A-Z)"),
+    called=marked("the English alphabet"),
     tiles=_AZ,
     keyboard=QWERTY,
     layout="us",
@@ -441,6 +453,7 @@ def _profiles() -> tuple[Alphabet, ...]:
         Alphabet(
             name="french",
             title=marked("French (A-Z, accents typed fold away)"),
+            called=marked("the French alphabet"),
             tiles=_AZ,
             folds=_accents("ÀÂÄ:A Ç:C ÉÈÊË:E ÎÏ:I ÔÖ:O ÙÛÜ:U Ÿ:Y Œ:OE Æ:AE"),
             keyboard=("A Z E R T Y U I O P", "Q S D F G H J K L M", "W X C V B N"),
@@ -455,6 +468,7 @@ def _profiles() -> tuple[Alphabet, ...]:
         Alphabet(
             name="spanish",
             title=marked("Spanish (FISE: CH, LL, RR and Ñ)"),
+            called=marked("the Spanish alphabet"),
             tiles=spanish_tiles,
             folds=_accents("Á:A É:E Í:I Ó:O ÚÜ:U"),
             graph_digits=FISE_GRAPH_DIGITS,
@@ -474,6 +488,7 @@ def _profiles() -> tuple[Alphabet, ...]:
         Alphabet(
             name="catalan",
             title=marked("Catalan (Ç, L·L, NY, QU)"),
+            called=marked("the Catalan alphabet"),
             tiles=catalan_tiles,
             folds=_accents("À:A ÉÈ:E ÍÏ:I ÒÓ:O ÚÜ:U Ŀ:L·"),
             typed={"L·L": ("L.L",)},
@@ -493,6 +508,7 @@ def _profiles() -> tuple[Alphabet, ...]:
         Alphabet(
             name="italian",
             title=marked("Italian (A-Z, accents typed fold away)"),
+            called=marked("the Italian alphabet"),
             tiles=_AZ,
             folds=_accents("ÀÁ:A ÈÉ:E ÌÍÎ:I ÒÓ:O ÙÚ:U"),
             keyboard=QWERTY,
@@ -507,6 +523,7 @@ def _profiles() -> tuple[Alphabet, ...]:
         Alphabet(
             name="polish",
             title=marked("Polish (32 letters)"),
+            called=marked("the Polish alphabet"),
             tiles=tuple("AĄBCĆDEĘFGHIJKLŁMNŃOÓPRSŚTUWYZŹŻ"),
             keyboard=("W E Ę R T Y U I O Ó P", "A Ą S Ś D F G H J K L Ł", "Z Ź Ż C Ć B N Ń M"),
             layout="pl",
@@ -520,6 +537,7 @@ def _profiles() -> tuple[Alphabet, ...]:
         Alphabet(
             name="german",
             title=marked("German (A-Z with Ä, Ö, Ü)"),
+            called=marked("the German alphabet"),
             tiles=tuple("AÄBCDEFGHIJKLMNOÖPQRSTUÜVWXYZ"),
             folds={"ß": "SS", "ẞ": "SS"},
             keyboard=("Q W E R T Z U I O P Ü", "A S D F G H J K L Ö Ä", "Y X C V B N M"),

@@ -10,7 +10,7 @@ Example (every key is optional; paths are relative to the file)::
     known_editions = ["our-editions.tsv"]   # editions to recognise beside the built-in table
 
     ask_table = false              # true: each challenge asks for the table number
-    language = "en"                # what players and judges read: "en", "fr" or "es"
+    language = "en"                # what players and judges read: "en", or a catalogue's code ("fr", "ca")
     [rules]
     profile = "penalty"            # "double", "penalty", "per_turn", "escalating" or "free"
     points_per_word = 5            # penalty: points for every word challenged
@@ -457,7 +457,7 @@ def load_config(path: Path, *, default_pack: Path) -> StationConfig:
     return replace(config, source=path)
 
 
-_STATED_LANGUAGE = re.compile(r"""language\s*=\s*["']([A-Za-z]{2})["']\s*(?:#.*)?""")
+_STATED_LANGUAGE = re.compile(r"""language\s*=\s*["']([A-Za-z]{2,3}(?:_[A-Za-z]{2})?)["']\s*(?:#.*)?""")
 
 
 def stated_language(path: Path) -> str | None:
@@ -615,17 +615,20 @@ def second_opinion_problem(
         return None
     where = config.source if config.source is not None else Wording(marked("the station configuration"))
     return Wording(
+        # TRANSLATORS: {other} and {alphabet} are the alphabets' own messages ("the Spanish
+        # alphabet"), as after "a letter of"; {name} is lexicon-build's --alphabet value, as it is.
         marked(
-            "{where}: division {division}: its second opinion pack {second} is in the {other} alphabet, "
-            "but its pack {path} is {alphabet}: a second opinion must read the same tiles; give a pack "
-            "of the {alphabet} alphabet"
+            "{where}: division {division}: its second opinion pack {second} holds words of {other}, "
+            "but its pack {path} holds words of {alphabet}: a second opinion must read the same "
+            "tiles; give it a pack of {alphabet} (lexicon-build --alphabet {name})"
         ),
         where=where,
         division=repr(division.name),
         second=division.second_opinion_pack,
-        other=second.info.alphabet.name,
+        other=second.info.alphabet.of_it,
         path=division.pack,
-        alphabet=lexicon.info.alphabet.name,
+        alphabet=lexicon.info.alphabet.of_it,
+        name=lexicon.info.alphabet.name,
     )
 
 

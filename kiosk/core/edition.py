@@ -434,13 +434,13 @@ def read_edition_table(path: Path, *, source: str | None = None) -> tuple[KnownE
     if len(data) > MAX_TABLE_BYTES:
         raise EditionTableError(
             _other_kind(data, path)
-            or Wording(
-                marked(
-                    "{path} is larger than {size} bytes: a table of known editions holds facts, not word "
-                    "lists; give the table, not the list"
-                ),
+            or Wording.counting(
+                "{path} is larger than {count} byte: a table of known editions holds facts, not word "
+                "lists; give the table, not the list",
+                "{path} is larger than {count} bytes: a table of known editions holds facts, not word "
+                "lists; give the table, not the list",
+                MAX_TABLE_BYTES,
                 path=path,
-                size=f"{MAX_TABLE_BYTES:,}",
             )
         )
     try:
@@ -484,6 +484,7 @@ class Expectation:
         digest = digest_hex(text)
         if _HEX_DIGEST.fullmatch(digest) is not None:
             return cls(text, digest, None)
+        # TRANSLATORS: after "Known editions:" when there is none: agrees with "editions"
         known = ", ".join(e.name for e in table.editions) or Wording(marked("none"))
         raise EditionTableError(
             marked(

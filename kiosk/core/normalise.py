@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from kiosk.core.alphabet import ENGLISH, Alphabet
 from kiosk.core.errors import InvalidCharacterError, TileError, WordCountError, WordLengthError
 from kiosk.core.language import marked
+from kiosk.core.wording import Wording
 
 __all__ = [
     "ANY_LENGTH",
@@ -68,12 +69,13 @@ _SEPARATOR_RUN = re.compile(r"[ ,\t\r\n]+")
 _ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 # The messages of other alphabets than English (English keeps its own, as before), marked for the
 # catalogue; their facts are the errors' attributes too.
+# (``alphabet`` is the alphabet's whole name in a sentence, "the Spanish alphabet": ``Alphabet.of_it``)
+# TRANSLATORS: {alphabet} is a message of its own ("the Spanish alphabet"): translate both to fit
+# (French "de l'alphabet espagnol"; Spanish "del {alphabet}", the alphabet being "alfabeto español").
 NOT_A_LETTER_OF = marked(
-    "{character} at position {position} of {word} is not a letter of the {alphabet} alphabet ({letters})"
+    "{character} at position {position} of {word} is not a letter of {alphabet} ({letters})"
 )
-NO_TILE_AT = marked(
-    "{word}: the letters from position {position} make no tile of the {alphabet} alphabet ({letters})"
-)
+NO_TILE_AT = marked("{word}: the letters from position {position} make no tile of {alphabet} ({letters})")
 TOO_FEW_TILES = marked("{word} has {count} tile; a word has at least {minimum} tiles")
 TOO_MANY_TILES = marked("{word} has {count} tiles; this lexicon holds words of at most {maximum} tiles")
 
@@ -85,6 +87,17 @@ def describe_character(char: str) -> str:
     shown = char if char.isprintable() and not char.isspace() else ""
     label = f"{code} {name}" if name else code
     return f"'{shown}' ({label})" if shown else f"({label})"
+
+
+def _character(char: str) -> Wording:
+    """``char`` named in a message: in English as ``describe_character`` names it (its Unicode name
+    too); in another language by its code point alone, with no English name glued in."""
+    code = f"U+{ord(char):04X}"
+    if char.isprintable() and not char.isspace():
+        return Wording.aside(
+            describe_character(char), marked("'{character}' ({code})"), character=char, code=code
+        )
+    return Wording.aside(describe_character(char), marked("an invisible character ({code})"), code=code)
 
 
 def _is_foldable(char: str) -> bool:
@@ -152,11 +165,12 @@ def _folded(raw: str, alphabet: Alphabet, keep: str = "") -> tuple[str, list[int
         folded = char if char in keep else alphabet.typed_char(char)
         if folded is None:
             raise InvalidCharacterError(
-                NOT_A_LETTER_OF.format(
-                    character=describe_character(char),
+                Wording(
+                    NOT_A_LETTER_OF,
+                    character=_character(char),
                     position=index + 1,
                     word=repr(raw),
-                    alphabet=alphabet.title,
+                    alphabet=alphabet.of_it,
                     letters=alphabet.letters_shown,
                 ),
                 character=char,
@@ -174,7 +188,7 @@ def _counted(word: str, tiles: tuple[int, int], max_length: int, alphabet: Alpha
     fewest, most = tiles
     if most < MIN_WORD_LETTERS:
         raise WordLengthError(
-            TOO_FEW_TILES.format(word=repr(word), count=most, minimum=MIN_WORD_LETTERS),
+            Wording(TOO_FEW_TILES, word=repr(word), count=most, minimum=MIN_WORD_LETTERS),
             word=word,
             tiles=most,
             limit=MIN_WORD_LETTERS,
@@ -182,7 +196,7 @@ def _counted(word: str, tiles: tuple[int, int], max_length: int, alphabet: Alpha
         )
     if fewest > max_length:
         raise WordLengthError(
-            TOO_MANY_TILES.format(word=repr(word), count=fewest, maximum=max_length),
+            Wording(TOO_MANY_TILES, word=repr(word), count=fewest, maximum=max_length),
             word=word,
             tiles=fewest,
             limit=max_length,
@@ -192,8 +206,12 @@ def _counted(word: str, tiles: tuple[int, int], max_length: int, alphabet: Alpha
 
 def _no_tile(raw: str, position: int, alphabet: Alphabet) -> TileError:
     return TileError(
-        NO_TILE_AT.format(
-            word=repr(raw), position=position, alphabet=alphabet.title, letters=alphabet.letters_shown
+        Wording(
+            NO_TILE_AT,
+            word=repr(raw),
+            position=position,
+            alphabet=alphabet.of_it,
+            letters=alphabet.letters_shown,
         ),
         position=position,
         word=raw,

@@ -58,6 +58,14 @@ class Wording(str):
         return made
 
     @classmethod
+    def aside(cls, english: str, message: str, /, **values: object) -> Wording:
+        """``english`` as it is in English, and ``message`` filled with ``values`` in another
+        language: for what English says with words no catalogue holds (a character's Unicode
+        name, "'k' (U+006B LATIN SMALL LETTER K)"), which another language says without them
+        ("'k' (U+006B)") rather than glue English into its sentence."""
+        return cls._made(english, message, values, "", 0)
+
+    @classmethod
     def summed_up(cls, english: str, summary: str) -> Wording:
         """``english`` as it is, said in another language as ``summary`` (a message id) followed by
         the English: for an error whose message was written whole, without a message id."""

@@ -84,6 +84,19 @@ def inhibit_screensaver() -> object | None:
     return saver.call("Inhibit", "challenge-kiosk", "a challenge station is running")
 
 
+def no_pin_problem(where: StationData, user: str) -> Wording:
+    """Why a station with no judge PIN serves nobody, said on its not-ready screen (in its language,
+    where it keeps its data included) above the command that sets one."""
+    return Wording(
+        marked(
+            "no judge PIN is set for {where}, so this station does not serve players. A judge "
+            "sets one on this machine's terminal, as the user {user}, with:"
+        ),
+        where=where.described,
+        user=user,
+    )
+
+
 def restore_settings(controller: StationController, storage: StationStorage) -> tuple[str, ...]:
     """At start-up: apply what a judge chose before the restart; return what could not be used."""
     from kiosk.core.settings import resolve_choice
@@ -149,11 +162,7 @@ def run_station(
         try:
             controller.open_log()
             if not storage().judge_access.has_pin():
-                no_pin = marked(
-                    "no judge PIN is set for {where}, so this station does not serve players. A judge "
-                    "sets one on this machine's terminal, as the user {user}, with:"
-                )
-                return Wording(no_pin, where=where.described, user=current_user()), set_pin_command
+                return no_pin_problem(where, current_user()), set_pin_command
         except KioskError as exc:
             return exc.wording, ""
         return "", ""

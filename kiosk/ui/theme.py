@@ -255,6 +255,7 @@ def wrapped(text: str, width_chars: int) -> str:
 # The line lengths (in characters) a wrapping label tries besides the text's own: one of them
 # gives the largest type. A long message then reads in a few lines instead of one tiny one.
 WRAP_CHARS = (96, 80, 68, 58, 50, 42, 36, 30, 24)
+WRAP_GAIN = 1.1  # the fewest lines whose type is within a tenth of the largest arrangement's
 
 
 class FitLabel(QLabel):
@@ -264,7 +265,9 @@ class FitLabel(QLabel):
     word), so that the size does not depend on the text itself. ``wrap``: a text that arrives
     in long lines (a message naming a file, an error from the disk) is broken between words
     wherever that gives it a larger type, so that no line of it shrinks the whole to a size
-    nobody can read; ``source`` keeps the text as it was given.
+    nobody can read; ``source`` keeps the text as it was given. ``lines``: the box is sized for
+    at least this many lines, so that a text of a line or two takes the type of a page of text,
+    not of a poster (and is not broken into more lines to grow larger still).
 
     The text is plain, never rich text: a station, division or pack name (or a word, a file name,
     an error from the disk) is shown as it is written, ``<img src=...>`` and ``&amp;`` included.
@@ -280,6 +283,7 @@ class FitLabel(QLabel):
         align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignCenter,
         reference: str | None = None,
         wrap: bool = False,
+        lines: int = 1,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -288,6 +292,7 @@ class FitLabel(QLabel):
         self._fill = look().fill(fill)
         self._reference = reference
         self._wrap = wrap
+        self._lines = lines
         self.source = text
         self.colour = colour
         self.background: str | None = None  # None: the parent's background shows through
@@ -363,7 +368,7 @@ class FitLabel(QLabel):
     def _fitting(self, max_px: int | None) -> int:
         rect = self.contentsRect()
         text = self._reference if self._reference is not None else self.text()
-        lines = len(_lines(text))
+        lines = max(self._lines, len(_lines(text)))
         ceiling = int(rect.height() * self._fill / lines)
         if max_px is not None:
             ceiling = min(ceiling, max_px)
@@ -375,17 +380,22 @@ class FitLabel(QLabel):
         return size
 
     def _fit_wrapped(self, width: int, height: int) -> None:
-        """The arrangement of ``source`` in lines that gives the largest type, and that type."""
+        """The arrangement of ``source`` in lines that gives the largest type, and that type; but
+        a line is broken only for a type a tenth larger (WRAP_GAIN): a sentence split for a pixel
+        or two reads worse than one a pixel smaller."""
         longest = max(len(line) for line in _lines(self.source))
-        best_text, best_size = self.source, -1
+        tried: list[tuple[str, int]] = []
         for chars in (longest, *(c for c in WRAP_CHARS if c < longest)):
             text = wrapped(self.source, chars)
-            ceiling = int(height * self._fill / len(_lines(text)))
+            ceiling = int(height * self._fill / max(self._lines, len(_lines(text))))
             if self.max_px is not None:
                 ceiling = min(ceiling, self.max_px)
-            size = largest_fitting_px(self.font(), text, width, height, ceiling)
-            if size > best_size:
-                best_text, best_size = text, size
+            tried.append((text, largest_fitting_px(self.font(), text, width, height, ceiling)))
+        largest = max(size for _, size in tried)
+        best_text, best_size = min(
+            (arrangement for arrangement in tried if arrangement[1] * WRAP_GAIN >= largest),
+            key=lambda arrangement: (len(_lines(arrangement[0])), -arrangement[1]),
+        )
         if best_text != self.text():
             super().setText(best_text)
         if self.font().pixelSize() != best_size:

@@ -153,6 +153,23 @@ def test_catalan_call_is_shown_and_judged_as_its_four_tiles(
     assert verdict_words == shown_words_after_judging(entry.ruling.words)
 
 
+def test_a_catalan_word_typed_with_its_l_l_dot_gets_its_verdict_on_screen(
+    station: StationFactory, make_pack: PackFactory
+) -> None:
+    """Found by the langs branch: at a Catalan station, COL·LECCIÓ typed with its dot was logged but
+    never shown (the session kept COL·LECCIO, the ruling said CO[L·L]ECCIO, and the session took
+    the ruling for another play's). The verdict is shown, in Catalan, with the tiles judged."""
+    pack = make_pack(["COL·LECCIÓ", "CALL"], alphabet="catalan")
+    rig = station(divisions=(Division("Obert", pack),), language="ca")
+    type_text(rig.window, "1col\u00b7lecci\u00f3")
+    tab(rig.window)
+    assert rig.log.entries[-1].ruling.words == ("CO[L·L]ECCIO",)
+    assert rig.window.stack.currentWidget() is rig.window.verdict
+    assert rig.window.verdict.headline.text() == "S\u00cd \u2014 jugada V\u00c0LIDA"
+    verdict_words = [label.text() for label in rig.window.verdict.grid.words if label.isVisible()]
+    assert verdict_words == [TILE_GAP.join(["C", "O", "L·L", *"ECCIO"])]
+
+
 def shown_words_after_judging(stored: tuple[str, ...]) -> list[str]:
     from kiosk.core.alphabet import tiles_of
 

@@ -1,15 +1,22 @@
-"""The station in the players' language: French and Spanish screens, fitted, and nothing left in English.
+"""The station in the players' language: every language's screens fitted, and nothing left in English.
+
+The languages are the catalogues present (``spoken()``): a language a volunteer adds is fitted and
+walked here without a line of this file changing.
 
 The escape test runs the station in a pseudo-language compiled from kiosk.pot at test time (every
 message becomes ⟦message⟧): any visible text outside the brackets that is not data (a typed
-word, a division's or a lexicon's name) escaped the catalogue.
+word, a division's or a lexicon's name) escaped the catalogue. The same walks run in each real
+language, where what must not be left is English: a word only the English messages use ("station",
+"directory", "from"), glued into a translated sentence, is found (``english_left``).
 """
 
 from __future__ import annotations
 
+import functools
 import gettext
 import io
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -20,13 +27,15 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
 
 import kiosk
-from kiosk.core.config import Division, Languages, load_divisions
+from kiosk.core.config import Division, Languages, StationConfig, load_divisions
 from kiosk.core.errors import ConfigError, KioskError, NotAPackError
 from kiosk.core.judge import MENU_PAGES, JudgePage
-from kiosk.core.language import Catalogue, load_catalogue, marked
+from kiosk.core.language import Catalogue, language_names, load_catalogue, marked, spoken
 from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
 from kiosk.core.wording import SUMMED_UP
+from kiosk.paths import station_data
 from kiosk.station import load_station_config
+from kiosk.ui.app import ONE_LINE, SERVES_BY_ITSELF, no_pin_problem
 from kiosk.ui.window import StationWindow
 from tests.conftest import PackFactory
 from tests.ui.conftest import PIN, JudgeFactory, StationFactory, press, tab, type_text
@@ -34,6 +43,7 @@ from tests.ui.test_fit import EIGHT_LONG, SIZES, assert_every_text_fits
 
 POT = Path(kiosk.__file__).parent / "locale" / "kiosk.pot"
 IMU = RuleProfile(kind=ProfileKind.PENALTY, penalty_party=PenaltyParty.BOTH)  # the longest consequence
+LANGUAGES = [code for code in spoken() if code != "en"]  # every catalogue present
 
 
 def backspace(window: StationWindow) -> None:
@@ -57,9 +67,9 @@ def visible_texts(window: QWidget) -> list[tuple[str, str]]:
     return shown
 
 
-@pytest.mark.parametrize("language", ["fr", "es"])
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("size", SIZES)
-def test_eight_long_words_fit_in_french_and_spanish(
+def test_eight_long_words_fit_in_every_language(
     station: StationFactory, pack: Path, size: tuple[int, int], language: str
 ) -> None:
     """The longest texts each screen can show (two divisions, a table, school rules, the IMU penalty)."""
@@ -82,14 +92,16 @@ def test_eight_long_words_fit_in_french_and_spanish(
     assert assert_every_text_fits(window) > 8 * 2
 
 
-@pytest.mark.parametrize("language", ["fr", "es"])
-def test_the_touch_screens_fit_in_french_and_spanish(station: StationFactory, language: str) -> None:
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_touch_screens_fit_in_every_language(station: StationFactory, language: str) -> None:
     window = station(size=(1024, 600), touch=True, language=language).window
     assert_every_text_fits(window)
     type_text(window, EIGHT_LONG)
     assert_every_text_fits(window)
     assert window.entry.keyboard is not None
-    assert window.entry.keyboard.keys["JUDGE"].text() == {"fr": "JUGER", "es": "JUZGAR"}[language]
+    judge = {"fr": "JUGER", "es": "JUZGAR", "it": "GIUDICA", "ca": "JUTJA"}
+    expected = judge.get(language, load_catalogue(language).text("JUDGE"))
+    assert window.entry.keyboard.keys["JUDGE"].text() == expected
     type_text(window, "\u00e9")  # refused: the longest notice, with the touch keys named
     assert_every_text_fits(window)
 
@@ -99,6 +111,8 @@ def test_the_touch_screens_fit_in_french_and_spanish(station: StationFactory, la
     [
         ("fr", "OUI \u2014 coup VALABLE", "NON \u2014 coup NON VALABLE", "CONTESTATAIRE"),
         ("es", "S\u00cd \u2014 jugada V\u00c1LIDA", "NO \u2014 jugada NO V\u00c1LIDA", "IMPUGNADOR"),
+        ("it", "S\u00cc \u2014 giocata VALIDA", "NO \u2014 giocata NON VALIDA", "CHI CONTESTA"),
+        ("ca", "S\u00cd \u2014 jugada V\u00c0LIDA", "NO \u2014 jugada NO V\u00c0LIDA", "IMPUGNADOR"),
     ],
 )
 def test_a_play_is_judged_in_the_station_language(
@@ -119,6 +133,8 @@ def test_a_play_is_judged_in_the_station_language(
         == {
             "fr": "Contestation r\u00e9ussie",
             "es": "Impugnaci\u00f3n acertada",
+            "it": "Contestazione riuscita",
+            "ca": "Impugnaci\u00f3 encertada",
         }[language]
     )
 
@@ -204,55 +220,113 @@ def escaped(text: str, data: tuple[str, ...]) -> str:
     return " ".join(word for word in re.split(r"[^\w]+", text) if word and not word.isdigit())
 
 
-def assert_nothing_escapes(window: StationWindow, data: tuple[str, ...]) -> int:
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+_WORD = re.compile(r"[^\W\d_]{3,}")  # letters only, three or more
+
+
+def _words(text: str) -> set[str]:
+    return {word.lower() for word in _WORD.findall(_PLACEHOLDER.sub(" ", text))}
+
+
+@functools.cache
+def english_only(code: str) -> frozenset[str]:
+    """The words the English of ``code``'s translated messages uses and none of its translations
+    does ("directory", "from", "station" in French): on a screen in that language, English left.
+    A message the catalogue does not translate yet is English on purpose, and not counted."""
+    with (POT.parent / code / "LC_MESSAGES" / "kiosk.po").open("rb") as stream:
+        catalogue = read_po(stream)
+    english: set[str] = set()
+    translated: set[str] = set()
+    for message in catalogue:
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if not message.id or message.fuzzy or not all(strings):
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        english.update(*(_words(str(text)) for text in ids))
+        translated.update(*(_words(str(text)) for text in strings))
+    return frozenset(english - translated)
+
+
+@dataclass(frozen=True)
+class Speech:
+    """A catalogue the walks run in, and what a text it shows may not hold: for the pseudo-language
+    anything outside its brackets; for a real language, English (``english_only``)."""
+
+    words: Catalogue
+    code: str = ""  # "" for the pseudo-language
+
+    def left(self, text: str, data: tuple[str, ...]) -> str:
+        if not self.code:
+            return escaped(text, data)
+        for item in sorted(data, key=len, reverse=True):
+            text = text.replace(item, " ")
+        # a path or a list of keys may wrap anywhere: a word of the data is data, wherever it stands
+        data_words = {word.lower() for item in data for word in _WORD.findall(item)}
+        english = english_only(self.code) - data_words
+        return " ".join(word for word in _WORD.findall(text) if word.lower() in english)
+
+
+def speech(spoken_as: str) -> Speech:
+    if spoken_as == "pseudo":
+        return Speech(pseudo_language())
+    return Speech(load_catalogue(spoken_as), spoken_as)
+
+
+SPOKEN_AS = ["pseudo", *LANGUAGES]
+
+
+def assert_nothing_escapes(window: StationWindow, data: tuple[str, ...], said: Speech | None = None) -> int:
     seen = 0
     for name, text in visible_texts(window):
         if name.startswith("slot-") and name.endswith("-word"):
             continue  # the words as typed
         if name.startswith("key-") and len(name) == 5:
             continue  # a letter or a digit of the touch keyboard
-        assert escaped(text, data) == "", f"{name}: {text!r} is not from the catalogue"
+        left = said.left(text, data) if said is not None else escaped(text, data)
+        assert left == "", f"{name}: {text!r} is not from the catalogue ({left!r})"
         seen += 1
     return seen
 
 
+@pytest.mark.parametrize("spoken_as", SPOKEN_AS)
 @pytest.mark.parametrize("touch", [False, True])
 def test_every_text_on_the_players_screens_comes_from_the_catalogue(
-    station: StationFactory, pack: Path, touch: bool
+    station: StationFactory, pack: Path, tmp_path: Path, touch: bool, spoken_as: str
 ) -> None:
-    words = pseudo_language()
+    said = speech(spoken_as)
+    words = said.words
     divisions = (Division("Open", pack), Division("Schools", pack, youth_rules=True))
     languages = Languages(station=words, divisions=(words, words))
     rig = station(divisions=divisions, languages=languages, ask_table=True, rules=IMU, touch=touch)
     window = rig.window
     data = ("Station 7", "Open", "Schools", "Club list", "2026", "OK", "\u232b", "WW", "_")
-    seen = assert_nothing_escapes(window, data)  # ready
+    seen = assert_nothing_escapes(window, data, said)  # ready
     type_text(window, "x")
     type_text(window, "2")
     type_text(window, "0")  # a refused table number
-    seen += assert_nothing_escapes(window, data)
+    seen += assert_nothing_escapes(window, data, said)
     type_text(window, "12")
     enter(window)
     type_text(window, "9")  # no such division
-    seen += assert_nothing_escapes(window, data)
+    seen += assert_nothing_escapes(window, data, said)
     type_text(window, "2")
     type_text(window, "c\u00e9")  # a refused letter: shown as it is, never by its English name
-    seen += assert_nothing_escapes(window, (*data, "\u00e9"))
+    seen += assert_nothing_escapes(window, (*data, "\u00e9"), said)
     type_text(window, "\u0430")  # a Cyrillic a: its code point and its alphabet, from the catalogue
-    seen += assert_nothing_escapes(window, (*data, "\u0430", "U+0430"))
+    seen += assert_nothing_escapes(window, (*data, "\u0430", "U+0430"), said)
     type_text(window, " ")  # a word too short
-    seen += assert_nothing_escapes(window, data)
+    seen += assert_nothing_escapes(window, data, said)
     type_text(window, "at wwwwwwwwwwwwwwww")  # a word too long
-    seen += assert_nothing_escapes(window, data)
+    seen += assert_nothing_escapes(window, data, said)
     backspace(window)
     rig.controller.idle_timer.timeout.emit()  # the idle warning
-    seen += assert_nothing_escapes(window, data)
+    seen += assert_nothing_escapes(window, data, said)
     for _ in range(16):
         backspace(window)
     type_text(window, "dogs ")
-    seen += assert_nothing_escapes(window, data)  # check the spelling, the division and the table
+    seen += assert_nothing_escapes(window, data, said)  # check the spelling, the division and the table
     tab(window)
-    seen += assert_nothing_escapes(window, data)  # the verdict and its consequence
+    seen += assert_nothing_escapes(window, data, said)  # the verdict and its consequence
     rig.controller.verdict_timer.timeout.emit()
     rig.log.failing = True
     type_text(window, "11")
@@ -260,48 +334,60 @@ def test_every_text_on_the_players_screens_comes_from_the_catalogue(
     type_text(window, "2cat")
     tab(window)
     assert window.stack.currentWidget() is window.fault
-    seen += assert_nothing_escapes(window, data)
+    seen += assert_nothing_escapes(window, data, said)
     problem = NotAPackError(marked("{path} does not exist; check the pack path"), path="/srv/x.kxpack")
     window.show_not_ready(problem.wording, command="kiosk set-pin")  # the station cannot serve
-    seen += assert_nothing_escapes(window, (*data, "/srv/x.kxpack", "kiosk set-pin"))
+    seen += assert_nothing_escapes(window, (*data, "/srv/x.kxpack", "kiosk set-pin"), said)
+    # no judge PIN yet: where the station keeps it, and where that folder was named, in its words
+    source = tmp_path / "station.toml"
+    where = station_data(StationConfig(divisions=(), data_dir=tmp_path / "data", source=source))
+    command = where.set_pin_command()
+    how = f"{words.text(ONE_LINE)} {words.text(SERVES_BY_ITSELF)}"
+    window.show_not_ready(no_pin_problem(where, "kiosk"), command=command, how=how)
+    shown = (*data, str(where.local_database), str(source), *command.split())  # the command may wrap
+    seen += assert_nothing_escapes(window, shown, said)
     assert seen > 40
 
 
+@pytest.mark.parametrize("spoken_as", SPOKEN_AS)
 @pytest.mark.parametrize("touch", [False, True])
 def test_the_screens_of_a_pack_in_another_alphabet_come_from_the_catalogue(
-    station: StationFactory, make_pack: PackFactory, touch: bool
+    station: StationFactory, make_pack: PackFactory, touch: bool, spoken_as: str
 ) -> None:
     """Tiles, tile counts, letters the alphabet lacks and words too long in tiles: the texts a
     Spanish pack brings (the English-pack walk above never shows them)."""
-    words = pseudo_language()
+    said = speech(spoken_as)
+    words = said.words
     pack = make_pack(["CHALLA", "CALLE", "PERRO"], alphabet="spanish", name="FISE club", max_length=5)
     rig = station(divisions=(Division("Open", pack),), languages=Languages(words, (words,)), touch=touch)
     window = rig.window
     keys = ("CH", "LL", "RR", "\u00d1")  # the multi-letter tiles of the touch keyboard
     data = ("Station 7", "Open", "FISE club", "OK", "\u232b", "_", *keys)
-    seen = assert_nothing_escapes(window, data)  # ready
+    seen = assert_nothing_escapes(window, data, said)  # ready
     type_text(window, "2")
     type_text(window, "challa")  # tiles, counted as tiles
-    seen += assert_nothing_escapes(window, data)
+    seen += assert_nothing_escapes(window, data, said)
     type_text(window, "k")  # a letter A-Z that Spanish lacks
-    seen += assert_nothing_escapes(window, (*data, "k"))
+    seen += assert_nothing_escapes(window, (*data, "k"), said)
     type_text(window, " perrosss")  # six tiles: longer than the pack's five
-    seen += assert_nothing_escapes(window, data)
+    seen += assert_nothing_escapes(window, data, said)
     for _ in range(3):
         backspace(window)
     type_text(window, " ")
-    seen += assert_nothing_escapes(window, data)  # check the spelling
+    seen += assert_nothing_escapes(window, data, said)  # check the spelling
     tab(window)
-    seen += assert_nothing_escapes(window, data)  # the verdict
+    seen += assert_nothing_escapes(window, data, said)  # the verdict
     assert seen > 12
 
 
+@pytest.mark.parametrize("spoken_as", SPOKEN_AS)
 def test_a_director_s_mistakes_on_the_not_ready_screen_come_from_the_catalogue(
-    station: StationFactory, tmp_path: Path
+    station: StationFactory, tmp_path: Path, spoken_as: str
 ) -> None:
     """Configuration mistakes and files of the wrong kind, as the judge reads them: nothing but the
     file's own keys, values and paths outside the catalogue."""
-    words = pseudo_language()
+    said = speech(spoken_as)
+    words = said.words
     window = station(languages=Languages(station=words, divisions=(words,))).window
     (tmp_path / "club.zip").write_bytes(b"PK\x05\x06" + bytes(18))  # an empty zip archive
     (tmp_path / "words").mkdir()
@@ -313,8 +399,8 @@ def test_a_director_s_mistakes_on_the_not_ready_screen_come_from_the_catalogue(
         ("[timings]\nverdict_display_ms = 20\n", ("[timings]", "'verdict_display_ms'")),
         ("[rules]\nprofile = 'x'\n", ("[rules]", "'profile'", "'x'", *(k.value for k in ProfileKind))),
         (
-            "language = 'de'\n",
-            ("language = 'de'", "English", "Fran\u00e7ais", "Espa\u00f1ol", "en", "fr", "es"),
+            "language = 'xx'\n",
+            ("language = 'xx'", *language_names(), *language_names().values()),
         ),
         ("[[divisions]]\nname = 'A'\n[[divisions]]\nname = 'a'\n", ("'a'",)),
         ("[rules]\nprofile = 'escalating'\nescalation = [10, 5]\n", ("[rules]", "escalation", "[10, 5]")),
@@ -335,7 +421,7 @@ def test_a_director_s_mistakes_on_the_not_ready_screen_come_from_the_catalogue(
         assert isinstance(refused.value, ConfigError | NotAPackError), refused.value
         window.show_not_ready(refused.value.wording)
         paths = tuple(str(tmp_path / name) for name in ("club.zip", "words", "club.txt"))
-        seen += assert_nothing_escapes(window, (*data, *paths, str(config), "Station 7", "Open"))
+        seen += assert_nothing_escapes(window, (*data, *paths, str(config), "Station 7", "Open"), said)
     assert seen >= 3 * len(mistakes)
 
 
@@ -352,15 +438,17 @@ def test_a_missing_compiled_catalogue_is_named(monkeypatch: pytest.MonkeyPatch, 
     """An installation built without its catalogues says so, instead of showing English."""
     assert load_catalogue("fr").text("Lexicon") == "Lexique"
     monkeypatch.setattr("kiosk.core.language._catalogue_path", lambda code: tmp_path / f"{code}.mo")
-    with pytest.raises(Exception, match=r"no compiled Français catalogue .*reinstall"):
+    with pytest.raises(Exception, match=r"no compiled fr catalogue .*reinstall"):
         load_catalogue("fr", where="station.toml: language")
 
 
 @pytest.mark.parametrize(
     ("language", "headline"),
     [
-        ("fr", "Borne pas pr\u00eate \u2014 appelez un arbitre"),
+        ("fr", "Borne indisponible \u2014 appelez un arbitre"),
         ("es", "Puesto no disponible \u2014 llame a un juez"),
+        ("it", "Postazione non disponibile \u2014 chiama un arbitro"),
+        ("ca", "Terminal no disponible \u2014 crideu un \u00e0rbitre"),
     ],
 )
 def test_a_station_not_ready_says_so_in_its_language(
@@ -409,7 +497,9 @@ def test_the_judge_door_and_menu_speak_the_station_language(
     assert judge.current is judge.menu
     assert judge.menu.buttons[JudgePage.EXIT].text() == "8  Quitter la borne"
     assert judge.menu.warning.text().startswith("Avant ce code\u00a0: 2 codes erron\u00e9s de suite")
-    assert judge.hint.text() == "Tapez 1 \u00e0 8, ou touchez \u00b7 \u00c9chap\u00a0: retour \u00e0 la borne"
+    assert judge.hint.text() == (
+        "Tapez un chiffre de 1 \u00e0 8, ou touchez \u00b7 \u00c9chap\u00a0: retour \u00e0 la borne"
+    )
     assert_every_text_fits(window)
     type_text(window, "4")  # today's counts
     assert judge.counts.text.source.startswith("Contestations du jour (depuis minuit), \u00e0 ")
@@ -434,7 +524,7 @@ def test_before_the_choice_the_screens_speak_the_divisions_common_language(
     window = station(divisions=divisions).window
     assert window.ready.prompt.text().startswith("IMPUGNADOR: \u00bfcu\u00e1ntas palabras")
     type_text(window, "1")
-    assert window.division.question.text() == "\u00bfEn qu\u00e9 divisi\u00f3n es su partida?"
+    assert window.division.question.text() == "\u00bfEn qu\u00e9 divisi\u00f3n juega?"
 
 
 # -- judge mode: every page, every state a judge meets, in the pseudo-language -------------------
@@ -467,25 +557,29 @@ def open_page(window: StationWindow, number: str) -> None:
     assert judge.current is judge.page_for[MENU_PAGES[int(number) - 1]]
 
 
-def assert_judge_mode_speaks_the_catalogue(window: StationWindow, data: tuple[str, ...], where: str) -> int:
+def assert_judge_mode_speaks_the_catalogue(
+    window: StationWindow, data: tuple[str, ...], where: str, said: Speech
+) -> int:
     seen = 0
     for name, text in full_texts(window):
         if name.startswith("door-key-") or name.startswith("key-"):
             continue  # a digit of the PIN keypad
-        left = escaped(_HEX.sub(" ", text), data)
+        left = said.left(_HEX.sub(" ", text), data)
         assert left == "", f"{where}: {name}: {text!r} is not from the catalogue ({left!r})"
         seen += 1
     return seen
 
 
+@pytest.mark.parametrize("spoken_as", SPOKEN_AS)
 @pytest.mark.parametrize("touch", [False, True])
 def test_every_text_in_judge_mode_comes_from_the_catalogue(
-    judge_station: JudgeFactory, pack: Path, tmp_path: Path, touch: bool
+    judge_station: JudgeFactory, pack: Path, tmp_path: Path, touch: bool, spoken_as: str
 ) -> None:
     """Door, menu and every page behind it, in each state a judge meets: a refused PIN, the
     recheck with a challenge the log lost (its storage error said in the catalogue's words),
     a reload, unsaved and saved settings, no USB stick then one, the log status after a fault."""
-    words = pseudo_language()
+    said = speech(spoken_as)
+    words = said.words
     divisions = (Division("Open", pack), Division("Schools", pack, youth_rules=True))
     languages = Languages(station=words, divisions=(words, words))
     rig = judge_station(divisions=divisions, languages=languages, ask_table=True, rules=IMU, touch=touch)
@@ -509,6 +603,7 @@ def test_every_text_in_judge_mode_comes_from_the_catalogue(
         str(data_dir),
         str(media),
         str(stick),
+        str(pack),  # a refused file is named whole
         pack.name,
         "sqlite3",
         "csv",
@@ -542,7 +637,7 @@ def test_every_text_in_judge_mode_comes_from_the_catalogue(
     window.judge.use_media((media,), lambda: list(mounted))
 
     def check(where: str) -> int:
-        return assert_judge_mode_speaks_the_catalogue(window, data, where)
+        return assert_judge_mode_speaks_the_catalogue(window, data, where, said)
 
     seen = 0
     press(window, Qt.Key.Key_Escape)
@@ -567,7 +662,7 @@ def test_every_text_in_judge_mode_comes_from_the_catalogue(
     damaged[len(damaged) // 2] ^= 0x40
     pack.write_bytes(bytes(damaged))
     type_text(window, "r")
-    assert "\u27e6The files the reload refused:\u27e7" in window.judge.packs.text.source
+    assert words.text("The files the reload refused:") in window.judge.packs.text.source
     seen += check("a reload refused: the pack is damaged")
     open_page(window, "3")
     seen += check("the settings")
@@ -614,8 +709,8 @@ def assert_shown_whole(window: QWidget, where: str) -> None:
 
 
 @pytest.mark.parametrize("touch", [False, True])
-@pytest.mark.parametrize("language", ["fr", "es"])
-def test_every_judge_page_fits_in_french_and_spanish(
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_judge_page_fits_in_every_language(
     judge_station: JudgeFactory, pack: Path, tmp_path: Path, language: str, touch: bool
 ) -> None:
     """At 1024x600, the longest cases of each page: eight 15-letter words and a kept challenge on

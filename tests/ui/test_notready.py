@@ -82,7 +82,7 @@ def test_a_station_that_cannot_start_says_why_in_its_language(qtbot: QtBot, tmp_
     window.setGeometry(QRect(0, 0, 1024, 600))
     window.show()
     qtbot.waitExposed(window)
-    assert window.headline.text() == "Borne pas pr\u00eate \u2014 appelez un arbitre"
+    assert window.headline.text() == "Borne indisponible \u2014 appelez un arbitre"
     said = f"Pour l'arbitre\u00a0: {config}\u00a0: division 'Ecoles', pack\u00a0: {pack} est vide (0 octet)"
     assert "".join(window.problem.source.split()).startswith("".join(said.split()))  # wrapped anywhere
     assert window.how.source == "Corrigez-le, puis appuyez sur Ctrl+Alt+Shift+Q pour relancer la borne."

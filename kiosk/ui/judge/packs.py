@@ -57,6 +57,15 @@ def _wrapped(text: str, first: str, rest: str) -> list[str]:
     )
 
 
+# A pack's size on the Packs page: (counted in tiles, with a youth list) -> the message
+_SIZE = {
+    (False, False): marked("{words} (up to {maximum} letters)"),
+    (False, True): marked("{words} (up to {maximum} letters), youth list {youth}"),
+    (True, False): marked("{words} (up to {maximum} tiles)"),
+    (True, True): marked("{words} (up to {maximum} tiles), youth list {youth}"),
+}
+
+
 def pack_lines(
     divisions: Sequence[LoadedDivision],
     on_disk: Mapping[Path, OnDisk],
@@ -112,15 +121,11 @@ def pack_lines(
             lines.append("")
         info = lexicon.info
         words = counted(info.word_count, "word", "words", t)
-        size = t.text("{words} (up to {maximum} letters)", words=words, maximum=info.max_length)
-        if lexicon.has_youth_list:
-            youth = counted(info.youth_exclusion_count, "word", "words", t)
-            size = t.text(
-                "{words} (up to {maximum} letters), youth list {youth}",
-                words=words,
-                maximum=info.max_length,
-                youth=youth,
-            )
+        youth = counted(info.youth_exclusion_count, "word", "words", t) if lexicon.has_youth_list else ""
+        # lengths are tiles where a tile may be two letters (Spanish CH, Catalan L·L)
+        size = t.text(
+            _SIZE[not info.alphabet.simple, bool(youth)], words=words, maximum=info.max_length, youth=youth
+        )
         digest = (info.set_hash.partition(":")[2] or info.set_hash)[:SET_HASH_HEX_SHOWN]
         set_hash = " ".join(digest[i : i + 4] for i in range(0, len(digest), 4))
         users = ", ".join(seen[f"{path}\n{info.set_hash}"])
@@ -130,7 +135,9 @@ def pack_lines(
                 lexicon=info.name,
                 edition=info.edition,
                 divisions=users,
-            ),
+            )
+            if info.edition.strip()
+            else t.text("{lexicon}: {divisions}", lexicon=info.name, divisions=users),
             f"    {size}",
             "    "
             + t.text(

@@ -18,7 +18,7 @@ from kiosk.core.judge import Event, JudgeState
 from kiosk.core.language import Catalogue, english, marked
 from kiosk.ui import theme
 from kiosk.ui.theme import FitButton, FitLabel
-from kiosk.ui.views import _stack
+from kiosk.ui.views import _spacer, _stack
 
 __all__ = ["ENTER_KEY", "ESCAPE_KEY", "Page", "Row", "Send", "TextPage", "format_wait", "keyed", "row"]
 
@@ -97,21 +97,27 @@ class Page(QWidget):
         """Paint what this page shows of ``state``."""
 
 
+# A text page's type is at most that of this many lines filling its text's box: about the type of
+# the settings' lines (1024x600: 27 px), whether the page says two lines or nine. Two short counts
+# at the size of the whole box read as a poster, and were broken mid-sentence to grow larger still.
+TEXT_PAGE_LINES = 10
+
+
 class TextPage(Page):
     """A page of lines of text and a notice, with optional buttons under them."""
 
     def __init__(self, send: Send, *, touch: bool, buttons: Sequence[tuple[str, Event]] = ()) -> None:
         super().__init__(send, touch=touch)
         name = type(self).__name__.lower()
-        self.text = FitLabel(fill=0.8, align=A.AlignLeft | A.AlignVCenter, wrap=True)
+        self.text = FitLabel(fill=0.8, align=A.AlignLeft | A.AlignTop, wrap=True, lines=TEXT_PAGE_LINES)
         self.text.setObjectName(f"{name}-text")
         self.notice = FitLabel(fill=0.6, bold=True, colour=theme.NOTICE, wrap=True)
         self.notice.setObjectName(f"{name}-notice")
         self.commands = [self.button(label, event) for label, event in buttons]
-        items: list[tuple[QWidget, int]] = [(self.text, 70), (self.notice, 10)]
-        if self.commands:
-            items.append((row(*((b, 1) for b in self.commands), spacing=16), 14))
-        _stack(self, items)
+        # The buttons' row is kept where a page has none: every text page's text gets one box, and
+        # so one type size (TEXT_PAGE_LINES).
+        buttons_row = row(*((b, 1) for b in self.commands), spacing=16) if self.commands else _spacer()
+        _stack(self, [(self.text, 70), (self.notice, 10), (buttons_row, 14)])
 
     def show_lines(self, lines: Sequence[str]) -> None:
         self.text.setText("\n".join(lines))

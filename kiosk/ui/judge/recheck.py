@@ -203,6 +203,7 @@ class RecheckPage(Page):
         grid.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         layout = QGridLayout(grid)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.setVerticalSpacing(0)  # the lines' own leading keeps them apart: the type gets the room
         for index in range(WORD_LINES):
             label = FitLabel(fill=WORD_FILL, bold=True, align=A.AlignLeft | A.AlignVCenter)
             label.installEventFilter(self)
@@ -214,15 +215,17 @@ class RecheckPage(Page):
         )
         self.details.setObjectName("recheck-details")
         # The filters and the rows are tap targets: they get the height a finger needs at
-        # 1024x600 (tests/ui/test_touch.py), the selected challenge's words the rest.
+        # 1024x600 (tests/ui/test_touch.py), the selected challenge's words the rest: each word's
+        # result, what a judge comes here for, in type no smaller than the list's (the details
+        # under it are the smallest text of the page).
         _stack(
             self,
             [
                 (filters, 11),
                 *((line, 10) for line in self.rows),
-                (self.heading, 7),
-                (grid, 18),
-                (self.details, 12),  # three lines: the pack and rules, the edition and digests, the id
+                (self.heading, 6),
+                (grid, 20),
+                (self.details, 11),  # three lines: the pack and rules, the edition and digests, the id
             ],
         )
 

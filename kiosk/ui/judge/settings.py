@@ -51,10 +51,7 @@ PARTY_TEXT = {
 
 
 def _seconds(ms: int, t: Catalogue) -> str:
-    seconds = f"{ms / 1000:g}"
-    if t.language in ("fr", "es"):
-        seconds = seconds.replace(".", ",")  # 0,6 s: the decimal comma
-    return t.text("{seconds} s", seconds=seconds)
+    return t.text("{seconds} s", seconds=t.decimal(ms / 1000))  # 0,6 s where the comma is decimal
 
 
 def value_text(

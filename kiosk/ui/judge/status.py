@@ -29,10 +29,12 @@ def status_lines(state: JudgeState, t: Catalogue | None = None) -> list[str]:
     kind = t.text("Shared log (PostgreSQL):") if log.shared else t.text("This station's log (SQLite):")
     lines = [kind, f"    {log.location}"]
     if log.shared:
-        lines.append(t.text("Waiting to be forwarded: {count}", count=log.backlog))
-        problem = t.say(log.last_error) if log.last_error else t.text("none")
-        lines.append(t.text("Last problem with the server: {problem}", problem=problem))
-    lines.append(t.text("Kept in memory after a log failure: {count}", count=len(station.kept)))
+        lines.append(t.text("Waiting to be forwarded: {count}", count=t.number(log.backlog)))
+        if log.last_error:
+            lines.append(t.text("Last problem with the server: {problem}", problem=t.say(log.last_error)))
+        else:  # whole: "none" agrees with "problem" (French aucun), not with another noun
+            lines.append(t.text("Last problem with the server: none"))
+    lines.append(t.text("Kept in memory after a log failure: {count}", count=t.number(len(station.kept))))
     if station.last_fault:
         lines.append(
             t.text("Why the last challenge was not recorded: {problem}", problem=t.say(station.last_fault))
