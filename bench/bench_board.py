@@ -23,10 +23,10 @@ from sqlalchemy import text
 
 from kiosk.director.pages import Pages
 from kiosk.director.watch import Snapshot
-from kiosk.storage.board import LogReader
 from kiosk.storage.database import open_engine
 from kiosk.storage.log import SqlChallengeLog
 from kiosk.storage.migrations import upgrade
+from kiosk.storage.overview import LogReader
 from tests.storage.entries import make_entry
 from tests.storage.postgres import PostgresServer, find_postgres_bin
 

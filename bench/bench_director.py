@@ -37,12 +37,11 @@ import time
 from pathlib import Path
 
 from kiosk.storage import open_station_storage
+from tests.director.server import MANY_ADDRESSES, Slowloris
 from tests.storage.postgres import free_port
 
-DRIP_S = 5.0  # a slow client sends one header line this often
 PROBE_EVERY_S = 1.0
 PROBE_TIMEOUT_S = 10.0
-MANY_ADDRESSES = 50
 
 
 class Director:
@@ -139,73 +138,6 @@ class Probe:
             f"normal page: {len(self.times)} answered, median {median_ms:.0f} ms, worst {worst_ms:.0f} ms, "
             f"{self.failed} without an answer in {PROBE_TIMEOUT_S:.0f} s"
         )
-
-
-class Slowloris:
-    """``count`` connections dripping a request's head, reconnected when closed."""
-
-    def __init__(self, port: int, count: int, sources: list[str]) -> None:
-        self.port, self.sources = port, sources
-        self.socks: list[socket.socket | None] = [None] * count
-        self.reconnects = 0
-        self.connect_failures = 0
-        self._stop = threading.Event()
-        for index in range(count):
-            self._open(index)
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-
-    def _open(self, index: int) -> None:
-        source = self.sources[index % len(self.sources)]
-        try:
-            sock = socket.create_connection(("127.0.0.1", self.port), timeout=5, source_address=(source, 0))
-            sock.setblocking(False)
-            sock.send(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n".encode())
-        except OSError:
-            self.connect_failures += 1
-            self.socks[index] = None
-            return
-        self.socks[index] = sock
-
-    def _run(self) -> None:
-        line = 0
-        while not self._stop.wait(DRIP_S):
-            line += 1
-            for index, sock in enumerate(self.socks):
-                if self._stop.is_set():
-                    return
-                alive = False
-                if sock is not None:
-                    try:
-                        sock.send(f"X-Slow-{line}: {line}\r\n".encode())
-                        alive = True
-                    except OSError:
-                        sock.close()
-                if not alive:
-                    self.reconnects += 1
-                    self._open(index)
-
-    def alive(self) -> int:
-        count = 0
-        for sock in self.socks:
-            if sock is None:
-                continue
-            try:
-                data = sock.recv(1, socket.MSG_PEEK)
-            except BlockingIOError:
-                count += 1
-                continue
-            except OSError:
-                continue
-            count += bool(data)
-        return count
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(60)
-        for sock in self.socks:
-            if sock is not None:
-                sock.close()
 
 
 def body_flood(port: int, megabytes: int, *, chunked: bool, into: list[str]) -> None:

@@ -20,9 +20,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from kiosk.core.adjudication import adjudicate
-from kiosk.core.batch import batch_rulings
-from kiosk.core.lexicon import load_lexicon
+from kiosk.core.packs.lexicon import load_lexicon
+from kiosk.core.play.adjudication import adjudicate
+from kiosk.core.play.batch import batch_rulings
 from lexicon_build.builder import build_pack
 from lexicon_build.recipe import Recipe, SourceSpec
 

@@ -22,7 +22,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from kiosk.core.heartbeat import DivisionPack, Heartbeat, StationId, StationState
+from kiosk.core.log.heartbeat import DivisionPack, Heartbeat, StationId, StationState
 from kiosk.storage import StationStorage, open_station_storage
 from tests.storage.entries import make_entry
 

@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 
-from kiosk.core.speech import Speech, Spelled
+from kiosk.core.play.speech import Speech, Spelled
 from kiosk.voice import Voice
 
 SAMPLE_RATE_HZ = 22_050  # espeak-ng's voices

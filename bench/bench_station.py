@@ -1,6 +1,8 @@
 """Station speed: start-up to the ready frame, beside a bare PySide6 window; Tab to the verdict.
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_station.py [--runs N]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_station.py [--list FILE] [--runs N]
+
+On the embedded default pack (ENABLE), or a pack built here from ``--list`` (an organiser's list).
 
 Start-up is measured from outside, the same way for both programs: from ``Popen`` to the line
 each prints once its first frame is painted (the station with its pack loaded and verified):
@@ -62,7 +64,7 @@ def first_frame_seconds(args: list[str], env: dict[str, str]) -> float:
     return elapsed
 
 
-def startup(runs: int) -> None:
+def startup(runs: int, pack: Path | None) -> None:
     import kiosk
 
     compileall.compile_dir(Path(kiosk.__file__).parent, quiet=1)
@@ -71,7 +73,12 @@ def startup(runs: int) -> None:
     station: list[float] = []
     first: list[float] = []
     with tempfile.TemporaryDirectory() as data:
-        station_args = [sys.executable, "-c", STATION, "station", "--smoke", "--data-dir", data]
+        config: list[str] = []
+        if pack is not None:  # the pack's station: one division on it
+            station_toml = Path(data) / "station.toml"
+            station_toml.write_text(f'[[divisions]]\nname = "Open"\npack = "{pack}"\n', encoding="utf-8")
+            config = ["--config", str(station_toml)]
+        station_args = [sys.executable, "-c", STATION, *config, "station", "--smoke", "--data-dir", data]
         first_frame_seconds([sys.executable, "-c", BARE_WINDOW], env)  # warm the file cache
         first_frame_seconds(station_args, env)  # the pack walked once, and remembered in `data`
         for run in range(runs):  # interleaved, so all see the same machine load
@@ -93,21 +100,21 @@ def startup(runs: int) -> None:
         )
 
 
-def tab_to_verdict(runs: int) -> None:
+def tab_to_verdict(runs: int, pack: Path | None) -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QRect, Qt
     from PySide6.QtGui import QKeyEvent
     from PySide6.QtWidgets import QApplication
 
-    from kiosk.core.config import default_config, load_divisions
-    from kiosk.core.session import Escape, LockoutEnded, Typed
+    from kiosk.core.play.session import Escape, LockoutEnded, Typed
+    from kiosk.core.station.config import default_config, load_divisions
     from kiosk.paths import default_pack_path
     from kiosk.storage import open_station_storage
     from kiosk.ui.controller import StationController
     from kiosk.ui.window import StationWindow
 
     app = QApplication.instance() or QApplication([])
-    config = default_config(default_pack_path())
+    config = default_config(pack if pack is not None else default_pack_path())
     with tempfile.TemporaryDirectory() as data:
         storage = open_station_storage(Path(data))  # the real log: SQLite, WAL, synchronous=FULL
         controller = StationController(config, load_divisions(config), lambda: storage.log)
@@ -145,10 +152,20 @@ def tab_to_verdict(runs: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--list", type=Path, help="a word list to build the station's pack from")
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
-    startup(args.runs)
-    tab_to_verdict(args.runs * 4)
+    with tempfile.TemporaryDirectory() as folder:
+        pack = None
+        if args.list is not None:
+            from lexicon_build.builder import build_pack
+            from lexicon_build.recipe import Recipe, SourceSpec
+
+            pack = Path(folder) / "bench.kxpack"
+            recipe = Recipe(name="Bench", sources=(SourceSpec(args.list),))
+            pack.write_bytes(build_pack(recipe, skip_invalid=True).data)
+        startup(args.runs, pack)
+        tab_to_verdict(args.runs * 4, pack)
 
 
 if __name__ == "__main__":

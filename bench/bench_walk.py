@@ -1,8 +1,9 @@
 """The verification walk (issue 11): what it costs on a Collins-sized pack, and what its cache saves.
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_walk.py [--runs N] [--no-station]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_walk.py [--list FILE] [--runs N] [--no-station]
 
-On the Collins-shaped list of ``bench/bench_tournament.py`` (279,000 words made from ENABLE):
+On the list given with ``--list`` (an organiser's own), or the Collins-shaped list of
+``bench/bench_tournament.py`` (279,000 words made from ENABLE):
 
 * the walk in a child process, as a station meets a pack it has not seen (start of the child,
   every trie read whole, the digests recomputed, the trie rebuilt and compared), and the same walk
@@ -32,10 +33,10 @@ from pathlib import Path
 from bench_station import BARE_WINDOW, first_frame_seconds
 from bench_tournament import ENABLE, collins_shaped, compile_bytecode, interleaved, median_ms
 
-from kiosk.core.lexicon import MarisaLexicon, load_lexicon
-from kiosk.core.pack import read_pack
-from kiosk.core.trust import check_pack_signature
-from kiosk.core.walk import PackWalker, WalkCache, WalkedTries, walk_here
+from kiosk.core.packs.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.packs.pack import read_pack
+from kiosk.core.packs.trust import check_pack_signature
+from kiosk.core.packs.verification import PackWalker, WalkCache, WalkedTries, walk_tries
 from lexicon_build.builder import build_pack
 from lexicon_build.recipe import Recipe, SourceSpec
 
@@ -54,7 +55,7 @@ def child_peak_mib(pack: Path) -> float:
     probe = (
         "import resource, sys\n"
         "from pathlib import Path\n"
-        "from kiosk.core.lexicon import load_lexicon\n"
+        "from kiosk.core.packs.lexicon import load_lexicon\n"
         "load_lexicon(Path(sys.argv[1]))\n"
         "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
     )
@@ -78,7 +79,7 @@ def walk_and_load(pack: Path, folder: Path, runs: int) -> None:
     child, here, warm, before = interleaved(
         runs,
         timer(lambda: PackWalker().verify(contents)),
-        timer(lambda: walk_here(contents)),
+        timer(lambda: walk_tries(contents.sections["words"], None, contents.info.word_count)),
         timer(lambda: load_lexicon(pack, walker=PackWalker(cache=cache))),
         timer(unwalked),
     )
@@ -124,17 +125,23 @@ def station(pack: Path, folder: Path, runs: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--list", type=Path, help="walk a pack of this word list, not the generated one")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--no-station", action="store_true", help="leave out the station rows")
     args = parser.parse_args()
     compile_bytecode()
     with tempfile.TemporaryDirectory() as temp:
         folder = Path(temp)
-        words = collins_shaped(ENABLE.read_text(encoding="ascii").split())
-        source = folder / "collins-shaped.txt"
-        source.write_text("\n".join(words) + "\n", encoding="ascii")
+        if args.list is not None:
+            source = args.list
+        else:
+            words = collins_shaped(ENABLE.read_text(encoding="ascii").split())
+            source = folder / "collins-shaped.txt"
+            source.write_text("\n".join(words) + "\n", encoding="ascii")
         pack = folder / "collins-shaped.kxpack"
-        pack.write_bytes(build_pack(Recipe(name="Collins-shaped", sources=(SourceSpec(source),))).data)
+        pack.write_bytes(
+            build_pack(Recipe(name="Bench", sources=(SourceSpec(source),)), skip_invalid=True).data
+        )
         print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
         walk_and_load(pack, folder, args.runs)
         if not args.no_station:

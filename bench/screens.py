@@ -6,7 +6,7 @@
 (``--alphabets``: only the shots of packs in other alphabets, 80-93; ``--languages``: only the
 Italian, Catalan, German, Polish and further French and Spanish shots, 100-149: a station walked
 in each language, on a pack of its own alphabet, its judge mode and its not-ready screen;
-``--access``: only the high contrast and large text shots, 94-99.)
+``--access``: only the high contrast and large text shots, 150-155.)
 
 Drives the real window through the real controller with key events, on the embedded pack; the
 judge screens run over real storage in a temporary data directory (PIN 4826).
@@ -33,17 +33,24 @@ from PySide6.QtCore import QCoreApplication, QEventLoop, QRect, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
-from kiosk.core.adjudication import adjudicate
-from kiosk.core.alphabet import alphabets
-from kiosk.core.config import Division, LoadedDivision, StationConfig, Verifier, load_config, load_divisions
 from kiosk.core.edition import KnownEdition, load_edition_table
 from kiosk.core.errors import StorageError
 from kiosk.core.judge import REMOVABLE_MEDIA_ROOTS
-from kiosk.core.lexicon import load_lexicon
-from kiosk.core.record import ChallengeEntry, ChallengeId, ChallengeLog
-from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
-from kiosk.core.session import Event, TileTyped, Typed
+from kiosk.core.log.challenge import ChallengeEntry, ChallengeId, ChallengeLog
+from kiosk.core.packs.lexicon import load_lexicon
+from kiosk.core.play.adjudication import adjudicate
+from kiosk.core.play.rules import PenaltyParty, ProfileKind, RuleProfile
+from kiosk.core.play.session import Event, TileTyped, Typed
+from kiosk.core.station.config import (
+    Division,
+    LoadedDivision,
+    StationConfig,
+    Verifier,
+    load_config,
+    load_divisions,
+)
 from kiosk.core.wording import Wording
+from kiosk.core.words.alphabet import alphabets
 from kiosk.paths import default_pack_path, known_editions_path
 from kiosk.storage import StationStorage, open_station_storage
 from kiosk.ui.app import ONE_LINE, SERVES_BY_ITSELF, no_pin_problem
@@ -237,19 +244,19 @@ def main(out: Path) -> None:
 
 
 def access_shots(app: QCoreApplication, out: Path) -> None:
-    """The [access] looks: high contrast and large text, on the screens a player meets (94-99)."""
+    """The [access] looks: high contrast and large text, on the screens a player meets (150-155)."""
     pack = default_pack_path()
     config = StationConfig(divisions=(Division("Open", pack),), station_name="Station 1")
     divisions = load_divisions(config)
     looks = (("high-contrast", Look(high_contrast=True)), ("large-text", Look(large_text=True)))
     touch = replace(config, touch=True)
     screens = (
-        ("94", "ready", config, ""),
-        ("95", "entry", config, "3quixotry za" + IDLE_WARNING),
-        ("96", "confirm", config, "3quixotry zax quiz "),
-        ("97", "verdict-acceptable", config, "3quixotry zax quiz\t"),
-        ("98", "verdict-unacceptable", config, "3quixotry zaxx quiz\t"),
-        ("99", "touch-entry", touch, "2cat do"),
+        ("150", "ready", config, ""),
+        ("151", "entry", config, "3quixotry za" + IDLE_WARNING),
+        ("152", "confirm", config, "3quixotry zax quiz "),
+        ("153", "verdict-acceptable", config, "3quixotry zax quiz\t"),
+        ("154", "verdict-unacceptable", config, "3quixotry zaxx quiz\t"),
+        ("155", "touch-entry", touch, "2cat do"),
     )
     for look_name, chosen in looks:
         before = use_look(chosen)

@@ -1,10 +1,10 @@
 """The command-line arguments both programs share: a file a command writes.
 
 Every output of ``kiosk`` and ``lexicon-build`` is an ``OutputFile``: its name is read as it was
-typed (``kiosk.core.filekind.output_path``: ``-o nodir/`` names a folder, never a file ``nodir``)
+typed (``kiosk.core.files.kind.output_path``: ``-o nodir/`` names a folder, never a file ``nodir``)
 before click turns it into a path, and it stays a ``click.Path(writable=True)``, which is how
 ``tests/test_cli_errors.py`` finds the outputs to try. Whether the file may then be written is
-``kiosk.core.filekind.check_output``'s question, asked by each command.
+``kiosk.core.files.kind.check_output``'s question, asked by each command.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from typing import Any
 import click
 
 from kiosk.core.errors import OutputError
-from kiosk.core.filekind import Role, output_path
+from kiosk.core.files.kind import Role
+from kiosk.core.files.output import output_path
 
 __all__ = ["OutputFile"]
 

@@ -29,7 +29,10 @@ import io
 import os
 import sys
 from collections.abc import Callable
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    from kiosk.core.wording import Text
 
 __all__ = ["EXIT_ERROR", "fail", "protect_streams", "run_guarded"]
 
@@ -67,7 +70,7 @@ def run_guarded(action: Callable[[], object]) -> NoReturn:
     sys.exit(_flushed(code))
 
 
-def fail(message: str, code: int = EXIT_ERROR) -> NoReturn:
+def fail(message: Text, code: int = EXIT_ERROR) -> NoReturn:
     """End the program with ``error: message`` on standard error: the one way both programs refuse."""
     _say(f"error: {message}")
     sys.exit(code)

@@ -21,7 +21,7 @@ def run(argv: Sequence[str] | None = None) -> NoReturn:
 
     def start() -> object:
         if getattr(sys, "frozen", False):  # frozen, the station walks packs' tries with itself
-            from kiosk.core.walk import WALK_ARGUMENT, child_main
+            from kiosk.core.packs.verification import WALK_ARGUMENT, child_main
 
             if list(sys.argv[1:] if argv is None else argv) == [WALK_ARGUMENT]:
                 return child_main()

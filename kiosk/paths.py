@@ -28,10 +28,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from kiosk.core.errors import StorageError
-from kiosk.core.wording import Wording, marked
+from kiosk.core.wording import Text, Wording, marked
 
 if TYPE_CHECKING:
-    from kiosk.core.config import StationConfig
+    from kiosk.core.station.config import StationConfig
 
 __all__ = [
     "DATA_DIR_ENV",
@@ -111,7 +111,7 @@ def built_in_edition_paths() -> tuple[Path, ...]:
 
 
 def walk_cache_dir(data: Path) -> Path:
-    """Where the verification walk's outcomes are remembered (``kiosk.core.walk.WalkCache``): a
+    """Where the verification walk's outcomes are remembered (``kiosk.core.packs.verification.WalkCache``): a
     folder of the data directory. The station can write there (``kiosk station --check`` proves
     it), finding it costs nothing at start-up, and lexicon-build run by the same user with the
     same data directory shares it; losing it costs one walk per pack at the next start."""
@@ -135,7 +135,7 @@ class StationData(NamedTuple):
     data_dir: Path
     database_url: str | None
     # e.g. "data_dir in /etc/challenge-kiosk/station.toml": a Wording, said in a screen's language
-    found_by: str
+    found_by: Text
     config: Path | None = None  # the configuration file it came from, if any
 
     @property
@@ -163,7 +163,7 @@ class StationData(NamedTuple):
         parts = [program, *words]
         if self.config is not None:
             parts += ["--config", _quoted(str(self.config.absolute()))]
-        if self.config is None or not self.found_by.startswith("data_dir in"):
+        if self.config is None or not str(self.found_by).startswith("data_dir in"):
             parts += ["--data-dir", _quoted(str(self.data_dir.absolute()))]
         return " ".join(parts)
 
@@ -212,7 +212,7 @@ def current_user() -> str:
         return os.environ.get("USERNAME") or os.environ.get("USER") or "this user"
 
 
-def _owner(path: Path) -> str:
+def _owner(path: Path) -> Text:
     try:
         status = path.stat()
     except OSError:
@@ -226,7 +226,7 @@ def _owner(path: Path) -> str:
     return Wording(marked("owner {owner}, mode {mode}"), owner=owner, mode=stat.filemode(status.st_mode))
 
 
-def _reason(exc: OSError, path: Path) -> str:
+def _reason(exc: OSError, path: Path) -> Text:
     """Why ``path`` cannot be written, in words a judge can act on."""
     code = exc.errno
     if code == errno.EROFS:
@@ -273,7 +273,7 @@ def _free_bytes(folder: Path) -> int:
     return shutil.disk_usage(folder).free
 
 
-def _data_dir_named(folder: Path) -> str:
+def _data_dir_named(folder: Path) -> Text:
     return Wording(marked("the station's data directory {folder}"), folder=folder)
 
 

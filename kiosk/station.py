@@ -21,16 +21,16 @@ from typing import TYPE_CHECKING, NoReturn
 from kiosk.console import fail
 
 if TYPE_CHECKING:
-    from kiosk.core.config import StationConfig, Verifier
     from kiosk.core.errors import KioskError
-    from kiosk.core.language import Catalogue
+    from kiosk.core.station.config import StationConfig, Verifier
+    from kiosk.core.words.language import Catalogue
     from kiosk.storage import StationStorage
 
 __all__ = ["load_station_config", "program_name", "start_station", "station_verifier"]
 
 
 def load_station_config(config_path: Path | None) -> StationConfig:
-    from kiosk.core.config import default_config, load_config
+    from kiosk.core.station.config import default_config, load_config
     from kiosk.paths import default_pack_path
 
     if config_path is None:
@@ -42,9 +42,9 @@ def station_verifier(config: StationConfig, folder: Path, *, check_only: bool = 
     """How this station checks packs: the walk, remembered in the data directory ``folder``, and
     the built-in table of known editions with the configuration's own; raise EditionTableError
     naming a table. ``check_only``: make no folder and say nothing when a walk cannot be remembered."""
-    from kiosk.core.config import Verifier
     from kiosk.core.edition import load_edition_table
-    from kiosk.core.walk import PackWalker, WalkCache
+    from kiosk.core.packs.verification import PackWalker, WalkCache
+    from kiosk.core.station.config import Verifier
     from kiosk.paths import built_in_edition_paths, walk_cache_dir
 
     cache = WalkCache(walk_cache_dir(folder), make_parents=not check_only)
@@ -95,7 +95,7 @@ def not_ready(
 def station_words(config: StationConfig) -> Catalogue | None:
     """The station's language for a not-ready screen; None (English) if it cannot be loaded."""
     from kiosk.core.errors import KioskError
-    from kiosk.core.language import load_catalogue
+    from kiosk.core.words.language import load_catalogue
 
     try:
         return load_catalogue(config.language, where="language")
@@ -106,9 +106,9 @@ def station_words(config: StationConfig) -> Catalogue | None:
 def stated_words(config_path: Path) -> Catalogue | None:
     """The language a configuration that cannot be used states (``language = "fr"``), for the
     not-ready screen that names its mistake; None (English) if it states none or it cannot be loaded."""
-    from kiosk.core.config import stated_language
     from kiosk.core.errors import KioskError
-    from kiosk.core.language import load_catalogue
+    from kiosk.core.station.config import stated_language
+    from kiosk.core.words.language import load_catalogue
 
     language = stated_language(config_path)
     if language is None:
@@ -133,11 +133,19 @@ def start_station(
     standard error (exit 2) and, in a kiosk session, "Station not ready — call a judge" stays on
     screen with it. A station with no judge PIN does not serve players (see ``run_station``).
     """
-    from kiosk.core.config import load_divisions, load_languages
     from kiosk.core.errors import KioskError
+    from kiosk.core.station.config import load_languages, start_divisions
     from kiosk.paths import check_data_dir, station_data
 
     words: Catalogue | None = None  # English until the configuration says otherwise
+
+    def cannot_start(exc: KioskError) -> NoReturn:  # on the terminal only, where there is no screen
+        shown = words
+        if shown is None and config_path is not None:
+            shown = stated_words(config_path)  # a configuration with a mistake still says its language
+        screen = no_screen(config_path, data_dir, os.environ) is None
+        not_ready(exc, kiosk_session=kiosk_session and screen, smoke=smoke, words=shown)
+
     try:
         config = load_station_config(config_path)
         words = station_words(config)
@@ -145,22 +153,23 @@ def start_station(
             config = replace(config, touch=True)
         where = station_data(config, data_dir=data_dir)
         verifier = station_verifier(config, where.data_dir)  # walks are remembered in the data directory
-        divisions = load_divisions(config, verifier)
-        load_languages(config)  # every catalogue it asks for is in this installation
-    except KioskError as exc:  # on the terminal only, where there is no screen to show it on
-        if words is None and config_path is not None:
-            words = stated_words(config_path)  # a configuration with a mistake still says its language
-        screen = no_screen(config_path, data_dir, os.environ) is None
-        not_ready(exc, kiosk_session=kiosk_session and screen, smoke=smoke, words=words)
+        loading = start_divisions(config, verifier)  # a pack not seen before is walked while Qt loads
+    except KioskError as exc:
+        cannot_start(exc)
     screen_problem = no_screen(config_path, data_dir, os.environ)
+    if screen_problem is None:
+        from kiosk.ui.app import run_station  # Qt is loaded only for the station itself
+    try:
+        divisions = loading.result()
+        load_languages(config)  # every catalogue it asks for is in this installation
+    except KioskError as exc:
+        cannot_start(exc)
     if screen_problem is not None:
         fail(screen_problem)
     try:
         check_data_dir(where.data_dir)
     except KioskError as exc:
         not_ready(exc, kiosk_session=kiosk_session, smoke=smoke, words=words)
-    from kiosk.ui.app import run_station  # Qt is loaded only for the station itself
-
     storage = LazyStorage(where.data_dir, where.database_url)
     try:
         code = run_station(

@@ -20,7 +20,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from kiosk.core.speech import Speech, Spelled
+from kiosk.core.play.speech import Speech, Spelled
 
 __all__ = ["ESPEAK", "SPEECH_RATE_WPM", "Voice", "ssml"]
 

@@ -2,7 +2,7 @@
 
 The same recipe and sources always give the same bytes: words are a set (marisa's output does not
 depend on key order), the manifest is canonical JSON and records no time or absolute path, and the
-sections are compressed by zlib at a fixed level (``kiosk.core.pack``; the same zlib gives the same
+sections are compressed by zlib at a fixed level (``kiosk.core.packs.pack``; the same zlib gives the same
 bytes).
 """
 
@@ -12,28 +12,26 @@ import dataclasses
 import itertools
 import os
 import tempfile
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from kiosk import __version__
-from kiosk.core.alphabet import ENGLISH, Alphabet
 from kiosk.core.edition import (
     BUILT_IN_SOURCE,
     CARRIED_SOURCE,
     EditionTable,
     Expectation,
     PackRecognition,
-    WordSetFacts,
     recognise_pack,
 )
 from kiosk.core.errors import OutputError, PackEditionError, SourceError, SourceLinesError
-from kiosk.core.lexicon import WORDS_SECTION, YOUTH_SECTION, MarisaLexicon
-from kiosk.core.pack import PackInfo, SourceInfo, encode_pack, parse_pack, sorted_words_hash
-from kiosk.core.plural import one_or_many
-from kiosk.core.trust import check_pack_signature
-from kiosk.core.walk import make_trie, walk_here
+from kiosk.core.packs.lexicon import WORDS_SECTION, YOUTH_SECTION, MarisaLexicon
+from kiosk.core.packs.pack import PackInfo, SourceInfo, encode_pack, parse_pack
+from kiosk.core.packs.trust import check_pack_signature
+from kiosk.core.packs.verification import WalkedTries, WordSet, prove_made, trie_of_keys, word_set_facts
+from kiosk.core.words.alphabet import ENGLISH, Alphabet
+from kiosk.core.words.plural import one_or_many
 from lexicon_build.reader import Rejection, WordList, alphabet_advice, read_word_list
 from lexicon_build.recipe import Recipe, SourceSpec
 
@@ -103,10 +101,6 @@ def _union(lists: list[list[str]]) -> list[str]:
     if len(lists) == 1:
         return list(lists[0])
     return list(dict.fromkeys(itertools.chain.from_iterable(lists)))
-
-
-def _facts(words: list[str], alphabet: Alphabet) -> WordSetFacts:
-    return WordSetFacts.of(sorted_words_hash(words), len(words), Counter(map(alphabet.counter, words)))
 
 
 def build_pack(
@@ -194,14 +188,19 @@ def build_pack(
             )
             + sample
         )
-    youth_words.intersection_update(words)
-    ordered = sorted(words)
-    full = _facts(ordered, alphabet)
-    school = None
-    sections = {WORDS_SECTION: make_trie(ordered)}
+    if youth_words:
+        youth_words.intersection_update(words)
+    made = {WORDS_SECTION: WordSet.of(sorted(words), alphabet)}
     if recipe.youth_exclusions is not None:
-        sections[YOUTH_SECTION] = make_trie(sorted(youth_words))
-        school = _facts([w for w in ordered if w not in youth_words], alphabet)
+        made[YOUTH_SECTION] = WordSet.of(sorted(youth_words), alphabet)
+    ordered = made[WORDS_SECTION].words
+    full = made[WORDS_SECTION].facts
+    school = (
+        None
+        if recipe.youth_exclusions is None
+        else word_set_facts([w for w in ordered if w not in youth_words], alphabet)
+    )
+    sections = {name: trie_of_keys(word_set.keys) for name, word_set in made.items()}
     sets = [full] if school is None else [full, school]
     if recipe.expect is not None:
         wanted = Expectation.parse(recipe.expect, table, where="lexicon-build build")
@@ -216,16 +215,17 @@ def build_pack(
         for facts in sets
         if (edition := table.recognise(facts).edition) is not None and edition.source != BUILT_IN_SOURCE
     )
+    youth_facts = made[YOUTH_SECTION].facts if YOUTH_SECTION in made else None
     info = PackInfo(
         name=recipe.name,
         edition=recipe.edition,
         description=recipe.description,
         max_length=recipe.max_length,
-        word_count=len(ordered),
-        counts_by_length=dict(sorted(Counter(map(tiles, ordered)).items())),
+        word_count=full.word_count,
+        counts_by_length=dict(full.counts_by_length),
         youth_exclusion_count=len(youth_words),
-        set_hash=sorted_words_hash(ordered),
-        youth_set_hash=None if recipe.youth_exclusions is None else sorted_words_hash(sorted(youth_words)),
+        set_hash=full.set_hash,
+        youth_set_hash=None if youth_facts is None else youth_facts.set_hash,
         school_set_hash=None if school is None else school.set_hash,
         school_counts_by_length=None if school is None else dict(school.counts_by_length),
         known_editions=carried,
@@ -234,9 +234,17 @@ def build_pack(
         alphabet=alphabet,
     )
     data = encode_pack(info, sections)
-    # Read back as a station reads it (the walk in this process: these tries were made here).
+    # Read back as a station reads it; the tries were made here, from words this build holds, so
+    # proving them needs no second walk of what was just written (kiosk.core.packs.verification.prove_made).
     contents = parse_pack(data)
-    lexicon = MarisaLexicon.from_contents(contents, check_pack_signature(contents), walk_here(contents))
+    walked = WalkedTries(
+        words=full,
+        youth_hash=info.youth_set_hash,
+        youth_count=info.youth_exclusion_count,
+        school=school,
+    )
+    prove_made(contents, sections, made, walked)
+    lexicon = MarisaLexicon.from_contents(contents, check_pack_signature(contents), walked)
     if lexicon.info != info or any(
         w not in lexicon
         for w in recipe.additions
@@ -260,7 +268,7 @@ def write_atomically(path: Path, data: bytes, *, mode: int | None = None) -> Non
     ``mode`` None gives what any new file gets under the umask (packs are for sharing);
     otherwise exactly ``mode`` (a private key is never group-readable, whatever the umask).
     Raise OutputError if it cannot be written (full disk, no permission): nothing is left behind.
-    Whether the file *may* be written over is ``kiosk.core.filekind.check_output``'s question.
+    Whether the file *may* be written over is ``kiosk.core.files.kind.check_output``'s question.
     """
     shown = path
     path = path.resolve()

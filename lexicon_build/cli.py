@@ -1,6 +1,6 @@
 """The ``lexicon-build`` command: organisers turn the word lists they own into packs.
 
-A thin click layer over ``lexicon_build.builder`` and ``kiosk.core.pack``. Exit codes: 0 on
+A thin click layer over ``lexicon_build.builder`` and ``kiosk.core.packs.pack``. Exit codes: 0 on
 success; 1 when a check ran and found a problem in what it checked (``verify``: the pack is
 damaged or not signed as required; ``build``: lines that are not words); 2 for every other error
 (a file that is missing, unreadable or of the wrong kind, an output that would destroy a file, a
@@ -8,7 +8,7 @@ bad value, Ctrl+C), so that a script never mistakes a mistake for a verdict. The
 point is ``lexicon_build.entry.run``: ``kiosk.console.run_guarded`` around the click group ``main``.
 
 No command writes over a file it reads, over a file of another kind, or (without ``--force``) over
-one of its own kind: ``kiosk.core.filekind.check_output`` decides, before any work is done.
+one of its own kind: ``kiosk.core.files.kind.check_output`` decides, before any work is done.
 The commands that sign or check signatures import ``lexicon_build.signing`` (and cryptography)
 themselves, so that a build does not load it (``bench/bench_tournament.py``).
 """
@@ -24,17 +24,17 @@ import click
 from kiosk import __version__
 from kiosk.argument import OutputFile
 from kiosk.console import EXIT_ERROR, fail
-from kiosk.core.alphabet import DEFAULT_ALPHABET, Alphabet, alphabets
-from kiosk.core.config import recognise as recognise_pack_of
 from kiosk.core.edition import EditionTable, PackRecognition, load_edition_table
 from kiosk.core.errors import KioskError, NotAPackError, PackEditionError, PackError, SourceLinesError
-from kiosk.core.filekind import Kind, Role, check_output, recognise, refusal, same_file
-from kiosk.core.lexicon import MarisaLexicon, load_lexicon
-from kiosk.core.normalise import MAX_WORD_LETTERS
-from kiosk.core.pack import PackInfo
-from kiosk.core.plural import counted, one_or_many
-from kiosk.core.trust import TrustedKey
-from kiosk.core.walk import PackWalker, WalkCache
+from kiosk.core.files.kind import Kind, Role, recognise, refusal
+from kiosk.core.files.output import check_output, same_file
+from kiosk.core.packs.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.packs.pack import PackInfo
+from kiosk.core.packs.trust import TrustedKey
+from kiosk.core.packs.verification import PackWalker, WalkCache
+from kiosk.core.words.alphabet import DEFAULT_ALPHABET, Alphabet, alphabets
+from kiosk.core.words.normalise import MAX_WORD_LETTERS
+from kiosk.core.words.plural import counted, one_or_many
 from kiosk.paths import built_in_edition_paths, station_data, walk_cache_dir
 from lexicon_build.builder import build_pack, write_atomically
 from lexicon_build.reader import ListFormat, read_word_list
@@ -76,6 +76,14 @@ def walker(*, always: bool = False) -> PackWalker:
     """The verification walk, remembered in the data directory ($KIOSK_DATA_DIR, else the
     platform's own): a station run by the same user with the same data directory shares it."""
     return PackWalker(cache=WalkCache(walk_cache_dir(station_data(None).data_dir)), always_walk=always)
+
+
+def recognise_pack_of(lexicon: MarisaLexicon, table: EditionTable) -> PackRecognition:
+    """The station's recognition of a loaded pack (kiosk.core.station.config, imported only by the commands
+    that load a pack: a build does not pay for the station's configuration code)."""
+    from kiosk.core.station.config import recognise
+
+    return recognise(lexicon, table)
 
 
 def recognition_lines(info: PackInfo, recognition: PackRecognition) -> list[str]:

@@ -47,7 +47,7 @@ END_OF_WORD_BIT = 1 << 23
 LAST_EDGE_BIT = 1 << 22
 CHILD_MASK = (1 << 21) - 1
 ROOT_EDGE = 1
-ROOT_SLOTS = 256  # kiosk.core.filekind.GRAPH_ROOT_SLOTS
+ROOT_SLOTS = 256  # kiosk.core.files.kind.GRAPH_ROOT_SLOTS
 _EMPTY_SLOTS = frozenset({0, LAST_EDGE_BIT})
 # Collins, the largest tournament lexicon, has about 280 000 words; a graph spelling more than
 # this is damaged or not a lexicon, and spelling it would only exhaust memory.

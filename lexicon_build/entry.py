@@ -18,7 +18,7 @@ def run() -> None:
 
     def start() -> object:
         if getattr(sys, "frozen", False):  # frozen, verify, info and sign walk tries with this program
-            from kiosk.core.walk import WALK_ARGUMENT, child_main
+            from kiosk.core.packs.verification import WALK_ARGUMENT, child_main
 
             if sys.argv[1:] == [WALK_ARGUMENT]:
                 return child_main()

@@ -25,7 +25,7 @@ A recipe whose sources must be a published edition as it is says so: ``expect = 
 edition's name, or ``"sha256:"`` and the digest of the set); the build then fails, saying how the
 set differs by length, unless the set (or, with a youth list, the set with it applied) is that one.
 
-``alphabet`` names the profile the lists are read in (``kiosk.core.alphabet``: english, the
+``alphabet`` names the profile the lists are read in (``kiosk.core.words.alphabet``: english, the
 default, french, spanish, catalan, italian, polish, german); lengths then count its tiles, and
 additions and removals are spelt as its lists spell words.
 """
@@ -38,11 +38,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kiosk.core.alphabet import ENGLISH, Alphabet, alphabets
 from kiosk.core.errors import InputError, SourceError
-from kiosk.core.filekind import Role, refusal_for_bytes
-from kiosk.core.normalise import BOARD_MAX_LETTERS, MAX_WORD_LETTERS, MIN_WORD_LETTERS, normalise_listed
-from kiosk.core.pack import MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, text_problem
+from kiosk.core.files.kind import Role, refusal_for_bytes
+from kiosk.core.packs.pack import MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, text_problem
+from kiosk.core.words.alphabet import ENGLISH, Alphabet, alphabets
+from kiosk.core.words.normalise import BOARD_MAX_LETTERS, MAX_WORD_LETTERS, MIN_WORD_LETTERS, normalise_listed
 from lexicon_build.reader import ListFormat
 
 __all__ = ["Recipe", "SourceSpec", "alphabet_for", "load_recipe"]

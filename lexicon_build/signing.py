@@ -6,7 +6,7 @@ Ed25519 through ``cryptography``; no home-made crypto. Files:
 * the public key (``.pub``): a ``[[trusted_keys]]`` TOML table, name and base64 of the raw 32-byte
   key, pasted as is into a station's configuration and read back by ``verify --trust``.
 
-A station never signs; it only verifies (``kiosk.core.trust``).
+A station never signs; it only verifies (``kiosk.core.packs.trust``).
 """
 
 from __future__ import annotations
@@ -21,10 +21,11 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from kiosk.core.errors import ConfigError, SourceError
-from kiosk.core.filekind import Role, check_output, refusal, refusal_for_bytes
-from kiosk.core.pack import PUBLIC_KEY_BYTES, SIGNATURE_BLOCK_BYTES, encode_signature_block, parse_pack
-from kiosk.core.trust import TrustedKey, check_pack_signature, key_fingerprint, trusted_keys_from_config
-from kiosk.core.walk import PackWalker
+from kiosk.core.files.kind import Role, refusal, refusal_for_bytes
+from kiosk.core.files.output import check_output
+from kiosk.core.packs.pack import PUBLIC_KEY_BYTES, SIGNATURE_BLOCK_BYTES, encode_signature_block, parse_pack
+from kiosk.core.packs.trust import TrustedKey, check_pack_signature, key_fingerprint, trusted_keys_from_config
+from kiosk.core.packs.verification import PackWalker
 from lexicon_build.builder import write_atomically
 
 __all__ = [

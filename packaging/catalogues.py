@@ -16,7 +16,7 @@ as before: one language's half-done catalogue never stops another's. Only a file
 at all fails the build (after the others are compiled).
 
 Which languages exist is the folders under kiosk/locale: ``new`` makes one, and nothing else needs
-editing (kiosk.core.language finds them).
+editing (kiosk.core.words.language finds them).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ LOCALE = ROOT / "kiosk" / "locale"
 DOMAIN = "kiosk"
 TEMPLATE = LOCALE / f"{DOMAIN}.pot"
 LISTED = 10  # missing messages the build names per language; `status CODE` names them all
-# The messages that say how a language writes itself (kiosk/core/language.py): `new` fills them from
+# The messages that say how a language writes itself (kiosk/core/words/language.py): `new` fills them from
 # Babel's locale data (CLDR), for the volunteer to check.
 LANGUAGE_NAME, FOUR_DIGITS, THOUSANDS, DECIMAL = "English", "1,234", "12,345", "0.5"
 

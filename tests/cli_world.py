@@ -30,7 +30,7 @@ from pathlib import Path
 import click
 
 from kiosk.cli import kiosk
-from kiosk.core.alphabet import alphabets
+from kiosk.core.words.alphabet import alphabets
 from kiosk.director.tls import kept_certificate
 from kiosk.storage import open_station_storage, write_csv
 from lexicon_build.builder import build_pack

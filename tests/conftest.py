@@ -12,8 +12,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
 
-from kiosk.core.alphabet import alphabets
-from kiosk.core.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.packs.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.words.alphabet import alphabets
 from lexicon_build.builder import build_pack
 from lexicon_build.recipe import Recipe, SourceSpec
 from tests.storage.postgres import PostgresServer, PostgresUnavailableError, find_postgres_bin

@@ -12,9 +12,9 @@ import random
 import struct
 from pathlib import Path
 
-from kiosk.core.lexicon import WORDS_SECTION
-from kiosk.core.pack import FORMAT_VERSION, MAGIC, PackInfo, encode_pack, parse_pack
-from kiosk.core.walk import make_trie
+from kiosk.core.packs.lexicon import WORDS_SECTION
+from kiosk.core.packs.pack import FORMAT_VERSION, MAGIC, PackInfo, encode_pack, parse_pack
+from kiosk.core.packs.verification import make_trie
 
 __all__ = [
     "edit_trie",

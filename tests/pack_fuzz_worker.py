@@ -20,11 +20,11 @@ import sys
 import traceback
 from pathlib import Path
 
-from kiosk.core.adjudication import adjudicate
-from kiosk.core.config import Division, StationConfig, Verifier, load_divisions
 from kiosk.core.errors import PackError
-from kiosk.core.lexicon import MarisaLexicon, load_lexicon
-from kiosk.core.trust import TrustedKey
+from kiosk.core.packs.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.packs.trust import TrustedKey
+from kiosk.core.play.adjudication import adjudicate
+from kiosk.core.station.config import Division, StationConfig, Verifier, load_divisions
 
 PROBE = ["QI", "ZA", "CAT"]
 PLAYS = ["".join(pair) for pair in itertools.product(string.ascii_uppercase, repeat=2)] + [

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kiosk.core.adjudication import adjudicate
-from kiosk.core.language import Catalogue
-from kiosk.core.lexicon import Lexicon
-from kiosk.core.rules import RuleProfile
-from kiosk.core.session import (
+from kiosk.core.packs.lexicon import Lexicon
+from kiosk.core.play.adjudication import adjudicate
+from kiosk.core.play.rules import RuleProfile
+from kiosk.core.play.session import (
     Event,
     JudgePressed,
     LockoutEnded,
@@ -18,7 +17,8 @@ from kiosk.core.session import (
     start,
     transition,
 )
-from kiosk.core.speech import Scene, Speech, said
+from kiosk.core.play.speech import Scene, Speech, said
+from kiosk.core.words.language import Catalogue
 
 SCENE = Scene(("Open",), RuleProfile())
 

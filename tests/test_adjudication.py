@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kiosk.core import errors
-from kiosk.core.adjudication import Verdict, adjudicate
-from kiosk.core.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.packs.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.play.adjudication import Verdict, adjudicate
 from lexicon_build.builder import build_pack
 from lexicon_build.recipe import Recipe, SourceSpec
 from tests.conftest import write_list

@@ -18,9 +18,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kiosk.cli import kiosk
-from kiosk.core.adjudication import adjudicate
-from kiosk.core.alphabet import ENGLISH, alphabets
-from kiosk.core.batch import batch_rulings
 from kiosk.core.errors import (
     InputError,
     InvalidCharacterError,
@@ -31,10 +28,13 @@ from kiosk.core.errors import (
     TileError,
     WordLengthError,
 )
-from kiosk.core.lexicon import WORDS_SECTION, MarisaLexicon, load_lexicon
-from kiosk.core.normalise import normalise_listed, normalise_word, read_typed, typed_tile
-from kiosk.core.pack import encode_pack, parse_pack, read_pack
-from kiosk.core.walk import make_trie
+from kiosk.core.packs.lexicon import WORDS_SECTION, MarisaLexicon, load_lexicon
+from kiosk.core.packs.pack import encode_pack, parse_pack, read_pack
+from kiosk.core.packs.verification import make_trie
+from kiosk.core.play.adjudication import adjudicate
+from kiosk.core.play.batch import batch_rulings
+from kiosk.core.words.alphabet import ENGLISH, alphabets
+from kiosk.core.words.normalise import normalise_listed, normalise_word, read_typed, typed_tile
 from lexicon_build.builder import build_pack
 from lexicon_build.cli import main as lexicon_build
 from lexicon_build.recipe import Recipe, SourceSpec, load_recipe
@@ -435,16 +435,62 @@ def test_zyzzyvas_fise_text_list_writes_tiles_as_digits_and_is_read_with_alphabe
     assert "--alphabet spanish" in english.output
 
 
+def adjudicated(lines: list[str], lexicon: MarisaLexicon) -> list[str]:
+    """What ``adjudicate`` says of each line, as ``kiosk check --batch`` prints it."""
+    said = []
+    for line in lines:
+        try:
+            said.append(adjudicate(line, lexicon).verdict.value)
+        except InputError as exc:
+            said.append(f"INVALID: {exc}")
+    return said
+
+
+TYPED_PIECES = {
+    "spanish": [
+        "challa", "CALLE", "perro", "coche", "niño", "árbol", "che", "c+he", "Ñu", "n\u0303u", "kiwi",
+        "chchchchchchchchx", "llllllllllllllll", "ll", "c", "calle perro", "ÚLTIMO", "\uff43\uff48e",
+        "a\u0301rbol", "[ch]a", "c#e", "rr+", "",
+    ],
+    "catalan": [
+        "col·lecció", "COL.LECCIÓ", "pel·lícula", "call", "anys", "que", "façana", "ŀl", "q", "qu",
+        "l·l", "nyny", "y", "ç", "col·lecció anys", "L.L", "+", "",
+    ],
+}  # fmt: skip
+TYPED_LEXICONS: dict[tuple[str, int], MarisaLexicon] = {}
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    data=st.data(),
+    name=st.sampled_from(sorted(TYPED_PIECES)),
+    max_length=st.integers(3, 16),
+)
+def test_batch_reads_lines_as_the_station_reads_what_is_typed_in_every_alphabet(
+    tmp_path_factory: pytest.TempPathFactory, data: st.DataObject, name: str, max_length: int
+) -> None:
+    """The batch's road of whole lines at once (letters read as a list writes them) against
+    ``adjudicate`` line by line, with what players type: lower case, accents (composed or
+    combining), full-width letters, separators, words too long or too short, and noise."""
+    lines = data.draw(st.lists(st.sampled_from(TYPED_PIECES[name]), min_size=1, max_size=40))
+    if (name, max_length) not in TYPED_LEXICONS:
+        folder = tmp_path_factory.mktemp("typed")
+        listed = SPANISH_WORDS if name == "spanish" else CATALAN_WORDS
+        recipe = Recipe(
+            name="Typed",
+            max_length=max_length,
+            sources=(SourceSpec(path=write_list(folder / "w.txt", listed)),),
+            alphabet=alphabets()[name],
+        )
+        TYPED_LEXICONS[name, max_length] = load_lexicon(build_pack(recipe).data)
+    lexicon = TYPED_LEXICONS[name, max_length]
+    assert list(batch_rulings(lines, lexicon)) == adjudicated(lines, lexicon)
+
+
 def test_batch_gives_what_adjudicate_gives_in_spanish(make_pack: PackFactory) -> None:
     lexicon = spanish(make_pack)
     lines = ["CHALLAPATEÑA", "calle, perro", "KIWI", "", "c", "nino coche"]
-    expected = []
-    for line in lines:
-        try:
-            expected.append(adjudicate(line, lexicon).verdict.value)
-        except InputError as exc:
-            expected.append(f"INVALID: {exc}")
-    assert list(batch_rulings(lines, lexicon)) == expected
+    assert list(batch_rulings(lines, lexicon)) == adjudicated(lines, lexicon)
 
 
 def test_a_bad_line_in_a_spanish_list_is_named_by_file_and_line(tmp_path: Path) -> None:
@@ -520,8 +566,8 @@ def test_a_recipe_names_its_alphabet(tmp_path: Path) -> None:
 def test_a_second_opinion_in_another_alphabet_is_refused(tmp_path: Path, make_pack: PackFactory) -> None:
     """A second opinion reads the words judged: in another alphabet the same keys are other tiles
     (Spanish CALLE is C A LL E; in English, five letters), so the station does not start with one."""
-    from kiosk.core.config import Division, StationConfig, load_divisions
     from kiosk.core.errors import ConfigError
+    from kiosk.core.station.config import Division, StationConfig, load_divisions
 
     spanish_pack = make_pack(SPANISH_WORDS, alphabet="spanish")
     english_pack = make_pack(["CALLE", "PERRO"])
@@ -532,3 +578,20 @@ def test_a_second_opinion_in_another_alphabet_is_refused(tmp_path: Path, make_pa
     same = make_pack(SPANISH_WORDS[:3], alphabet="spanish")
     config = StationConfig(divisions=(Division("Open", spanish_pack, second_opinion_pack=same),))
     assert load_divisions(config)[0].second_opinion is not None
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    name=st.sampled_from(["spanish", "catalan", "german"]),
+    words=st.lists(
+        st.text(alphabet="ABCHLRÑ[]#·NYQU+\n É", max_size=8)
+        | st.sampled_from(["[CH]A[LL]A", "CA[RR]O", "[L·L]A", "[NY]A", "[QU]E", "[CH]", "A[XY]", "A#"]),
+        max_size=12,
+    ),
+)
+def test_a_whole_texts_stored_spellings_are_checked_as_each_spelling_is(name: str, words: list[str]) -> None:
+    """``Alphabet.all_stored`` (the walk's one pass over a pack's words) against ``is_stored`` of
+    each word, whatever the text holds: brackets that hold no tile, a # that is no tile, line feeds."""
+    alphabet = alphabets()[name]
+    text = "\n".join(words)
+    assert alphabet.all_stored(text) == all(alphabet.is_stored(w) for w in text.split("\n"))

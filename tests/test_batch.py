@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.core.adjudication import MAX_WORDS_PER_CHALLENGE, adjudicate
-from kiosk.core.batch import RUN_LINES, batch_rulings
 from kiosk.core.errors import InputError
-from kiosk.core.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.packs.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.play.adjudication import MAX_WORDS_PER_CHALLENGE, adjudicate
+from kiosk.core.play.batch import BatchReader, batch_rulings
 from lexicon_build.builder import build_pack
 from lexicon_build.recipe import Recipe, SourceSpec
 from tests.conftest import write_list
@@ -91,14 +91,29 @@ def test_word_lists_one_word_a_line_get_what_adjudicate_gives(
     assert list(batch_rulings(lines, lexicon, youth=youth, max_words=max_words)) == expected_lines
 
 
-@pytest.mark.parametrize("bad", ["x", "", "caf\u00e9", "cat dog", "cat\ndog", "dogs\r"])
-def test_one_odd_line_in_a_long_word_list_is_ruled_like_the_others(lexicon: MarisaLexicon, bad: str) -> None:
-    """Runs of RUN_LINES lines: the odd one falls back to adjudicate, and only its own run with it."""
-    lines = [WORDS[i % len(WORDS)].lower() if i % 3 else "ZAX" for i in range(RUN_LINES * 3 + 5)]
-    lines[RUN_LINES + 17] = bad
+@pytest.mark.parametrize("bad", ["x", "", "caf\u00e9", "cat dog", "cat\ndog", "dogs\r", "OXYPHENBUTAZONES"])
+def test_odd_lines_anywhere_in_a_long_word_list_are_ruled_like_the_others(
+    lexicon: MarisaLexicon, bad: str
+) -> None:
+    """One regex runs over the plain lines between odd ones: an odd line first, last, alone or
+    beside another gets adjudicate's answer, and so does every plain line around it."""
+    lines = [WORDS[i % len(WORDS)].lower() if i % 3 else "ZAX" for i in range(3000)]
+    for where in (0, 1, 1500, 1501, 1502, 2998, 2999):
+        lines[where] = bad
     assert list(batch_rulings(lines, lexicon, youth=True)) == [
         expected(line, lexicon, True) for line in lines
     ]
+
+
+def test_lines_are_read_from_the_manifest_alone_and_ruled_once_the_lexicon_is_there(
+    lexicon: MarisaLexicon,
+) -> None:
+    """What kiosk check --batch reads while a pack's walk runs needs no lookup: the reader is given
+    the manifest only, and the same lines give the same answers as batch_rulings."""
+    lines = ["cat", "dogs", "x", "qi za", "caf\u00e9", "ZAX", "cats,dogs,qi"]
+    read = BatchReader(lexicon.info, max_words=3).read(lines)
+    assert read.rulings(lexicon, youth=True) == list(batch_rulings(lines, lexicon, youth=True, max_words=3))
+    assert read.rulings(lexicon) == [expected(line, lexicon, False, 3) for line in lines]
 
 
 def test_one_output_line_per_input_line_and_a_bad_line_never_stops_the_run(lexicon: MarisaLexicon) -> None:

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kiosk import cli as kiosk_cli
+from kiosk.cli import check as kiosk_check
 from kiosk.cli import kiosk
-from kiosk.core.adjudication import adjudicate
 from kiosk.core.errors import InputError
-from kiosk.core.lexicon import load_lexicon
+from kiosk.core.packs.lexicon import load_lexicon
+from kiosk.core.play.adjudication import adjudicate
 from lexicon_build.cli import main as lexicon_build
 from tests.conftest import PackFactory, write_list
 
@@ -136,7 +136,7 @@ def test_batch_from_standard_input_is_one_ruling_per_line_whatever_the_blocks(
     runner: CliRunner, pack: Path, monkeypatch: pytest.MonkeyPatch, block_chars: int
 ) -> None:
     """Standard input is read in blocks; a line or a CRLF cut by a block's end is still one line."""
-    monkeypatch.setattr(kiosk_cli, "BATCH_BLOCK_CHARS", block_chars)
+    monkeypatch.setattr(kiosk_check, "BATCH_BLOCK_CHARS", block_chars)
     result = runner.invoke(
         kiosk, ["check", "--pack", str(pack), "--youth", "--batch", "-"], input=STDIN_SLIPS
     )

@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from kiosk.cli import kiosk, parse_since
-from kiosk.core.adjudication import Verdict
-from kiosk.core.record import ChallengeEntry, SecondOpinion
+from kiosk.core.log.challenge import ChallengeEntry, SecondOpinion
+from kiosk.core.play.adjudication import Verdict
 from kiosk.storage import CSV_COLUMNS, open_station_storage
 from tests.storage.entries import make_entry
 from tests.storage.postgres import free_port
@@ -340,7 +340,7 @@ def test_far_but_representable_dates_are_read_as_given(data_dir: Path) -> None:
 
 
 def test_a_log_query_holds_utc_times_or_refuses_them() -> None:
-    from kiosk.core.record import LogQuery
+    from kiosk.core.log.challenge import LogQuery
 
     shifted = datetime(2024, 4, 30, 10, 0, tzinfo=timezone(timedelta(hours=2)))
     assert LogQuery(since=shifted).since == datetime(2024, 4, 30, 8, 0, tzinfo=UTC)
@@ -381,9 +381,9 @@ def installed_station(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     and a judge whose own platform data folder is elsewhere."""
     installed = tmp_path / "var-lib-challenge-kiosk"
     installed.mkdir()
-    monkeypatch.setattr("kiosk.cli.INSTALLED_DATA_DIR", installed)
-    monkeypatch.setattr("kiosk.cli.INSTALLED_CONFIG", tmp_path / "no-config.toml")
-    monkeypatch.setattr("kiosk.cli.INSTALLED_PROGRAM", tmp_path / "no-program")
+    monkeypatch.setattr("kiosk.cli.pin.INSTALLED_DATA_DIR", installed)
+    monkeypatch.setattr("kiosk.cli.pin.INSTALLED_CONFIG", tmp_path / "no-config.toml")
+    monkeypatch.setattr("kiosk.cli.pin.INSTALLED_PROGRAM", tmp_path / "no-program")
     monkeypatch.delenv("KIOSK_DATA_DIR", raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "judge-home"))
     return installed

@@ -52,6 +52,30 @@ def test_a_bad_config_stops_the_station(tmp_path: Path) -> None:
         assert f"{config} [rules]: 'profile' must be one of" in output
 
 
+@pytest.mark.parametrize("before", [True, False])
+def test_config_is_the_same_given_before_or_after_any_command(tmp_path: Path, before: bool) -> None:
+    """``kiosk --config FILE set-pin`` and ``kiosk set-pin --config FILE`` find the same data directory
+    (the config's data_dir), as do ``log show`` and ``director --once``: one way to reach --config."""
+    data = tmp_path / "configured data"
+    config = tmp_path / "station.toml"
+    config.write_text(f"data_dir = '{data}'\n", encoding="utf-8")
+
+    def invoke(*args: str, stdin: str | None = None) -> tuple[int, str]:
+        given = ["--config", str(config)]
+        argv = [*given, *args] if before else [*args[:2], *given, *args[2:]]
+        result = CliRunner().invoke(kiosk, argv, input=stdin)
+        return result.exit_code, result.output
+
+    code, output = invoke("set-pin", "--stdin", stdin="482615\n")
+    assert code == 0, output
+    assert any(data.iterdir())  # the storage was made in the config's data_dir
+    code, output = invoke("log", "show")
+    assert code == 0, output
+    assert "there is no station database" not in output
+    code, output = invoke("director", "--once")
+    assert code == 0, output
+
+
 def test_youth_rules_need_a_youth_list(tmp_path: Path, make_pack: PackFactory) -> None:
     pack = make_pack(["CAT", "DOG"])
     config = tmp_path / "station.toml"

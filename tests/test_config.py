@@ -3,10 +3,17 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.core.config import Access, Division, StationConfig, load_config, load_divisions, parse_config
 from kiosk.core.errors import ConfigError, PackSignatureError
-from kiosk.core.rules import PenaltyParty, ProfileKind
-from kiosk.core.trust import TrustedKey
+from kiosk.core.packs.trust import TrustedKey
+from kiosk.core.play.rules import PenaltyParty, ProfileKind
+from kiosk.core.station.config import (
+    Access,
+    Division,
+    StationConfig,
+    load_config,
+    load_divisions,
+    parse_config,
+)
 from tests.conftest import PackFactory
 
 DEFAULT = Path("/embedded/default.kxpack")

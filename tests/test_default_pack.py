@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import zlib
 
-from kiosk.core.lexicon import load_lexicon
+from kiosk.core.packs.lexicon import load_lexicon
 from kiosk.paths import default_pack_path
 from lexicon_build.builder import build_pack
 from lexicon_build.recipe import load_recipe

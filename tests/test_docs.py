@@ -99,7 +99,7 @@ def test_the_players_card_tells_the_steps_in_the_order_the_station_asks() -> Non
     """The card once said to pick the division first; the station asks for the word count first.
     The order is taken from the station's own flow (a station asking for the table, serving two
     divisions), and each screen's words must come on the card in that order."""
-    from kiosk.core.session import DivisionSelected, JudgePressed, Screen, Typed, start, transition
+    from kiosk.core.play.session import DivisionSelected, JudgePressed, Screen, Typed, start, transition
 
     state = start((15, 15), ask_table=True)
     screens = [state.screen]

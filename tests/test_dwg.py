@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kiosk.core.errors import SourceError
-from kiosk.core.lexicon import load_lexicon
+from kiosk.core.packs.lexicon import load_lexicon
 from lexicon_build.cli import main
 from lexicon_build.dwg import (
     CHILD_MASK,

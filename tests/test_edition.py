@@ -21,7 +21,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from kiosk.core.config import recognise
 from kiosk.core.edition import (
     BUILT_IN_SOURCE,
     MAX_TABLE_BYTES,
@@ -35,7 +34,8 @@ from kiosk.core.edition import (
     read_edition_table,
 )
 from kiosk.core.errors import EditionTableError, PackEditionError
-from kiosk.core.lexicon import load_lexicon
+from kiosk.core.packs.lexicon import load_lexicon
+from kiosk.core.station.config import recognise
 from kiosk.paths import built_in_edition_paths, known_editions_path
 from lexicon_build.builder import build_pack
 from lexicon_build.cli import main as lexicon_build
@@ -451,7 +451,7 @@ def test_a_carried_line_counts_only_when_a_trusted_key_signed_the_pack(
     built_in_only = load_edition_table(known_editions_path())
     unsigned = recognise(lexicon, built_in_only)
     assert not unsigned.full.matched
-    assert unsigned.notes == (
+    assert tuple(map(str, unsigned.notes)) == (
         "it carries an edition line for NEW2026, which a station believes only from a pack signed by "
         "a key it trusts",
     )
@@ -474,7 +474,7 @@ def test_a_carried_line_cannot_rename_a_built_in_edition(tmp_path: Path, base: l
     pack.write_bytes(sign_pack(pack.read_bytes(), load_private_key(keys.private_path)))
     recognition = recognise(load_lexicon(pack, trusted_keys=[keys.trusted_key]), table)
     assert not recognition.full.matched
-    assert "its edition line for NEW2026 is not used" in recognition.notes[0]
+    assert "its edition line for NEW2026 is not used" in str(recognition.notes[0])
 
 
 def test_a_line_of_another_set_in_a_manifest_is_refused(
@@ -483,7 +483,7 @@ def test_a_line_of_another_set_in_a_manifest_is_refused(
     import dataclasses
 
     from kiosk.core.errors import PackCorruptError
-    from kiosk.core.pack import encode_pack, read_pack
+    from kiosk.core.packs.pack import encode_pack, read_pack
 
     pack = make_pack(["CAT", "DOGS"])
     contents = read_pack(pack)

@@ -1,4 +1,4 @@
-"""The one recogniser of file kinds (kiosk.core.filekind): what it names, and that it keeps up.
+"""The one recogniser of file kinds (kiosk.core.files.kind): what it names, and that it keeps up.
 
 Every file is made here, so what it is is known; the recogniser must say the same, and its
 knowledge of this project's own files (pack magic, export header, config and recipe keys) must
@@ -16,11 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.core import config, filekind
 from kiosk.core.edition import HEADER_FIELDS
 from kiosk.core.errors import OutputError
-from kiosk.core.filekind import Kind, Role, check_output, output_path, recognise, recognise_bytes, refusal
-from kiosk.core.pack import MAGIC
+from kiosk.core.files import kind as filekind
+from kiosk.core.files.kind import Kind, Role, recognise, recognise_bytes, refusal
+from kiosk.core.files.output import check_output, output_path
+from kiosk.core.packs.pack import MAGIC
+from kiosk.core.station import config
 from kiosk.paths import known_editions_path
 from kiosk.storage import CSV_COLUMNS, write_csv
 from lexicon_build import recipe
@@ -172,7 +174,7 @@ def refusal_for(path: Path, data: bytes, role: Role) -> str:
     path.write_bytes(data)
     found = refusal(path, role)
     assert found is not None
-    return found
+    return str(found)
 
 
 def test_a_fifo_is_named_without_being_read(tmp_path: Path) -> None:
@@ -189,7 +191,7 @@ def test_a_pack_is_accepted_where_a_pack_belongs_and_named_elsewhere(make_pack: 
     assert refusal(pack, Role.PACK_OR_WORD_LIST) is None
     message = refusal(pack, Role.RECIPE)
     assert message is not None
-    assert message.startswith(f"{pack} is a lexicon pack, not a pack recipe (TOML)")
+    assert str(message).startswith(f"{pack} is a lexicon pack, not a pack recipe (TOML)")
 
 
 @pytest.mark.parametrize("typed", ["nodir/", "nodir//", "folder/", "club.kxpack/"])

@@ -100,12 +100,12 @@ class Steps:
 
     def user(self) -> tuple[str, frozenset[str]]:
         """The user the steps make, and the groups they give it (useradd -G, usermod -aG)."""
-        made = [shlex.split(line) for line in self.lines if line.startswith("useradd ")]
+        made = [shlex.split(line, comments=True) for line in self.lines if line.startswith("useradd ")]
         assert len(made) == 1, f"install.md makes {len(made)} users: {made}"
         name = made[0][-1]
         groups = set((option(made[0], "-G", "--groups") or "").split(",")) - {""}
         for line in self.lines:
-            words = shlex.split(line)
+            words = shlex.split(line, comments=True)
             if words[:1] == ["usermod"] and words[-1] == name:
                 groups |= set((option(words, "-G", "-aG", "--groups") or "").split(",")) - {""}
         return name, frozenset(groups)
@@ -117,13 +117,13 @@ class Steps:
         assert at is not None, f"install.md never copies {unit.path.name} into /etc/systemd/system"
         installs = [line for line in self.lines[:at] if line.startswith("apt-get install ")]
         assert installs, f"install.md installs no package before {unit.path.name}"
-        return [word for word in shlex.split(installs[-1])[2:] if not word.startswith("-")]
+        return [word for word in shlex.split(installs[-1], comments=True)[2:] if not word.startswith("-")]
 
     def as_the_user(self, user: str) -> list[list[str]]:
         """The commands the steps run as ``user`` (``runuser -u USER -- ...``), the runuser gone."""
         found = []
         for line in self.lines:
-            words = shlex.split(line)
+            words = shlex.split(line, comments=True)
             if words[:3] == ["runuser", "-u", user] and words[3] == "--":
                 found.append(words[4:])
         return found
@@ -252,7 +252,7 @@ def test_each_file_that_turns_keys_off_holds_its_settings_and_the_steps_install_
     have = settings(LINUX / name)
     assert wanted <= have, f"{name} lacks {sorted(wanted - have)}"
     installs = [
-        shlex.split(line)
+        shlex.split(line, comments=True)
         for line in Steps.read().lines
         if line.startswith("install ") and f"/opt/challenge-kiosk/packaging/linux/{name}" in line
     ]

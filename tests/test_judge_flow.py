@@ -10,7 +10,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kiosk.core.config import Division, StationConfig, load_divisions
 from kiosk.core.judge import (
     ApplyChoice,
     CheckPacks,
@@ -49,10 +48,11 @@ from kiosk.core.judge import (
     start,
     transition,
 )
-from kiosk.core.pin import PinAttempts, PinCheck, PinOutcome
-from kiosk.core.reload import ReloadResult
-from kiosk.core.rules import ProfileKind
-from kiosk.core.settings import StationChoice
+from kiosk.core.play.rules import ProfileKind
+from kiosk.core.station.config import Division, StationConfig, load_divisions
+from kiosk.core.station.pin import PinAttempts, PinCheck, PinOutcome
+from kiosk.core.station.reload import ReloadResult
+from kiosk.core.station.settings import StationChoice
 from lexicon_build.builder import build_pack
 from lexicon_build.recipe import Recipe, SourceSpec
 

@@ -20,9 +20,6 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
 import kiosk
-from kiosk.core.adjudication import Verdict
-from kiosk.core.alphabet import alphabets
-from kiosk.core.config import Division, StationConfig, load_divisions, load_languages, parse_config
 from kiosk.core.errors import (
     ConfigError,
     EditionTableError,
@@ -32,13 +29,17 @@ from kiosk.core.errors import (
     StorageError,
     TileError,
 )
-from kiosk.core.language import language_names, load_catalogue, marked, spoken
-from kiosk.core.normalise import normalise_word
-from kiosk.core.pack import read_sealed
-from kiosk.core.plural import counted, one_or_many
-from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
-from kiosk.core.session import Typed, start, transition
+from kiosk.core.packs.pack import read_sealed
+from kiosk.core.play.adjudication import Verdict
+from kiosk.core.play.notice import notice_text, refusal_text
+from kiosk.core.play.rules import PenaltyParty, ProfileKind, RuleProfile
+from kiosk.core.play.session import Typed, start, transition
+from kiosk.core.station.config import Division, StationConfig, load_divisions, load_languages, parse_config
 from kiosk.core.wording import Wording
+from kiosk.core.words.alphabet import alphabets
+from kiosk.core.words.language import language_names, load_catalogue, marked, spoken
+from kiosk.core.words.normalise import normalise_word
+from kiosk.core.words.plural import counted, one_or_many
 from kiosk.storage import open_station_storage
 from tests.conftest import PackFactory
 
@@ -248,7 +249,7 @@ def test_one_command_starts_a_language_the_station_then_speaks(
     compiled = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
     assert compiled.returncode == 0, compiled.stderr
     assert f"de (Deutsch): {len(code_messages()) - 5} of {len(code_messages())} messages" in compiled.stderr
-    monkeypatch.setattr("kiosk.core.language._locale", lambda: tmp_path / "kiosk" / "locale")
+    monkeypatch.setattr("kiosk.core.words.language._locale", lambda: tmp_path / "kiosk" / "locale")
     assert spoken() == ("en", "de")
     assert language_names() == {"en": "English", "de": "Deutsch"}
     german = load_catalogue("de")
@@ -321,12 +322,12 @@ def test_the_session_refuses_in_the_division_s_language() -> None:
     )
     state = transition(state, Typed("2")).state
     state = transition(state, Typed("7")).state
-    assert state.notice == "First the division of your game: press its number, 1 or 2"
+    assert notice_text(state) == "First the division of your game: press its number, 1 or 2"
     state = transition(state, Typed("2")).state
     state = transition(state, Typed("a ")).state
-    assert state.notice == "Palabra incompleta: 'A' tiene 1 letra; una palabra tiene al menos 2 letras"
+    assert notice_text(state) == "Palabra incompleta: 'A' tiene 1 letra; una palabra tiene al menos 2 letras"
     state = transition(state, Typed("\u00f1")).state
-    assert state.refusal.startswith('No admitido: "\u00f1"')
+    assert refusal_text(state).startswith('No admitido: "\u00f1"')
 
 
 def config(text: str, tmp_path: Path) -> object:
@@ -610,7 +611,7 @@ def test_an_edition_a_division_expects_and_a_table_that_is_a_folder_are_said_in_
 
 def test_a_database_url_of_another_kind_and_a_short_pin_are_said_in_french() -> None:
     from kiosk.core.errors import PinError
-    from kiosk.core.pin import validate_pin
+    from kiosk.core.station.pin import validate_pin
     from kiosk.storage.database import open_engine
 
     with pytest.raises(StorageError) as refused:
@@ -630,7 +631,7 @@ def test_a_database_url_of_another_kind_and_a_short_pin_are_said_in_french() -> 
 
 def test_a_configuration_with_a_mistake_still_states_its_language(tmp_path: Path) -> None:
     """The not-ready screen names the mistake in the language the director asked for."""
-    from kiosk.core.config import stated_language
+    from kiosk.core.station.config import stated_language
 
     path = tmp_path / "station.toml"
     path.write_text('station_name = "3"\nlanguage = "es"  # FISE\n[[divisions]]\nyouth_rule = 1\n')
@@ -675,15 +676,15 @@ def test_a_refused_character_is_named_for_players_in_their_language(
         state = start((15,), station_words=words, division_words=(words,))
         state = transition(state, Typed("1")).state
         state = transition(state, Typed(f"c{typed}")).state
-        assert named in state.refusal, state.refusal
-        assert "LETTER" not in state.refusal.upper().replace("LETTRE", "").replace("LETRA", "")
+        assert named in refusal_text(state), refusal_text(state)
+        assert "LETTER" not in refusal_text(state).upper().replace("LETTRE", "").replace("LETRA", "")
     for code in spoken()[1:]:  # every language: no English Unicode name, whatever its words
         words = load_catalogue(code)
         state = start((15,), station_words=words, division_words=(words,))
         state = transition(state, Typed("1")).state
         state = transition(state, Typed(f"c{typed}")).state
-        assert state.refusal, code
-        assert unicodedata.name(typed).upper() not in state.refusal.upper(), state.refusal
+        assert refusal_text(state), code
+        assert unicodedata.name(typed).upper() not in refusal_text(state).upper(), refusal_text(state)
 
 
 @pytest.mark.parametrize(("alphabet", "typed"), [("spanish", "k"), ("spanish", "W"), ("polish", "q")])
@@ -694,9 +695,9 @@ def test_a_letter_a_to_z_the_alphabet_lacks_is_shown_as_it_is(alphabet: str, typ
     state = start((15,), station_words=words, division_words=(words,), alphabets=(alphabets()[alphabet],))
     state = transition(state, Typed("1")).state
     state = transition(state, Typed(typed)).state
-    assert f'"{typed}"' in state.refusal, state.refusal
-    assert "U+" not in state.refusal
-    assert f"({typed.lower()})" not in state.refusal.lower()
+    assert f'"{typed}"' in refusal_text(state), refusal_text(state)
+    assert "U+" not in refusal_text(state)
+    assert f"({typed.lower()})" not in refusal_text(state).lower()
 
 
 # -- wording a native reader flagged, each a class --------------------------------------------
@@ -780,8 +781,8 @@ def test_none_agrees_with_what_there_is_none_of(make_pack: PackFactory) -> None:
     "none" (Spanish "ninguna edición", "ningún problema")."""
     from kiosk.core.edition import EditionTable, Expectation
     from kiosk.core.judge import Moment, Station, Status, start
-    from kiosk.core.record import LogStatus
-    from kiosk.core.settings import StationChoice
+    from kiosk.core.log.challenge import LogStatus
+    from kiosk.core.station.settings import StationChoice
     from kiosk.ui.judge.status import status_lines
 
     with pytest.raises(EditionTableError) as refused:

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kiosk.core.errors import InputError, InvalidCharacterError, WordCountError, WordLengthError
-from kiosk.core.normalise import (
+from kiosk.core.words.normalise import (
     BOARD_MAX_LETTERS,
     describe_character,
     normalise_play,

@@ -162,8 +162,8 @@ def test_verify_rules_1_on_a_damaged_pack_and_2_on_a_file_that_is_no_pack(
 
 
 def test_a_station_configuration_refuses_a_recipe_a_pub_and_an_empty_file(tmp_path: Path) -> None:
-    from kiosk.core.config import load_config
     from kiosk.core.errors import ConfigError
+    from kiosk.core.station.config import load_config
 
     recipe = tmp_path / "r.toml"
     recipe.write_text('name = "R"\n[[sources]]\npath = "a.txt"\n', encoding="utf-8")

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from kiosk import __version__
 from kiosk.core.errors import PackCorruptError, PackVersionError
-from kiosk.core.lexicon import load_lexicon
-from kiosk.core.pack import FORMAT_VERSION, MAGIC, encode_pack, parse_pack, read_pack, word_set_hash
+from kiosk.core.packs.lexicon import load_lexicon
+from kiosk.core.packs.pack import FORMAT_VERSION, MAGIC, encode_pack, parse_pack, read_pack, word_set_hash
 from lexicon_build.builder import build_pack
 from lexicon_build.recipe import Recipe, SourceSpec
 from tests.conftest import REPO_ROOT, PackFactory, write_list
@@ -139,7 +139,7 @@ def test_a_pack_written_before_sections_were_compressed_is_refused_with_what_to_
 
 
 def test_a_pack_of_an_older_format_is_refused_in_the_station_language() -> None:
-    from kiosk.core.language import load_catalogue
+    from kiosk.core.words.language import load_catalogue
 
     old = GOLDEN_DIR / "format-1.kxpack"
     with pytest.raises(PackVersionError) as caught:
@@ -162,7 +162,7 @@ def encode_pack_for_test(normaliser_version: int) -> bytes:
     """A pack whose manifest claims another normaliser, with a valid checksum."""
     import marisa_trie
 
-    from kiosk.core.pack import PackInfo
+    from kiosk.core.packs.pack import PackInfo
 
     info = PackInfo(
         name="N",

@@ -22,9 +22,9 @@ import pytest
 
 from kiosk import __version__
 from kiosk.core.errors import NotAPackError, PackCorruptError, PackError, PackVersionError
-from kiosk.core.lexicon import WORDS_SECTION, YOUTH_SECTION, load_lexicon
-from kiosk.core.normalise import NORMALISER_VERSION
-from kiosk.core.pack import DIGEST_BYTES, FORMAT_VERSION, SIGNATURE_MAGIC, encode_pack, read_pack
+from kiosk.core.packs.lexicon import WORDS_SECTION, YOUTH_SECTION, load_lexicon
+from kiosk.core.packs.pack import DIGEST_BYTES, FORMAT_VERSION, SIGNATURE_MAGIC, encode_pack, read_pack
+from kiosk.core.words.normalise import NORMALISER_VERSION
 from tests.conftest import DATA_DIR, PackFactory
 
 WORDS = ["CAT", "CATS", "DOG", "DOGS", "QI", "ZA", "ZAS", "QAT"]

@@ -21,13 +21,13 @@ import pytest
 from click.testing import CliRunner
 
 from kiosk.cli import kiosk
-from kiosk.core.config import Division, StationConfig, Verifier, load_divisions
 from kiosk.core.edition import EditionTable, KnownEdition, load_edition_table
 from kiosk.core.errors import PackCorruptError, PackEditionError, PackError, PackSignatureError
-from kiosk.core.lexicon import load_lexicon
-from kiosk.core.pack import MAX_MANIFEST_BYTES, read_pack
-from kiosk.core.reload import reload_divisions
-from kiosk.core.trust import TrustedKey
+from kiosk.core.packs.lexicon import load_lexicon
+from kiosk.core.packs.pack import MAX_MANIFEST_BYTES, read_pack
+from kiosk.core.packs.trust import TrustedKey
+from kiosk.core.station.config import Division, StationConfig, Verifier, load_divisions
+from kiosk.core.station.reload import reload_divisions
 from kiosk.paths import known_editions_path
 from lexicon_build.cli import main as lexicon_build
 from lexicon_build.signing import generate_key_pair, load_private_key, sign_pack
@@ -79,6 +79,33 @@ def test_words_swapped_under_a_kept_manifest_are_refused_everywhere(
     check = CliRunner().invoke(kiosk, ["check", "--pack", str(pack), "zzz"])
     assert check.exit_code == 2
     assert "ACCEPTABLE" not in check.stdout
+
+
+def test_batch_reading_while_a_forged_pack_is_walked_prints_no_ruling(pack: Path, tmp_path: Path) -> None:
+    """kiosk check --batch reads its input while the pack's walk runs (in a forked copy of a fresh
+    process): a walk that refuses the trie leaves every line unruled, the pack named, exit 2."""
+    pack.write_bytes(edit_trie(pack.read_bytes(), random.Random(4)))
+    lines = "".join(f"{word.lower()}\n" for word in WORDS) * 30_000  # several blocks read meanwhile
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from kiosk.entry import run; run()",
+            "check",
+            "--pack",
+            str(pack),
+            "--batch",
+            "-",
+        ],
+        input=lines.encode("ascii"),
+        capture_output=True,
+        env={**os.environ, "KIOSK_DATA_DIR": str(tmp_path / "data")},
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stdout == b""
+    assert str(pack) in done.stderr.decode("utf-8")
+    assert DO_NOT_JUDGE in done.stderr.decode("utf-8").lower()
 
 
 def test_a_pack_of_no_words_is_refused(pack: Path) -> None:
@@ -212,7 +239,7 @@ def test_an_older_signed_edition_is_refused_by_a_division_that_pins_its_edition(
     current.write_bytes(older.read_bytes())  # the organiser's folder now holds the older edition
     result = reload_divisions(config, loaded, verifier)
     assert not result.accepted
-    [problem] = result.problems
+    [problem] = map(str, result.problems)
     assert (
         f"division 'Open' expects Club2024, but its pack {current} (Club 2023) is not that word set"
         in problem
@@ -260,15 +287,15 @@ def test_a_reload_of_a_forged_trie_is_refused_and_the_station_keeps_its_pack(pac
     pack.write_bytes(edit_trie(pack.read_bytes(), random.Random(2)))
     result = reload_divisions(config, loaded)
     assert not result.accepted
-    assert str(pack) in result.problems[0]
-    assert "damaged or forged" in result.problems[0] or "holds other words" in result.problems[0]
+    assert str(pack) in str(result.problems[0])
+    assert "damaged or forged" in str(result.problems[0]) or "holds other words" in str(result.problems[0])
     assert "MA" in loaded[0].lexicon  # the pack in memory still rules
 
 
 def test_a_config_can_name_tables_of_editions_beside_the_built_in_one(
     tmp_path: Path, make_pack: PackFactory
 ) -> None:
-    from kiosk.core.config import load_config
+    from kiosk.core.station.config import load_config
     from kiosk.station import station_verifier
 
     pack = make_pack(WORDS)
@@ -324,9 +351,9 @@ def test_a_mistake_in_a_table_the_config_names_stops_the_station_naming_the_line
 
 def test_dataclasses_of_a_forged_manifest_are_never_trusted_over_the_walk(pack: Path) -> None:
     """A walk's findings that do not match the manifest are refused, whoever hands them over."""
-    from kiosk.core.lexicon import MarisaLexicon
-    from kiosk.core.trust import check_pack_signature
-    from kiosk.core.walk import WalkedTries
+    from kiosk.core.packs.lexicon import MarisaLexicon
+    from kiosk.core.packs.trust import check_pack_signature
+    from kiosk.core.packs.verification import WalkedTries
 
     contents = read_pack(pack)
     claimed = WalkedTries.claimed(contents.info)

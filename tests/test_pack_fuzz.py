@@ -26,8 +26,8 @@ from pathlib import Path
 import pytest
 
 from kiosk.core.errors import PackError
-from kiosk.core.lexicon import YOUTH_SECTION
-from kiosk.core.pack import SIGNATURE_MAGIC, parse_pack
+from kiosk.core.packs.lexicon import YOUTH_SECTION
+from kiosk.core.packs.pack import SIGNATURE_MAGIC, parse_pack
 from lexicon_build.signing import generate_key_pair, load_private_key, sign_pack
 from tests.conftest import DATA_DIR, REPO_ROOT, PackFactory
 from tests.forge import edit_trie, random_trie

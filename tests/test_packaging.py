@@ -112,7 +112,8 @@ def test_the_frozen_station_speaks_french(bundle: Path, tmp_path: Path) -> None:
 
 
 def test_the_frozen_director_serves_its_page_and_stops_on_ctrl_c(bundle: Path, tmp_path: Path) -> None:
-    """uvicorn loads its protocol and loop by name: the bundle must carry them."""
+    """uvicorn loads its protocol and loop by name, Jinja2 the templates from the package: the bundle
+    must carry them, and the page's style sheet and script."""
     from kiosk.storage import open_station_storage
     from tests.storage.entries import make_entry
     from tests.storage.postgres import free_port
@@ -138,6 +139,10 @@ def test_the_frozen_director_serves_its_page_and_stops_on_ctrl_c(bundle: Path, t
                     time.sleep(0.3)
             assert "Challenge stations" in page
             assert "CAT" not in page
+            for name in ("style.css", "app.js"):  # the page's files, read through the frozen package
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/static/{name}", timeout=5) as response:
+                    served_file = response.read()
+                assert served_file == (REPO_ROOT / "kiosk" / "director" / "static" / name).read_bytes()
         finally:
             served.send_signal(signal.SIGINT)
             output = served.communicate(timeout=60)[0]
@@ -170,7 +175,7 @@ def test_the_frozen_programs_walk_packs_and_refuse_a_forged_one(bundle: Path, tm
     and remembered in the data directory."""
     import random
 
-    from kiosk.core.pack import read_pack
+    from kiosk.core.packs.pack import read_pack
     from tests.forge import edit_trie
 
     source = write_list(tmp_path / "club.txt", ["cat", "dogs", "ma", "mas", "qi", "za"])
@@ -451,3 +456,40 @@ def test_root_is_told_how_to_set_the_pin_as_the_stations_user_and_that_works(bun
         assert checked.stdout.rstrip().splitlines()[-1].startswith("OK: "), printed(checked)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def test_the_wheel_carries_the_directors_templates_and_static_files(tmp_path: Path) -> None:
+    """pip's own build of the project (as `pip install challenge-kiosk` makes it): every template and
+    static file of the director's page is in the wheel, or the page of an installed kiosk is blank."""
+    source = tmp_path / "source"  # the files a clean clone has: no build folder or egg-info to help
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    for name in filter(None, listed.split("\0")):
+        if (REPO_ROOT / name).is_file():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO_ROOT / name, source / name)
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert built.returncode == 0, built.stdout + built.stderr
+    [wheel] = tmp_path.glob("challenge_kiosk-*.whl")
+    import zipfile
+
+    with zipfile.ZipFile(wheel) as archive:
+        carried = {name for name in archive.namelist() if name.startswith("kiosk/director/")}
+    director = REPO_ROOT / "kiosk" / "director"
+    wanted = {
+        path.relative_to(REPO_ROOT).as_posix()
+        for folder in ("templates", "static")
+        for path in (director / folder).iterdir()
+    }
+    assert len(wanted) >= 4
+    assert wanted <= carried, sorted(wanted - carried)

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.core.config import default_config, parse_config
 from kiosk.core.errors import StorageError
+from kiosk.core.station.config import default_config, parse_config
 from kiosk.paths import DATA_DIR_ENV, MIN_FREE_BYTES, check_data_dir, station_data
 from kiosk.storage import open_station_storage
 

@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kiosk.core.errors import PinError
-from kiosk.core.pin import (
+from kiosk.core.station.pin import (
     PIN_BACKOFF_BASE_S,
     PIN_BACKOFF_MAX_S,
     PIN_FREE_ATTEMPTS,

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from kiosk.core.errors import SourceError
+from kiosk.core.words.alphabet import alphabets
 from lexicon_build import reader
 from lexicon_build.reader import ListFormat, WordList, read_word_list
 
@@ -154,6 +155,44 @@ def test_a_list_read_at_once_gives_what_reading_it_line_by_line_gives(
     assert dataclasses.asdict(got) == dataclasses.asdict(by_line)
 
 
+# words of the alphabets with tiles of more than one letter, as their lists write them, and
+# everything those lists must refuse or read with care: brackets, separators, marks, digits
+TILED = {
+    "spanish": [
+        "challa", "CHE", "perro", "a\u00f1o", "arrullo", "llll", "a[LL]ama", "C+HE", "\u00c1RBOL",
+        "chch", "k", "x", "a[ch]", "ca[ñ]a", "rr", "n\u0303u",
+    ],
+    "catalan": [
+        "col\u00b7lecci\u00f3", "COL.LEGI", "nyap", "quan", "call", "\u00e7a", "q", "y", "A[NY]A",
+        "l\u00b7l", "\u013fl", "QUQU", "k", "NY+A",
+    ],
+}  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    data=st.data(),
+    name=st.sampled_from(sorted(TILED)),
+    ends=st.sampled_from([["\n"], ["\n", "\r\n"], ["\n", "\u2028"]]),
+    max_length=st.integers(2, 16),
+)
+def test_a_list_in_tiles_read_at_once_gives_what_reading_it_line_by_line_gives(
+    tmp_path: Path, data: st.DataObject, name: str, ends: list[str], max_length: int
+) -> None:
+    """The fast road of an alphabet with multi-letter tiles (``normalise_list``: the whole text
+    folded and bracketed at once) against ``normalise_listed`` line by line."""
+    alphabet = alphabets()[name]
+    clean = [w for w in TILED[name] if alphabet.listed_at_once(w) is not None]
+    pieces = data.draw(st.sampled_from([clean, TILED[name]]))
+    lines = data.draw(st.lists(st.tuples(st.sampled_from(pieces), st.sampled_from(ends)), min_size=1))
+    text = "".join(word + end for word, end in lines)
+    path = _file(tmp_path, text)
+    got = read_word_list(path, list_format=ListFormat.PLAIN, max_length=max_length, alphabet=alphabet)
+    by_line = WordList(path=path, sha256=got.sha256, format=got.format)
+    reader._read_line_by_line(by_line, text, len(text.encode()), max_length, None, alphabet)
+    assert dataclasses.asdict(got) == dataclasses.asdict(by_line)
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -185,3 +224,11 @@ def test_one_bad_line_in_a_big_clean_list_is_named_with_its_line(tmp_path: Path)
         "'d\u00f6g' is not a letter A-Z"
     ]
     assert len(result.words) == len(words) - 1
+
+
+def test_a_digit_list_holding_a_word_of_letters_that_would_read_as_one_tile_is_read(tmp_path: Path) -> None:
+    """In Zyzzyva's notation RR is the R tile twice; read as a plain list writes it, it would be the
+    RR tile alone (no word): the note about letters read apart names it, and nothing crashes."""
+    result = read_word_list(_file(tmp_path, "1A2A\nRR\n"), alphabet=alphabets()["spanish"])
+    assert result.words == ["[CH]A[LL]A", "RR"]
+    assert any("R R" in note for note in result.notes)

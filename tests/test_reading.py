@@ -18,10 +18,10 @@ from hypothesis import event as tally
 from hypothesis import strategies as st
 
 from kiosk.cli import kiosk
-from kiosk.core.adjudication import Ruling, adjudicate
-from kiosk.core.alphabet import Alphabet, alphabets
-from kiosk.core.lexicon import MarisaLexicon, load_lexicon
-from kiosk.core.session import (
+from kiosk.core.packs.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.play.adjudication import Ruling, adjudicate
+from kiosk.core.play.notice import refusal_text
+from kiosk.core.play.session import (
     Backspace,
     Effect,
     Escape,
@@ -36,6 +36,7 @@ from kiosk.core.session import (
     start,
     transition,
 )
+from kiosk.core.words.alphabet import Alphabet, alphabets
 from tests.conftest import PackFactory
 
 # Our own words; where letters read two ways, the pack holds only the other one, so that a wrong
@@ -201,16 +202,16 @@ def test_a_refused_letter_stays_said_until_the_play_is_judged_or_cleared(make_pa
     for char in "KIWI":
         state = transition(state, Typed(char)).state
     assert shown_tiles(state, state.current) == ("I", "I")
-    assert state.refusal.startswith('Not typed: "K", "W" are not letters of this lexicon')
+    assert refusal_text(state).startswith('Not typed: "K", "W" are not letters of this lexicon')
     for event in (Typed(" "), Typed("ca"), Backspace(), Typed("a")):
         state = transition(state, event).state
-        assert '"K", "W"' in state.refusal
+        assert '"K", "W"' in refusal_text(state)
     cleared = transition(state, Escape()).state
-    assert (cleared.refusal, cleared.entered) == ("", ())
+    assert (refusal_text(cleared), cleared.entered) == ("", ())
     judged = transition(transition(state, Typed("lle")).state, JudgePressed()).state
     assert judged.screen is Screen.JUDGING
-    assert judged.refusal == ""
+    assert refusal_text(judged) == ""
     backspaced = state
     while backspaced.entered:
         backspaced = transition(backspaced, Backspace()).state
-    assert backspaced.refusal == ""  # nothing typed is left: nothing refused to speak of
+    assert refusal_text(backspaced) == ""  # nothing typed is left: nothing refused to speak of

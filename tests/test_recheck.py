@@ -3,10 +3,10 @@ from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
-from kiosk.core.adjudication import Verdict, judge_words
 from kiosk.core.judge import export_file_name, export_folders, periods
-from kiosk.core.lexicon import MarisaLexicon
-from kiosk.core.record import ChallengeEntry, ChallengeId, local_midnight
+from kiosk.core.log.challenge import ChallengeEntry, ChallengeId, local_midnight
+from kiosk.core.packs.lexicon import MarisaLexicon
+from kiosk.core.play.adjudication import Verdict, judge_words
 from kiosk.ui.judge.counts import count_lines
 from kiosk.ui.judge.recheck import period_label, recheck_card
 

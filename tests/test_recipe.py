@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.core.errors import SourceError
-from kiosk.core.lexicon import load_lexicon
+from kiosk.core.packs.lexicon import load_lexicon
 from lexicon_build.builder import build_pack
 from lexicon_build.recipe import load_recipe
 from tests.conftest import write_list

@@ -2,10 +2,10 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.core.adjudication import Verdict
-from kiosk.core.config import load_config, parse_config
 from kiosk.core.errors import ConfigError
-from kiosk.core.rules import Outcome, PenaltyParty, ProfileKind, RuleProfile
+from kiosk.core.play.adjudication import Verdict
+from kiosk.core.play.rules import Outcome, PenaltyParty, ProfileKind, RuleProfile
+from kiosk.core.station.config import load_config, parse_config
 
 
 def test_per_word_penalty_states_words_times_points() -> None:

@@ -2,11 +2,10 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from kiosk.core.adjudication import adjudicate
-from kiosk.core.alphabet import alphabets
-from kiosk.core.lexicon import MarisaLexicon, load_lexicon
-from kiosk.core.normalise import MIN_WORD_LETTERS
-from kiosk.core.session import (
+from kiosk.core.packs.lexicon import MarisaLexicon, load_lexicon
+from kiosk.core.play.adjudication import adjudicate
+from kiosk.core.play.notice import notice_text, refusal_text
+from kiosk.core.play.session import (
     MAX_TABLE_DIGITS,
     Backspace,
     DivisionSelected,
@@ -35,6 +34,8 @@ from kiosk.core.session import (
     tiles,
     transition,
 )
+from kiosk.core.words.alphabet import alphabets
+from kiosk.core.words.normalise import MIN_WORD_LETTERS
 from tests.conftest import PackFactory
 
 
@@ -78,30 +79,30 @@ def test_a_non_letter_is_refused_with_the_normalisers_description() -> None:
     state = entered("ca\u00e9t", 1)
     assert shown(state) == ("CAT",)
     # the refusal stays until the play is judged or cleared: CAT on screen, é said refused
-    assert state.refusal == 'Not typed: "\u00e9" (e with acute) is not one of the letters A to Z'
+    assert refusal_text(state) == 'Not typed: "\u00e9" (e with acute) is not one of the letters A to Z'
     state = entered("ca\u00e9", 1)
     assert state.current == "ca"
-    assert state.refusal == ('Not typed: "\u00e9" (e with acute) is not one of the letters A to Z')
+    assert refusal_text(state) == ('Not typed: "\u00e9" (e with acute) is not one of the letters A to Z')
 
 
 def test_digits_in_a_word_are_refused_not_dropped() -> None:
     state = entered("c4", 1)
     assert state.current == "c"
-    assert state.refusal == 'Not typed: "4" is not one of the letters A to Z'
+    assert refusal_text(state) == 'Not typed: "4" is not one of the letters A to Z'
 
 
 def test_look_alike_and_invisible_characters_are_named() -> None:
-    assert "(Cyrillic small letter a)" in entered("c\u0430", 1).refusal
-    invisible = entered("c\u200b", 1).refusal
+    assert "(Cyrillic small letter a)" in refusal_text(entered("c\u0430", 1))
+    invisible = refusal_text(entered("c\u200b", 1))
     assert "an invisible character (U+200B ZERO WIDTH SPACE)" in invisible
-    assert "combining" in entered("ca\u0301", 1).refusal.lower()
+    assert "combining" in refusal_text(entered("ca\u0301", 1)).lower()
 
 
 def test_a_word_longer_than_the_pack_allows_stays_as_typed_and_is_never_judged() -> None:
     """The station never judges a word other than the one typed (it used to cut it to fit)."""
     state = entered("abcdef", 1, max_length=5)
     assert shown(state) == ("ABCDEF",)
-    assert state.notice == (
+    assert notice_text(state) == (
         "Too long: 'ABCDEF' has 6 letters; this lexicon holds words of at most 5 letters. "
         "Backspace corrects it"
     )
@@ -110,7 +111,7 @@ def test_a_word_longer_than_the_pack_allows_stays_as_typed_and_is_never_judged()
         step = transition(state, key)
         assert step.effects == ()
         assert step.state.current == "abcdef"
-        assert "'ABCDEF' has 6 letters" in step.state.notice
+        assert "'ABCDEF' has 6 letters" in notice_text(step.state)
     corrected = run(state, Backspace())
     assert corrected.current == "abcde"
     assert corrected.screen is Screen.CONFIRM
@@ -120,14 +121,14 @@ def test_a_word_longer_than_the_pack_allows_stays_as_typed_and_is_never_judged()
 def test_a_key_held_down_stops_at_twice_the_longest_word() -> None:
     state = entered("a" * 40, 1, max_length=15)
     assert state.current == "a" * 30
-    assert state.notice.startswith("Not typed: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' has 30 letters")
+    assert notice_text(state).startswith("Not typed: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' has 30 letters")
 
 
 def test_a_one_letter_word_cannot_be_finished() -> None:
     state = entered("a ", 2)
     assert state.words == ()
     assert state.current == "a"
-    assert "at least 2 letters" in state.notice
+    assert "at least 2 letters" in notice_text(state)
 
 
 def test_more_words_than_the_count_are_refused() -> None:
@@ -135,9 +136,9 @@ def test_more_words_than_the_count_are_refused() -> None:
     state = run(state, Typed("x"))
     assert state.entered == ("cat", "dog")
     assert state.screen is Screen.CONFIRM
-    assert state.notice == "All 2 words are typed: press TAB to judge, or Esc to start again"
+    assert notice_text(state) == "All 2 words are typed: press TAB to judge, or Esc to start again"
     one = run(entered("cat ", 1), Typed("x"))
-    assert one.notice == "The word is typed: press TAB to judge, or Esc to start again"
+    assert notice_text(one) == "The word is typed: press TAB to judge, or Esc to start again"
 
 
 def test_backspace_corrects_across_words() -> None:
@@ -170,11 +171,11 @@ def test_tab_before_the_last_word_ends_the_word_being_typed() -> None:
 def test_tab_with_nothing_being_typed_says_what_is_missing() -> None:
     state = run(entered("cat ", 2), JudgePressed())
     assert state.entered == ("cat",)
-    assert state.notice == "Type all 2 words first (1 to go)"
-    assert run(start((15,)), Typed("1"), JudgePressed()).notice == "Type the word first"
+    assert notice_text(state) == "Type all 2 words first (1 to go)"
+    assert notice_text(run(start((15,)), Typed("1"), JudgePressed())) == "Type the word first"
     state = run(entered("cat a", 2), JudgePressed())  # a one-letter last word is not judged
     assert state.current == "a"
-    assert "at least 2 letters" in state.notice
+    assert "at least 2 letters" in notice_text(state)
 
 
 def test_tab_judges_then_the_verdict_shows_and_clears(small_lexicon: MarisaLexicon) -> None:
@@ -308,7 +309,7 @@ def test_the_division_screen_takes_only_a_division_and_esc_goes_back() -> None:
     for key in (Typed("4"), Typed("a"), JudgePressed()):
         refused = run(state, key)
         assert refused.screen is Screen.DIVISION
-        assert refused.notice == "First the division of your game: press its number, 1 to 3"
+        assert notice_text(refused) == "First the division of your game: press its number, 1 to 3"
     assert run(state, DivisionSelected(2)).division == 2
     assert run(state, DivisionSelected(7)).screen is Screen.DIVISION
     assert run(state, Escape()).screen is Screen.READY
@@ -327,7 +328,7 @@ def test_one_division_asks_nothing() -> None:
 def test_max_length_follows_the_chosen_division() -> None:
     state = run(start((15, 4)), Typed("1"), Typed("2"), Typed("abcde"))
     assert state.current == "abcde"
-    assert "at most 4 letters" in state.notice
+    assert "at most 4 letters" in notice_text(state)
     assert state.screen is Screen.ENTRY
 
 
@@ -346,13 +347,13 @@ def test_ask_table_asks_for_the_table_after_the_count_and_before_the_division() 
 
 def test_the_table_takes_digits_only_and_says_why_not() -> None:
     state = run(start((15,), ask_table=True), Typed("1"))
-    assert run(state, Typed("a")).notice == "The table number is digits only: 0 to 9"
-    assert run(state, Typed("0")).notice == "Table numbers start at 1"
-    assert run(state, Typed("\r")).notice == "First type your table number"
-    assert run(state, JudgePressed()).notice == "First type your table number"
+    assert notice_text(run(state, Typed("a"))) == "The table number is digits only: 0 to 9"
+    assert notice_text(run(state, Typed("0"))) == "Table numbers start at 1"
+    assert notice_text(run(state, Typed("\r"))) == "First type your table number"
+    assert notice_text(run(state, JudgePressed())) == "First type your table number"
     full = run(state, Typed("999"), Typed("1"))
     assert full.table_digits == "999"
-    assert full.notice == "A table number has at most 3 digits"
+    assert notice_text(full) == "A table number has at most 3 digits"
     assert run(state, Typed("7"), Backspace(), Typed("8"), JudgePressed()).table == 8  # Tab confirms too
     assert run(state, Typed("40 ")).table == 40
     assert run(state, Typed("40 ")).screen is Screen.ENTRY  # one division: straight to the words
@@ -414,7 +415,7 @@ def check_consistent(state: SessionState) -> None:
             assert tile in state.alphabet.tiles or not tile.isalpha()
         if not state.alphabets:
             assert all(tile in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" for tile in shown_tiles(state, word))
-    if state.refusal:
+    if refusal_text(state):
         assert state.screen in (Screen.ENTRY, Screen.CONFIRM)
         assert state.refused
     for word in state.words:  # a word too long stays the one being typed, never a finished word

@@ -3,10 +3,10 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kiosk.core.adjudication import Verdict
-from kiosk.core.config import Division, StationConfig, Timings
-from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
-from kiosk.core.settings import (
+from kiosk.core.play.adjudication import Verdict
+from kiosk.core.play.rules import PenaltyParty, ProfileKind, RuleProfile
+from kiosk.core.station.config import Division, StationConfig, Timings
+from kiosk.core.station.settings import (
     Field,
     StationChoice,
     choice_fields,

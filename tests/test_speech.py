@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.core.adjudication import adjudicate
-from kiosk.core.language import english, load_catalogue
-from kiosk.core.lexicon import MarisaLexicon
-from kiosk.core.session import (
+from kiosk.core.packs.lexicon import MarisaLexicon
+from kiosk.core.play.adjudication import adjudicate
+from kiosk.core.play.session import (
     Backspace,
     IdleWarned,
     JudgePressed,
@@ -17,7 +16,8 @@ from kiosk.core.session import (
     start,
     transition,
 )
-from kiosk.core.speech import Speech, Spelled, said, screen_said
+from kiosk.core.play.speech import Speech, Spelled, said, screen_said
+from kiosk.core.words.language import english, load_catalogue
 from tests.speaking import SCENE, challenge, keys, spoken
 
 LANGUAGES = ("en", "fr", "es")

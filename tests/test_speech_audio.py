@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.core.language import load_catalogue
-from kiosk.core.language import spoken as languages_spoken
-from kiosk.core.lexicon import MarisaLexicon
-from kiosk.core.speech import Speech, Spelled
+from kiosk.core.packs.lexicon import MarisaLexicon
+from kiosk.core.play.speech import Speech, Spelled
+from kiosk.core.words.language import load_catalogue
+from kiosk.core.words.language import spoken as languages_spoken
 from kiosk.voice import ESPEAK, Voice, ssml
 from tests.speaking import challenge, spoken
 

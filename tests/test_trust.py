@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from kiosk.core.errors import ConfigError, OutputError, PackCorruptError, PackSignatureError, SourceError
-from kiosk.core.lexicon import load_lexicon
-from kiosk.core.pack import DIGEST_BYTES, SIGNATURE_BLOCK_BYTES, SIGNATURE_MAGIC
-from kiosk.core.trust import (
+from kiosk.core.packs.lexicon import load_lexicon
+from kiosk.core.packs.pack import DIGEST_BYTES, SIGNATURE_BLOCK_BYTES, SIGNATURE_MAGIC
+from kiosk.core.packs.trust import (
     ED25519_P,
     SMALL_ORDER_Y,
     SignatureStatus,

@@ -8,28 +8,40 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import marisa_trie
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from kiosk import __version__
 from kiosk.cli import kiosk
 from kiosk.core.errors import PackCorruptError, PackError
-from kiosk.core.lexicon import WORDS_SECTION, load_lexicon
-from kiosk.core.pack import read_pack
-from kiosk.core.walk import (
+from kiosk.core.packs.lexicon import WORDS_SECTION, load_lexicon
+from kiosk.core.packs.pack import PackInfo, encode_pack, parse_pack, read_pack
+from kiosk.core.packs.verification import (
     WALK_VERSION,
     PackWalker,
+    TriesWalk,
     WalkCache,
     WalkedTries,
     WalkRefusedError,
+    WordSet,
+    forking_is_safe,
     make_trie,
+    prove_made,
     walk_tries,
     walker_command,
+    word_set_facts,
 )
+from kiosk.core.words.alphabet import ENGLISH, Alphabet
 from kiosk.paths import walk_cache_dir
 from lexicon_build.cli import main as lexicon_build
 from tests.conftest import PackFactory
@@ -174,6 +186,74 @@ def test_lexicon_build_and_kiosk_check_share_the_data_directorys_cache(
 # --- the walk itself ---------------------------------------------------------------------------
 
 
+@settings(max_examples=200, deadline=None)
+@given(words=st.lists(st.text(max_size=12)))
+def test_make_trie_makes_the_bytes_of_marisas_own_trie_of_the_words(words: list[str]) -> None:
+    """The builder's tries and the walk's rebuilds are marisa's ``Trie(words)``, whatever the words
+    (line feeds, repeats, any Unicode that UTF-8 encodes), however they are handed to marisa."""
+    words = [w for w in words if not any(0xD800 <= ord(c) <= 0xDFFF for c in w)]  # no lone surrogates
+    assert make_trie(words) == bytes(marisa_trie.Trie(words).tobytes())
+
+
+def _made(words: list[str]) -> tuple[bytes, dict[str, bytes], WalkedTries]:
+    """A pack encoded, as the builder encodes it, from the trie it made of ``words`` (sorted), with
+    the facts it computed from them."""
+    walked = WalkedTries(words=word_set_facts(words, ENGLISH))
+    info = PackInfo(
+        name="Made",
+        edition="",
+        description="",
+        max_length=15,
+        word_count=len(words),
+        counts_by_length=dict(walked.words.counts_by_length),
+        youth_exclusion_count=0,
+        set_hash=walked.words.set_hash,
+        youth_set_hash=None,
+        sources=(),
+        builder_version=__version__,
+    )
+    sections = {WORDS_SECTION: make_trie(words)}
+    return encode_pack(info, sections), sections, walked
+
+
+def test_the_builders_proof_passes_the_tries_it_made_from_the_words_it_holds() -> None:
+    words = sorted(WORDS)
+    data, sections, walked = _made(words)
+    prove_made(parse_pack(data), sections, {WORDS_SECTION: WordSet.of(words, ENGLISH)}, walked)
+
+
+@pytest.mark.parametrize(
+    ("claimed", "fragment"),
+    [
+        (sorted([*WORDS, "ZAS"]), "does not hold the words it was made from"),  # a word it lacks
+        (sorted(WORDS)[1:], "holds more than the 5 words"),  # one word more than said
+        (sorted([*WORDS[:-1], "ZO"]), "does not hold the words it was made from"),  # one word other
+    ],
+)
+def test_the_builders_proof_refuses_a_trie_that_holds_other_words(claimed: list[str], fragment: str) -> None:
+    data, sections, walked = _made(sorted(WORDS))
+    with pytest.raises(PackCorruptError, match=fragment):
+        prove_made(parse_pack(data), sections, {WORDS_SECTION: WordSet.of(claimed, ENGLISH)}, walked)
+
+
+def test_the_builders_proof_refuses_a_pack_whose_tries_are_not_the_ones_made() -> None:
+    data, _, walked = _made(sorted(WORDS))
+    other = {WORDS_SECTION: make_trie(sorted([*WORDS, "ZAS"]))}
+    with pytest.raises(PackCorruptError, match="did not read back as they were written"):
+        prove_made(parse_pack(data), other, {WORDS_SECTION: WordSet.of(sorted(WORDS), ENGLISH)}, walked)
+
+
+def test_the_builders_proof_refuses_words_the_walk_would_refuse_and_facts_the_manifest_denies() -> None:
+    lower = sorted(["cat", "dogs"])
+    data, sections, walked = _made(lower)
+    with pytest.raises(PackCorruptError, match="not a word it stores"):
+        prove_made(parse_pack(data), sections, {WORDS_SECTION: WordSet.of(lower, ENGLISH)}, walked)
+    data, sections, walked = _made(sorted(WORDS))
+    wrong = WalkedTries(words=word_set_facts(sorted(WORDS)[1:], ENGLISH))
+    with pytest.raises(PackCorruptError, match="holds other words than its manifest says"):
+        prove_made(parse_pack(data), sections, {WORDS_SECTION: WordSet.of(sorted(WORDS), ENGLISH)}, wrong)
+
+
 def test_the_walk_recomputes_every_set_from_the_tries() -> None:
     words, youth = make_trie(sorted(WORDS)), make_trie(["DOGS"])
     walked = walk_tries(words, youth, len(WORDS))
@@ -195,6 +275,10 @@ def test_the_walk_recomputes_every_set_from_the_tries() -> None:
         # a real marisa trie of keys that are not UTF-8: reading it whole raised UnicodeDecodeError
         (bytes(marisa_trie.BinaryTrie([b"CAT", b"\xff\xfeQ"]).tobytes()), None, 9, "bytes that are not text"),
         (make_trie(WORDS) + b"\x00", None, 9, "is not the one lexicon-build makes"),  # a byte appended
+        # real tries whose keys would read as other words once joined: one with a line feed in it
+        # (its words' digest would be another set's), the empty word
+        (make_trie(["CAT", "DOG\nS"]), None, 9, "not a word in capital letters"),
+        (make_trie(["", "CAT"]), None, 9, "not a word in capital letters"),
     ],
 )
 def test_the_walk_refuses_what_is_not_a_sane_trie_of_words(
@@ -235,12 +319,89 @@ def test_a_walk_that_never_ends_is_cut_off(make_pack: PackFactory) -> None:
         load_lexicon(pack, walker=PackWalker(command=forever, timeout_s=1))
 
 
+def _dies(words: bytes, youth: bytes | None, most: int, alphabet: Alphabet) -> WalkedTries:
+    os.kill(os.getpid(), signal.SIGSEGV)
+    raise AssertionError("a process killed by SIGSEGV does not go on")
+
+
+def _hangs(words: bytes, youth: bytes | None, most: int, alphabet: Alphabet) -> WalkedTries:
+    time.sleep(60)
+    raise AssertionError("cut off long before")
+
+
+def _refuses(words: bytes, youth: bytes | None, most: int, alphabet: Alphabet) -> WalkedTries:
+    raise WalkRefusedError("its word trie is made of straw")
+
+
+def _fails(words: bytes, youth: bytes | None, most: int, alphabet: Alphabet) -> WalkedTries:
+    raise MemoryError("no room for a trie this size")
+
+
+def test_a_walk_runs_in_a_forked_copy_of_this_process_when_no_other_thread_runs() -> None:
+    code = "from kiosk.core.packs.verification import forking_is_safe; print(forking_is_safe())"
+    check = [sys.executable, "-c", code]
+    assert subprocess.run(check, capture_output=True, text=True, check=True).stdout.strip() == "True"
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert not forking_is_safe()  # a thread would be copied without the locks it holds
+    finally:
+        stop.set()
+        other.join()
+
+
+@pytest.mark.parametrize(
+    ("walk", "fragment"),
+    [
+        (_dies, "crashed the check that walks them before a station uses them (SIGSEGV)"),
+        (_refuses, "is damaged or forged: its word trie is made of straw"),
+        (
+            _fails,
+            "walks its tries failed (the walk raised an error: MemoryError: no room for a trie this size)",
+        ),
+    ],
+)
+def test_a_forked_walk_that_dies_or_refuses_refuses_the_pack_naming_the_file(
+    make_pack: PackFactory, walk: TriesWalk, fragment: str
+) -> None:
+    pack = make_pack(WORDS)
+    with pytest.raises(PackCorruptError) as caught:
+        load_lexicon(pack, walker=PackWalker(walk=walk, fork=True))
+    assert str(pack) in str(caught.value)
+    assert fragment in str(caught.value)
+
+
+def test_a_forked_walk_that_never_ends_is_cut_off_and_its_process_killed(make_pack: PackFactory) -> None:
+    walk = PackWalker(walk=_hangs, timeout_s=1, fork=True).start(read_pack(make_pack(WORDS)))
+    assert not walk.done()
+    with pytest.raises(PackCorruptError, match="reading its tries took more than 1 s"):
+        walk.result()
+    assert walk.done()
+    with pytest.raises(PackCorruptError, match="reading its tries took more than 1 s"):
+        walk.result()  # the same answer again, with no process left to wait for
+
+
+def test_a_started_walk_runs_while_the_caller_works_and_is_checked_once_it_ends(
+    tmp_path: Path, make_pack: PackFactory
+) -> None:
+    contents = read_pack(make_pack(WORDS, youth=["DOGS"]))
+    cache = WalkCache(tmp_path / "cache")
+    walk = PackWalker(cache=cache, fork=True).start(contents)
+    assert walk.result() == WalkedTries.claimed(contents.info)
+    assert walk.done()
+    assert cache.get(contents.content_sha256) == WalkedTries.claimed(contents.info)  # remembered
+    assert (
+        PackWalker(cache=cache, walk=_dies, fork=True).start(contents).done()
+    )  # from the cache: nothing runs
+
+
 def test_the_walker_command_is_this_python_or_the_frozen_program_itself() -> None:
-    assert walker_command() == (sys.executable, "-m", "kiosk.core.walk")
+    assert walker_command() == (sys.executable, "-m", "kiosk.core.packs.verification")
 
 
 def test_the_child_walks_a_frame_from_standard_input(make_pack: PackFactory) -> None:
-    from kiosk.core.walk import _frame
+    from kiosk.core.packs.verification import _frame
 
     contents = read_pack(make_pack(WORDS, youth=["DOGS"]))
     done = subprocess.run(

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -22,6 +21,7 @@ from kiosk.ui.theme import UNACCEPTABLE_BACKGROUND
 from tests.conftest import REPO_ROOT
 from tests.debian import QT_LIBRARY_LOG, plugins_outside_the_sessions
 from tests.outputs import read_output, report
+from tests.xvfb import xvfb
 
 pytestmark = pytest.mark.slow
 
@@ -37,15 +37,6 @@ image.save(sys.argv[1])
 pixel = image.pixelColor(int(sys.argv[2]), int(sys.argv[3]))
 print(pixel.red(), pixel.green(), pixel.blue())
 """
-
-
-def _require(*tools: str) -> None:
-    missing = [tool for tool in tools if shutil.which(tool) is None]
-    if missing:
-        message = f"{', '.join(missing)} not installed (./dev.sh test installs them)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
 
 
 def _wait_for(condition: Callable[[], bool], timeout_s: float, what: str, told: Callable[[], str]) -> None:
@@ -89,25 +80,8 @@ def _logged(kiosk: Path, data: Path, word: str) -> bool:
 
 @pytest.fixture
 def display(tmp_path: Path) -> Iterator[str]:
-    _require("Xvfb", "xwininfo", "xdotool")
-    read_fd, write_fd = os.pipe()
-    log = tmp_path / "xvfb.log"  # shown by the test when it fails
-    with log.open("wb") as stderr:
-        server = subprocess.Popen(
-            ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", f"{SCREEN_WIDTH_PX}x{SCREEN_HEIGHT_PX}x24",
-             "-nolisten", "tcp"],
-            pass_fds=(write_fd,),
-            stderr=stderr,
-        )  # fmt: skip
-    os.close(write_fd)
-    with os.fdopen(read_fd) as pipe:
-        number = pipe.readline().strip()
-    try:
-        assert number, "Xvfb did not report a display number" + report({"Xvfb": read_output(log)})
-        yield f":{number}"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    with xvfb(tmp_path / "xvfb.log", SCREEN_WIDTH_PX, SCREEN_HEIGHT_PX) as number:  # shown when a test fails
+        yield number
 
 
 def test_station_fills_a_bare_x_screen_takes_keys_and_logs_the_challenge(

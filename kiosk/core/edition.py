@@ -10,7 +10,7 @@ recompute it from any copy of the list::
 that is, the words (as the normaliser gives them: upper case), sorted by byte value, each once and
 each followed by a line feed. A pack records the digest of its set in the same definition
 (``PackInfo.set_hash``, as ``sha256:`` and the hex digits), and the station's verification walk
-proves it equal to the digest of the words its trie holds (``kiosk.core.walk``), so a pack is
+proves it equal to the digest of the words its trie holds (``kiosk.core.packs.verification``), so a pack is
 recognised by what it holds, never by the name an organiser typed.
 
 Only the digest makes a match. Counts by length never do: they describe how a set that matches no
@@ -41,10 +41,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kiosk.core.errors import EditionTableError
-from kiosk.core.language import Catalogue, english, marked
-from kiosk.core.normalise import MAX_WORD_LETTERS, MIN_WORD_LETTERS
-from kiosk.core.plural import counted
-from kiosk.core.wording import Wording
+from kiosk.core.wording import Text, Wording
+from kiosk.core.words.language import Catalogue, english, marked
+from kiosk.core.words.normalise import MAX_WORD_LETTERS, MIN_WORD_LETTERS
+from kiosk.core.words.plural import counted
 
 __all__ = [
     "BUILT_IN_SOURCE",
@@ -120,7 +120,7 @@ class KnownEdition:
     source: str = BUILT_IN_SOURCE
     """Where the line came from: the built-in table, an organiser's file, or a signed pack."""
     alphabet: str = "english"
-    """The alphabet its words are spelt in (``kiosk.core.alphabet``): FISE2009 is spanish."""
+    """The alphabet its words are spelt in (``kiosk.core.words.alphabet``): FISE2009 is spanish."""
 
     @property
     def title(self) -> str:
@@ -292,7 +292,7 @@ def edition_from_fields(
     alphabet: str = "english",
 ) -> KnownEdition:
     """A checked line; raise EditionTableError naming ``where`` (the file and line)."""
-    from kiosk.core.alphabet import alphabets  # the profiles' names, only when a table is read
+    from kiosk.core.words.alphabet import alphabets  # the profiles' names, only when a table is read
 
     if alphabet not in alphabets():
         raise EditionTableError(
@@ -397,10 +397,10 @@ def parse_edition_lines(text: str, *, where: str, source: str | None = None) -> 
     return tuple(editions)
 
 
-def _other_kind(data: bytes, path: Path) -> str | None:
+def _other_kind(data: bytes, path: Path) -> Text | None:
     """What a file that is not a table is (a pack, a zip, a UTF-16 text...), as the one recogniser
     of file kinds says it; None for text, whose mistakes the table's reader names by line."""
-    from kiosk.core.filekind import Role, refusal_for_bytes  # only on the way out
+    from kiosk.core.files.kind import Role, refusal_for_bytes  # only on the way out
 
     return refusal_for_bytes(data, str(path), Role.EDITION_TABLE)
 
@@ -476,7 +476,7 @@ class Expectation:
     edition: KnownEdition | None
 
     @classmethod
-    def parse(cls, text: str, table: EditionTable, *, where: str) -> Expectation:
+    def parse(cls, text: str, table: EditionTable, *, where: Text) -> Expectation:
         """Read ``expect = "NWL2023"`` or ``expect = "sha256:…"``; EditionTableError if neither."""
         edition = table.find(text)
         if edition is not None:
@@ -498,7 +498,7 @@ class Expectation:
         )
 
     @property
-    def label(self) -> str:
+    def label(self) -> Text:
         if self.edition is not None:
             return self.edition.name
         return Wording(marked("the word set {digest}"), digest=f"sha256:{self.digest[:16]}\u2026")
@@ -534,7 +534,7 @@ class PackRecognition:
 
     full: Recognition
     school: Recognition | None = None
-    notes: tuple[str, ...] = ()
+    notes: tuple[Text, ...] = ()
     claimed: KnownEdition | None = None
 
     def ruling(self, youth: bool) -> Recognition:
@@ -568,7 +568,7 @@ def recognise_pack(
     when ``vouched_by`` names the trusted signer; ``title`` is its name and edition, as typed;
     ``alphabet`` its alphabet's name (a set unrecognised is described against its own alphabet's
     editions only)."""
-    notes: list[str] = []
+    notes: list[Text] = []
     if carried and vouched_by is not None:
         source = f"the pack, signed by {vouched_by}"
         for line in carried:

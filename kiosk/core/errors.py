@@ -28,7 +28,7 @@ in the players' language; its English message is for the command line::
 
 from __future__ import annotations
 
-from kiosk.core.wording import Wording, marked
+from kiosk.core.wording import Text, Wording, marked
 
 __all__ = [
     "ConfigError",
@@ -68,9 +68,9 @@ class KioskError(Exception):
 
     summary = marked("Something went wrong")
 
-    def __init__(self, message: str = "", /, **values: object) -> None:
+    def __init__(self, message: Text = "", /, **values: object) -> None:
         super().__init__(
-            message if isinstance(message, Wording) and not values else Wording(message, **values)
+            message if isinstance(message, Wording) and not values else Wording(str(message), **values)
         )
 
     @property
@@ -86,10 +86,10 @@ class InputError(KioskError):
     """A challenge entry that cannot be judged; the whole entry is refused before any lookup.
 
     ``word`` is the word as typed (empty when the problem is the whole entry) and ``alphabet``
-    the name of the pack's alphabet profile (``kiosk.core.alphabet``).
+    the name of the pack's alphabet profile (``kiosk.core.words.alphabet``).
     """
 
-    def __init__(self, message: str, /, *, word: str = "", alphabet: str = "english") -> None:
+    def __init__(self, message: Text, /, *, word: str = "", alphabet: str = "english") -> None:
         super().__init__(message)
         self.word = word
         self.alphabet = alphabet
@@ -103,7 +103,7 @@ class InvalidCharacterError(InputError):
 
     def __init__(
         self,
-        message: str,
+        message: Text,
         /,
         *,
         character: str = "",
@@ -120,7 +120,7 @@ class TileError(InputError):
     """Letters that are no tile of the alphabet where they stand (Catalan Q without U, Y without N):
     the letters from ``position`` (from 1) of ``word`` cannot be read as tiles."""
 
-    def __init__(self, message: str, /, *, position: int, word: str, alphabet: str) -> None:
+    def __init__(self, message: Text, /, *, position: int, word: str, alphabet: str) -> None:
         super().__init__(message, word=word, alphabet=alphabet)
         self.position = position
 
@@ -132,7 +132,7 @@ class WordLengthError(InputError):
     it can be read as when too long, the most when too short) against ``limit``."""
 
     def __init__(
-        self, message: str, /, *, word: str = "", tiles: int = 0, limit: int = 0, alphabet: str = "english"
+        self, message: Text, /, *, word: str = "", tiles: int = 0, limit: int = 0, alphabet: str = "english"
     ) -> None:
         super().__init__(message, word=word, alphabet=alphabet)
         self.tiles = tiles

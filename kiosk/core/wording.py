@@ -4,18 +4,22 @@ Core and storage raise, and only the UI decides what to show (``kiosk/core/error
 error cannot know the language of the station that will show it. So an error (or a judge-mode
 problem, an edition note) keeps its words as a ``Wording``: the English message id, marked for
 the catalogue, and the values that fill it (a path, a count, the driver's own words, or another
-``Wording``). It *is* the English text (a ``str``, as markupsafe's ``Markup`` is one), so the
-journal, ``kiosk check`` and every caller that wants English need nothing; a screen says it in its
-own language with ``Catalogue.say``. A plain ``str`` where a ``Wording`` could be is English that
-no catalogue holds: ``say`` shows it as it is.
+``Wording``). A screen says it in its own language with ``Catalogue.say``; ``str()`` of it is the
+English (the journal, ``kiosk check``), asked for by name.
+
+A ``Wording`` is not a ``str``: it was one (as markupsafe's ``Markup`` is), and then any ``+``, any
+``join`` or string method quietly turned it back into English that no screen could translate
+again. Where either may stand, the type is ``Text``: a plain ``str`` there is English that no
+catalogue holds (or data), and ``say`` shows it as it is.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import TypeAlias
 
-__all__ = ["SUMMED_UP", "Wording", "marked"]
+__all__ = ["SUMMED_UP", "Text", "Wording", "marked"]
 
 
 def marked(message: str) -> str:
@@ -27,17 +31,35 @@ def marked(message: str) -> str:
 SUMMED_UP = marked("{summary}: {detail}")  # an error written whole: its kind, then the English
 
 
-class Wording(str):
-    """``message`` (an English message id with ``str.format`` fields) filled with ``values``."""
+class Wording:
+    """``message`` (an English message id with ``str.format`` fields) filled with ``values``.
 
+    Frozen, and equal to another with the same message, values and English."""
+
+    __slots__ = ("english", "many", "message", "number", "values")
+
+    english: str  # the text in English: ``str()`` of it
     message: str
     values: Mapping[str, object]
     many: str  # the plural message id, for a text that counts ("{count} word", "{count} words")
-    number: int  # what it counts (not ``count``: that is str.count)
+    number: int  # what it counts
 
-    def __new__(cls, message: str, /, **values: object) -> Wording:
+    def __init__(self, message: str, /, **values: object) -> None:
         english = message.format(**values) if values else message
-        return cls._made(english, message, values, "", 0)
+        self._set(english, message, values, "", 0)
+
+    def _set(self, english: str, message: str, values: Mapping[str, object], many: str, number: int) -> None:
+        for name, value in (
+            ("english", english),
+            ("message", message),
+            ("values", MappingProxyType(dict(values))),
+            ("many", many),
+            ("number", number),
+        ):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a Wording is frozen: {name} cannot be set")
 
     @classmethod
     def counting(cls, one: str, many: str, count: int, /, **values: object) -> Wording:
@@ -50,11 +72,8 @@ class Wording(str):
     def _made(
         cls, english: str, message: str, values: Mapping[str, object], many: str, number: int
     ) -> Wording:
-        made = super().__new__(cls, english)
-        made.message = message
-        made.values = MappingProxyType(dict(values))
-        made.many = many
-        made.number = number
+        made = cls.__new__(cls)
+        made._set(english, message, values, many, number)
         return made
 
     @classmethod
@@ -72,9 +91,36 @@ class Wording(str):
         values = {"summary": Wording(summary), "detail": english}
         return cls._made(english, SUMMED_UP, values, "", 0)
 
+    def __str__(self) -> str:
+        return self.english
+
+    def __bool__(self) -> bool:
+        return bool(self.english)  # an empty text is nothing to say, as an empty str is
+
+    def __repr__(self) -> str:
+        return f"Wording({self.english!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Wording):
+            return NotImplemented
+        return (self.english, self.message, dict(self.values), self.many, self.number) == (
+            other.english,
+            other.message,
+            dict(other.values),
+            other.many,
+            other.number,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.english, self.message))
+
     def __reduce__(self) -> tuple[object, ...]:
         # pickled whole (a pack walk answers from another process): message and values both
-        return (_rebuild, (str(self), self.message, dict(self.values), self.many, self.number))
+        return (_rebuild, (self.english, self.message, dict(self.values), self.many, self.number))
+
+
+Text: TypeAlias = str | Wording
+"""English that no catalogue holds (or data), or words a catalogue can say."""
 
 
 def _rebuild(english: str, message: str, values: dict[str, object], many: str, number: int) -> Wording:

@@ -20,7 +20,7 @@ compute them; a test keeps the numbers true):
   addresses at once (a laptop can take several on a venue network): at most 740 guesses in 36
   hours and 1,460 in 72 hours around the clock. Against the 1,000,000 six-digit PINs that is a
   chance of 0.074 % (1 in 1,351) and 0.146 % (1 in 685): fewer than at a station's own keyboard
-  (1 in 460 and 1 in 230, ``kiosk.core.pin``), because a page on a network is easier to script
+  (1 in 460 and 1 in 230, ``kiosk.core.station.pin``), because a page on a network is easier to script
   than a keyboard is to stand at. An eight-digit PIN divides it by a hundred. One device alone
   cannot reach the ceiling (10 tries in its first hour); two or more that do shut the page's door
   for everyone until the hour has passed, and the page says so, why, and that every station's own
@@ -48,8 +48,8 @@ from pathlib import Path
 from starlette.concurrency import run_in_threadpool
 
 from kiosk.core.errors import KioskError
-from kiosk.core.pin import Backoff, PinOutcome, verify_pin
-from kiosk.core.plural import counted
+from kiosk.core.station.pin import Backoff, PinOutcome, verify_pin
+from kiosk.core.words.plural import counted
 
 __all__ = [
     "DEVICE_BACKOFF",

@@ -1,215 +1,69 @@
 """The director's pages: Jinja2 templates (autoescaped: a station name is text, never markup).
 
-The first page (the board and its live fragment) is public on the venue's network: it shows what
-a hall needs, never the log's location, a database's own error, a station's host or the full
-reason it gives (paths, commands, user names): those are on the judges' page, behind the PIN.
+Four views of one snapshot of the log (``kiosk.director.watch``):
 
-The templates, the style sheet and the script live here as text, so that the wheel and the
-one-folder bundle carry them with no data-file rules. Times are shown in this computer's local
-time, which is what the director's watch says; the log keeps UTC.
+- the **board** (``/``), for the director's laptop: problems first and counted (and named in the
+  page's title, so a page in a background tab still says it), each station's state and what it
+  judges with, each division judged one way or a warning, the latest challenges without a word,
+  the tables that challenge most;
+- the **hall** (``/hall``), for a screen in the playing hall: the same in large type that fits the
+  screen without scrolling, one division at a time in turn when they do not all fit;
+- the **judges' page** (``/challenges``, behind the judge PIN): every challenge of the day, found
+  by station, table, division, round, time, verdict or a word, with the words, each word's result
+  and what the ruling cost whom; exported as CSV; the round set; stations retired;
+- a **print sheet**: the board and the judges' page print black on white, every column on the
+  page (the style sheet's print rules), and a phone gets each row as a card.
+
+The public views (board, hall, their live fragments) are for anyone on the venue's network: they
+show what a hall needs, never a word, the log's location, a database's own error, a station's host
+or the full reason it gives (paths, commands, user names): those are on the judges' page.
+
+The templates (``templates/``), the style sheet, the script and the icons (``static/``) are files
+of the package: the wheel carries them as package data (pyproject.toml), the one-folder bundle as
+the spec's data (packaging/challenge-kiosk.spec), and both are read through the package, never
+from the current folder. Every page works without JavaScript (it reloads itself instead of being
+updated, and the hall turns its divisions by reloading); the script only makes it live. Times are
+shown in this computer's local time, which is what the director's watch says; the log keeps UTC.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from importlib import resources
+from typing import Any
 
-from jinja2 import DictLoader, Environment, select_autoescape
+from jinja2 import Environment, PackageLoader, select_autoescape
 
-from kiosk.core.board import Board, Counts, StationLine
-from kiosk.core.heartbeat import UNSEEN_AFTER_S, StationState
-from kiosk.core.plural import counted
-from kiosk.core.record import ChallengeEntry, Found
+from kiosk.core.log.challenge import ChallengeEntry, Found
+from kiosk.core.log.heartbeat import UNSEEN_AFTER_S
+from kiosk.core.log.overview import Board, DivisionLine, Health, JudgedWith, StationLine
+from kiosk.core.play.rules import logged_rule
+from kiosk.core.words.plural import counted
 from kiosk.director.watch import Snapshot
 
-__all__ = ["SCRIPT", "STYLE", "Pages"]
+__all__ = ["HALL_TURN_S", "STALE_AFTER_S", "STATIC_FILES", "JudgesView", "Pages", "static_files"]
 
 STALE_AFTER_S = 15.0  # no read has finished for this long: the page says the log is not answering
-
-STYLE = """
-:root { --bg: #111418; --panel: #1b2027; --line: #2c333d; --text: #f2f4f7; --dim: #9aa4b2;
-  --ok: #1f8a4c; --busy: #1f5fbf; --judge: #7a3db8; --bad: #c0392b; --warn: #b8860b; }
-* { box-sizing: border-box; }
-body { margin: 0; padding: 1.2rem 2rem; background: var(--bg); color: var(--text);
-  font: 16px/1.4 "DejaVu Sans", "Segoe UI", Roboto, Helvetica, Arial, sans-serif; }
-h1 { font-size: 1.6rem; margin: 0 0 .2rem; }
-h2 { font-size: 1.15rem; margin: 1.4rem 0 .5rem; color: var(--dim); font-weight: normal; }
-.sub { color: var(--dim); margin-bottom: .8rem; }
-table { width: 100%; border-collapse: collapse; background: var(--panel); }
-th, td { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid var(--line);
-  vertical-align: top; }
-th { color: var(--dim); font-weight: normal; font-size: .85rem; }
-td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
-tr.red td:first-child { box-shadow: inset 6px 0 0 var(--bad); }
-tr.unseen td.seen { color: #ff7b6b; font-weight: bold; }
-td.name, td.packs div, td.rule, td.seen { white-space: nowrap; }
-td.state-cell { width: 34%; }
-.state { display: inline-block; padding: .1rem .55rem; border-radius: 1rem; font-weight: bold;
-  font-size: .9rem; white-space: nowrap; }
-.s-ready { background: var(--ok); } .s-challenge { background: var(--busy); }
-.s-judge { background: var(--judge); } .s-fault, .s-not_ready, .s-unseen { background: var(--bad); }
-.s-never { background: #59626e; }
-.why { color: #ffb4a8; font-size: .85rem; margin-top: .2rem; overflow-wrap: anywhere; }
-.dim { color: var(--dim); font-size: .85rem; }
-.banner { padding: .7rem 1rem; margin: .6rem 0; border-radius: .4rem; font-weight: bold; }
-.banner.bad { background: #5c1d16; border: 1px solid var(--bad); }
-.banner.warn { background: #4a3b0c; border: 1px solid var(--warn); }
-.stale table { opacity: .55; }
-.ok { color: #6fd39a; } .no { color: #ff7b6b; }
-a { color: #8ab4ff; }
-footer { margin-top: 1.2rem; color: var(--dim); font-size: .85rem; }
-form { background: var(--panel); padding: 1.2rem; max-width: 26rem; border-radius: .4rem; }
-form.inline { display: inline; background: none; padding: 0; }
-form.inline button { font-size: .85rem; padding: .1rem .6rem; }
-td.why-full { overflow-wrap: anywhere; font-size: .85rem; }
-#station-details td:first-child { white-space: nowrap; }
-input[type=password] { font-size: 1.4rem; width: 10rem; padding: .3rem; letter-spacing: .2rem; }
-button { font-size: 1.1rem; padding: .35rem 1rem; margin-left: .5rem; }
-ul.words { margin: 0; padding: 0; list-style: none; }
-"""
-
-SCRIPT = """
-"use strict";
-const board = document.getElementById("board");
-const lost = document.getElementById("lost");
-const source = new EventSource("events");
-source.addEventListener("board", (event) => { board.innerHTML = event.data; lost.hidden = true; });
-source.addEventListener("error", () => { lost.hidden = false; });
-"""
-
-TEMPLATES = {
-    "layout.html": """<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-{% block head %}{% endblock %}
-<title>{% block title %}{% endblock %}</title>
-<link rel="stylesheet" href="style.css"></head>
-<body>{% block body %}{% endblock %}</body></html>
-""",
-    "board.html": """{% extends "layout.html" %}
-{% block title %}Challenge stations — live{% endblock %}
-{% block head %}<noscript><meta http-equiv="refresh" content="10"></noscript>{% endblock %}
-{% block body %}
-<h1>Challenge stations — live</h1>
-<div class="sub">Reading {{ public_where }}. This page refreshes itself.</div>
-<div id="lost" class="banner warn" hidden>This page has lost contact with <code>kiosk director</code>
-on this computer (was it stopped?): trying again; what you see may be old.</div>
-<div id="board">{% include "_board.html" %}</div>
-<footer>Times are this computer's local time ({{ zone }}). A station not heard from for
-{{ unseen_after }} s turns red. <a href="challenges">Recent challenges</a> (judge PIN: they show
-the words, and each station's details).</footer>
-<script src="app.js"></script>
-{% endblock %}
-""",
-    "_board.html": """{% if problem %}<div class="banner bad" id="problem">{{ problem }}</div>{% endif %}
-{% if wrong_pins %}<div class="banner warn" id="wrong-pins">{{ wrong_pins }}</div>{% endif %}
-{% if board is none %}{% if not problem %}<p class="dim">Reading the log…</p>{% endif %}
-{% else %}<div class="{{ 'stale' if problem else '' }}">
-<div class="sub" id="as-of">As read at {{ as_of }}: {{ summary }}</div>
-{% if board.left_out or board.not_read %}<div class="banner warn" id="left-out">
-{%- if board.not_read %}<div>{{ board.not_read }} more station reports are in the log than this page
-reads ({{ board.stations | length }} read, the most recently seen): more than any event has
-stations, so someone else wrote them.</div>{% endif %}
-{%- if board.left_out %}<div>Left out of this page, because they cannot be read:</div><ul>
-{%- for why in board.left_out[:5] %}<li>{{ why }}</li>{% endfor %}
-{%- if board.left_out | length > 5 %}<li>and {{ board.left_out | length - 5 }} more</li>{% endif %}</ul>
-{%- endif %}</div>{% endif %}
-<h2>Stations</h2>
-<table id="stations"><thead><tr><th>Station</th><th>State</th><th>Last seen</th>
-<th>Division: pack, edition</th><th>Rule</th><th class="n">Waiting to send</th>
-<th class="n">Today</th><th class="n">Last hour</th><th>Last challenge</th></tr></thead><tbody>
-{% for line in board.today %}
-<tr class="{{ 'red' if line.red else '' }}{{ ' unseen' if line.unseen else '' }}"
- data-station="{{ line.name }}">
-<td class="name"><b>{{ line.name }}</b>
-{% if line.shared_name %}<div class="why">Two stations report this name: give each its own
-station_name.</div>{% endif %}</td>
-<td class="state-cell">{{ state(line) }}</td>
-<td class="seen">{{ seen(line) }}</td>
-<td class="packs">{% if line.beat %}{% for p in line.beat.packs %}<div>{{ p.division }}: {{ p.pack }}
-{%- if p.edition %} {{ p.edition }}{% endif %}
-{%- if not p.served %} <span class="dim">(not served now)</span>{% endif %}</div>{% endfor %}
-{%- else %}<span class="dim">—</span>{% endif %}</td>
-<td class="rule">{% if line.beat %}{{ line.beat.rule_profile }}
-{%- if line.beat.ask_table %}<div class="dim">asks for tables</div>{% endif %}
-{%- else %}<span class="dim">—</span>{% endif %}</td>
-<td class="n">{% if line.beat %}{{ line.beat.backlog }}{% else %}<span class="dim">—</span>{% endif %}</td>
-<td class="n">{{ line.counts.today }}</td><td class="n">{{ line.counts.last_hour }}</td>
-<td>{{ when(line.counts.last_at) }}</td></tr>
-{% else %}<tr><td colspan="9" class="dim">No station has reported or logged a challenge yet.</td></tr>
-{% endfor %}
-</tbody></table>
-{% if board.earlier %}<h2>Not seen today</h2>
-<div class="dim" id="earlier">{% for line in board.earlier -%}
-<span data-earlier="{{ line.name }}">{{ line.name }}
-{%- if line.beat %} (last seen {{ when(line.beat.seen_at) }}){% endif %}</span>{{ " · " if not loop.last }}
-{%- endfor %}</div>{% endif %}
-<h2>Divisions</h2>
-<table id="divisions"><thead><tr><th>Division</th><th class="n">Today</th><th class="n">Last hour</th>
-<th class="n">Successful today</th><th>Last challenge</th></tr></thead><tbody>
-{% for d in board.divisions %}<tr data-division="{{ d.name }}"><td><b>{{ d.name }}</b></td>
-<td class="n">{{ d.counts.today }}</td><td class="n">{{ d.counts.last_hour }}</td>
-<td class="n">{{ share(d.counts) }}</td><td>{{ when(d.counts.last_at) }}</td></tr>
-{% else %}<tr><td colspan="5" class="dim">No challenges yet.</td></tr>{% endfor %}
-</tbody></table></div>{% endif %}
-""",
-    "pin.html": """{% extends "layout.html" %}
-{% block title %}Recent challenges — judge PIN{% endblock %}
-{% block body %}
-<h1>Recent challenges</h1>
-<div class="sub">They show the words and each word's result: judges only.
-<a href=".">Back to the stations</a></div>
-{% if message %}<div class="banner {{ 'bad' if bad else 'warn' }}" id="pin-message">{{ message }}</div>
-{% endif %}
-<form method="post" action="challenges"><label>Judge PIN
-<input type="password" name="pin" inputmode="numeric" autocomplete="off" autofocus></label>
-<input type="hidden" name="form" value="{{ form_token }}">
-<button type="submit">Show</button></form>
-{% endblock %}
-""",
-    "challenges.html": """{% extends "layout.html" %}
-{% block title %}Recent challenges{% endblock %}
-{% block head %}<meta http-equiv="refresh" content="{{ lock_s }}; url=challenges">{% endblock %}
-{% block body %}
-<h1>Recent challenges</h1>
-<div class="sub">The last {{ shown }} in {{ where }}, newest first. This page locks itself in
-{{ lock_s }} s. <a href="challenges">Refresh</a> · <a href=".">Back to the stations</a>
-<form class="inline" method="post" action="lock"><input type="hidden" name="form" value="{{ form_token }}">
-<button type="submit" id="lock">Lock now</button></form></div>
-{% if problem %}<div class="banner bad" id="problem">{{ problem }}</div>{% endif %}
-<table id="challenges"><thead><tr><th>Time</th><th>Station</th><th>Division</th><th class="n">Table</th>
-<th>Verdict</th><th>Words</th><th>Rule</th></tr></thead><tbody>
-{% for e in entries %}<tr><td>{{ when(e.judged_at) }}</td><td>{{ e.station }}</td><td>{{ e.division }}</td>
-<td class="n">{{ e.table if e.table is not none else "—" }}</td>
-<td><b class="{{ 'ok' if e.ruling.acceptable else 'no' }}">{{ e.ruling.verdict.value }}</b></td>
-<td><ul class="words">{% for r in e.ruling.results %}
-<li>{{ "✓" if r.status.acceptable else "✗" }} {{ r.word }}
-<span class="dim">{{ r.status.value }}</span></li>{% endfor %}</ul></td>
-<td class="dim">{{ e.rule_profile }}<br>{{ e.ruling.pack_name }} {{ e.ruling.pack_edition }}</td></tr>
-{% else %}<tr><td colspan="7" class="dim">No challenges in the log yet.</td></tr>{% endfor %}
-</tbody></table>
-<h2>This view and the stations</h2>
-<div class="sub" id="log-where">The log: {{ where }}.</div>
-{% if log_error %}<div class="banner bad" id="log-error">{{ log_error }}</div>{% endif %}
-<table id="station-details"><thead><tr><th>Station</th><th>Host</th><th>Kiosk</th><th>State</th>
-<th>Why</th></tr></thead><tbody>
-{% for line in stations %}<tr data-station="{{ line.name }}"><td><b>{{ line.name }}</b></td>
-<td>{{ line.beat.host if line.beat else "—" }}</td><td>{{ line.beat.version if line.beat else "—" }}</td>
-<td>{{ line.beat.state.value if line.beat else "no reports" }}</td>
-<td class="why-full">{{ line.beat.reason if line.beat and line.beat.reason else "" }}</td></tr>
-{% else %}<tr><td colspan="5" class="dim">No station has reported yet.</td></tr>{% endfor %}
-</tbody></table>
-{% endblock %}
-""",
-    "refused.html": """{% extends "layout.html" %}
-{% block title %}Refused{% endblock %}
-{% block body %}
-<h1>Refused</h1>
-<div class="banner bad" id="refused">{{ text }}</div>
-<p><a href="/">The stations</a></p>
-{% endblock %}
-""",
+NO_SCRIPT_REFRESH_S = 10  # without JavaScript, the board and the hall reload themselves this often
+HALL_TURN_S = 12  # the hall shows each division this long when they take turns
+TITLE_NAMES = 3  # the page's title names this many problems, then counts the rest
+FEW_NAMES = 4  # a warning names this many stations, and counts more
+BOARD_FEED = 15  # the latest challenges the board lists (the hall picks each division's from more)
+# The files under static/ a page may ask for, and what they are: nothing else is served.
+STATIC_FILES = {
+    "style.css": "text/css",
+    "app.js": "text/javascript",
+    "ok.svg": "image/svg+xml",
+    "problem.svg": "image/svg+xml",
 }
+
+
+def static_files() -> dict[str, tuple[bytes, str]]:
+    """Each static file's bytes and media type, read once from the package."""
+    folder = resources.files("kiosk.director") / "static"
+    return {name: ((folder / name).read_bytes(), media) for name, media in STATIC_FILES.items()}
 
 
 def _when(moment: datetime | None) -> str:
@@ -220,57 +74,136 @@ def _when(moment: datetime | None) -> str:
     return f"{local:%H:%M:%S}" if local.date() == today else f"{local:%Y-%m-%d %H:%M}"
 
 
-def _ago(seconds: float) -> str:
+def _hm(moment: datetime | None) -> str:
+    return "—" if moment is None else f"{moment.astimezone():%H:%M}"
+
+
+def _epoch(moment: datetime | None) -> str:
+    """A moment as the script counts from it (seconds since 1970, UTC)."""
+    return "" if moment is None else f"{moment.timestamp():.0f}"
+
+
+def _duration(seconds: float) -> str:
     whole = int(seconds)
     if whole < 120:
-        return f"{whole} s ago"
+        return f"{whole} s"
     if whole < 7200:
-        return f"{whole // 60} min ago"
-    return f"{whole // 3600} h ago"
+        return f"{whole // 60} min"
+    return f"{whole // 3600} h"
 
 
-def _seen(line: StationLine) -> str:
-    if line.beat is None or line.unseen_s is None:
-        return "never reported"
-    return _ago(line.unseen_s)
+def _share(line: DivisionLine) -> str:
+    share = line.counts.successful_share
+    return "—" if share is None else f"{line.counts.successful_today} ({share:.0%})"
 
 
-def _share(counts: Counts) -> str:
-    share = counts.successful_share
-    return "—" if share is None else f"{counts.successful_today} ({share:.0%})"
+def _way(way: JudgedWith) -> str:
+    """One way of judging a division, in words: the rule, the pack and its edition, youth rules."""
+    pack = f"{way.pack} {way.edition}".strip()
+    youth = ", youth rules" if way.youth else ""
+    return f"{logged_rule(way.rule_profile).title} · {pack}{youth}"
+
+
+def _digest(way: JudgedWith) -> str:
+    """The word set's digest (and the youth list's), short: enough to tell two sets apart."""
+    parts = [part.removeprefix("sha256:")[:8] for part in way.set_hash.split("/") if part]
+    return "/".join(parts) or "not reported"
+
+
+def _few(names: Sequence[str]) -> str:
+    """Stations named if they are few, counted if they are many."""
+    return ", ".join(names) if len(names) <= FEW_NAMES else counted(len(names), "station")
+
+
+def _packs(line: StationLine) -> list[str]:
+    if line.beat is None:
+        return []
+    return [
+        f"{p.division}: {p.pack} {p.edition}".strip() + ("" if p.served else " (not served now)")
+        for p in line.beat.packs
+    ]
+
+
+def _chip(line: StationLine) -> tuple[str, str]:
+    """A station's state as the page shows it: a CSS class and the words (public: no reason)."""
+    health = line.health
+    if health is Health.RETIRED:
+        return "retired", "retired"
+    if health is Health.CLOSED:
+        return "closed", "closed by a judge"
+    if health is Health.EARLIER:
+        return "never", "not seen today"
+    if line.beat is None:
+        return "unseen", "no reports"
+    if health is Health.AWAITED:
+        return "awaited", "report awaited"
+    if line.unseen:
+        return "unseen", "not seen"
+    css = {
+        "ready": "ready",
+        "in a challenge": "challenge",
+        "judge mode": "judge",
+        "station fault": "fault",
+        "not ready": "not_ready",
+    }.get(line.beat.state.value, "never")
+    return css, line.beat.state.value
+
+
+@dataclass(frozen=True)
+class JudgesView:
+    """What the judges' page shows besides the challenges: the filters as asked, how many match,
+    where the next page starts, and the choices the filters offer."""
+
+    asked: dict[str, str]  # the filter form's fields as the judge filled them in
+    matching: int
+    older: str = ""  # the query string of the next (older) page, "" on the last
+    stations: tuple[str, ...] = ()
+    divisions: tuple[str, ...] = ()
+    query_string: str = ""  # the filters, for the CSV link and the live update
+    day_label: str = "today"
+    day_value: str = ""  # the day shown, as the date field writes it
+
+    @property
+    def filtered(self) -> bool:
+        """Anything asked for but the day."""
+        return any(name != "day" for name in self.asked)
 
 
 class Pages:
     """Renders the pages; one per ``kiosk director`` (the environment is not shared). ``where``:
-    the log's location, for the judges' page; ``public_where``: what the first page says of it."""
+    the log's location, for the judges' page; ``public_where``: what the first page says of it;
+    ``shared``: the log is the event's shared server (a station unseen may be judging offline)."""
 
-    def __init__(self, where: str, public_where: str = "the event's challenge log") -> None:
+    def __init__(
+        self, where: str, public_where: str = "the event's challenge log", *, shared: bool = True
+    ) -> None:
         self.where = where
         self.public_where = public_where
-        self.env = Environment(loader=DictLoader(TEMPLATES), autoescape=select_autoescape(default=True))
-        self.env.globals.update(when=_when, seen=_seen, share=_share, state=self._state_markup)
+        self.shared = shared
+        self.env = Environment(
+            loader=PackageLoader("kiosk.director", "templates"), autoescape=select_autoescape(default=True)
+        )
+        self.env.globals.update(
+            when=_when,
+            hm=_hm,
+            epoch=_epoch,
+            duration=_duration,
+            share=_share,
+            way=_way,
+            digest=_digest,
+            few=_few,
+            board_feed=BOARD_FEED,
+            packs=_packs,
+            chip=_chip,
+            rule=logged_rule,
+            Health=Health,
+            unseen_after=int(UNSEEN_AFTER_S),
+            shared=shared,
+            hall_turn_s=HALL_TURN_S,
+            counted=counted,
+        )
 
-    def _state_markup(self, line: StationLine) -> object:
-        from markupsafe import Markup, escape
-
-        if line.beat is None:
-            return Markup('<span class="state s-never">no reports</span>')
-        if line.unseen:
-            return Markup('<span class="state s-unseen">not seen</span>') + Markup(
-                '<div class="why">last said: {}</div>'
-            ).format(escape(line.beat.state.value))
-        state = line.beat.state
-        css = {
-            StationState.READY: "ready",
-            StationState.CHALLENGE: "challenge",
-            StationState.JUDGE: "judge",
-            StationState.FAULT: "fault",
-            StationState.NOT_READY: "not_ready",
-        }[state]
-        markup = Markup('<span class="state s-{}">{}</span>').format(css, state.value)
-        if line.beat.reason:  # its words name paths and commands: the judges' page has them
-            markup += Markup('<div class="why">why: on the judges\' page</div>')
-        return markup
+    # -- what every public view says ------------------------------------------------------------------
 
     @staticmethod
     def log_error(snapshot: Snapshot) -> str:
@@ -282,7 +215,37 @@ class Pages:
         end = "" if error.endswith((".", "?", "!")) else "."
         return f"The log cannot be read{since}: {error}{end}"
 
-    def _board_context(self, snapshot: Snapshot, silent_s: float, wrong_pins: int) -> dict[str, object]:
+    @staticmethod
+    def summary(board: Board) -> str:
+        """One line: how many stations, how many are problems, how many challenges."""
+        total = board.total
+        closed = len(board.in_health(Health.CLOSED))
+        retired = len(board.in_health(Health.RETIRED))
+        others = "".join(
+            f", {number} {what}" for number, what in ((closed, "closed"), (retired, "retired")) if number
+        )
+        problems = counted(len(board.problems), "problem") if board.problems else "no problem"
+        return (
+            f"{counted(len(board.today), 'station')}: {problems}{others}; "
+            f"{counted(total.today, 'challenge')} today, {total.last_hour} in the last hour"
+        )
+
+    @staticmethod
+    def title(board: Board | None, problem: str = "") -> str:
+        """The page's title: the problems first, named, so that a page in a background tab says them."""
+        base = "Challenge stations"
+        if board is None:
+            return f"Log not read — {base}" if problem else base
+        problems = board.problems
+        if problems:
+            named = ", ".join(f"{line.name} {line.problem}" for line in problems[:TITLE_NAMES])
+            more = f" and {len(problems) - TITLE_NAMES} more" if len(problems) > TITLE_NAMES else ""
+            return f"{counted(len(problems), 'problem')}: {named}{more} — {base}"
+        at_work = len(board.in_health(Health.AT_WORK))
+        log = "log away: " if problem else ""
+        return f"{log}all {counted(at_work, 'station')} at work — {base}"
+
+    def _context(self, snapshot: Snapshot, silent_s: float, wrong_pins: int) -> dict[str, Any]:
         board = snapshot.board
         problem = ""
         if snapshot.error is not None:
@@ -293,41 +256,62 @@ class Pages:
             problem += " This page carries on and catches up when the log answers."
         elif silent_s > STALE_AFTER_S and snapshot.version:
             problem = f"The log has not answered for {int(silent_s)} s; what is shown may be old."
-        summary = ""
-        as_of = ""
-        if board is not None:
-            summary = self.summary(board)
-            as_of = "—" if snapshot.read_at is None else f"{snapshot.read_at:%H:%M:%S}"
         pins = (
             f"The judges' page heard {counted(wrong_pins, 'wrong PIN')} in the last hour."
             if wrong_pins
             else ""
         )
-        return {"board": board, "problem": problem, "summary": summary, "as_of": as_of, "wrong_pins": pins}
+        return {
+            "board": board,
+            "problem": problem,
+            "summary": "" if board is None else self.summary(board),
+            "title": self.title(board, problem),
+            "as_of": "—" if snapshot.read_at is None else f"{snapshot.read_at:%H:%M:%S}",
+            "wrong_pins": pins,
+            "public_where": self.public_where,
+        }
 
     @staticmethod
-    def summary(board: Board) -> str:
-        """One line: how many stations, how many in red, how many challenges."""
+    def log_stamp(snapshot: Snapshot) -> str:
+        """Changes whenever a challenge reaches the log (the judges' page then lists it)."""
+        board = snapshot.board
+        if board is None:
+            return ""
         total = board.total
-        red = sum(1 for line in board.stations if line.red)
-        return (
-            f"{counted(len(board.today), 'station')}, {red} in red; "
-            f"{counted(total.today, 'challenge')} today, {total.last_hour} in the last hour"
-        )
+        latest = board.feed[0].judged_at.isoformat() if board.feed else ""
+        return f"{total.today}/{total.last_hour}/{latest}/{sum(line.counts.today for line in board.stations)}"
+
+    # -- the board ------------------------------------------------------------------------------------
 
     def board_fragment(self, snapshot: Snapshot, silent_s: float, *, wrong_pins: int = 0) -> str:
-        context = self._board_context(snapshot, silent_s, wrong_pins)
-        return self.env.get_template("_board.html").render(**context)
+        """The board's live part (what the page's stream replaces): changes only when the log does."""
+        return self.env.get_template("_board.html").render(**self._context(snapshot, silent_s, wrong_pins))
 
     def board_page(self, snapshot: Snapshot, silent_s: float, *, wrong_pins: int = 0) -> str:
-        zone = datetime.now().astimezone().strftime("UTC%z")
-        zone = f"{zone[:-2]}:{zone[-2:]}"
         return self.env.get_template("board.html").render(
-            public_where=self.public_where,
-            zone=zone,
-            unseen_after=int(UNSEEN_AFTER_S),
-            **self._board_context(snapshot, silent_s, wrong_pins),
+            zone=_zone(), refresh_s=NO_SCRIPT_REFRESH_S, **self._context(snapshot, silent_s, wrong_pins)
         )
+
+    # -- the hall -------------------------------------------------------------------------------------
+
+    def hall_fragment(self, snapshot: Snapshot, silent_s: float, *, turn: int = 0) -> str:
+        context = self._context(snapshot, silent_s, 0)
+        return self.env.get_template("_hall.html").render(turn=_turn(snapshot.board, turn), **context)
+
+    def hall_page(self, snapshot: Snapshot, silent_s: float, *, turn: int = 0) -> str:
+        board = snapshot.board
+        shown = _turn(board, turn)
+        count = 0 if board is None else len(board.divisions)
+        following = 0 if count == 0 else (shown + 1) % count
+        return self.env.get_template("hall.html").render(
+            turn=shown,
+            following=following,
+            refresh_s=HALL_TURN_S if count > 1 else NO_SCRIPT_REFRESH_S,
+            zone=_zone(),
+            **self._context(snapshot, silent_s, 0),
+        )
+
+    # -- the judges' page -----------------------------------------------------------------------------
 
     def pin_page(self, message: str = "", *, bad: bool = False, form_token: str = "") -> str:
         return self.env.get_template("pin.html").render(message=message, bad=bad, form_token=form_token)
@@ -340,24 +324,47 @@ class Pages:
         *,
         snapshot: Snapshot | None = None,
         form_token: str = "",
+        view: JudgesView | None = None,
+        notice: str = "",
     ) -> str:
         board = None if snapshot is None else snapshot.board
-        stations = [] if board is None else [*board.today, *board.earlier]
+        return self.env.get_template("challenges.html").render(
+            lock_s=lock_s,
+            form_token=form_token,
+            stations=[] if board is None else list(board.stations),
+            round=None if board is None else board.round,
+            log_error="" if snapshot is None else self.log_error(snapshot),
+            where=self.where,
+            notice=notice,
+            refresh_s=max(lock_s, NO_SCRIPT_REFRESH_S),
+            **self._rows_context(entries, problem, view),
+        )
+
+    def challenge_rows(self, entries: Sequence[ChallengeEntry], problem: str, view: JudgesView) -> str:
+        """The judges' page's list alone (its live update)."""
+        return self.env.get_template("_rows.html").render(**self._rows_context(entries, problem, view))
+
+    def _rows_context(
+        self, entries: Sequence[ChallengeEntry], problem: str, view: JudgesView | None
+    ) -> dict[str, Any]:
         left_out = entries.left_out if isinstance(entries, Found) else ()
         if left_out and not problem:
             rows = counted(len(left_out), "challenge")
             named = " ".join(f"{item}." for item in left_out[:5])
             problem = f"Left out: {rows} in the log that this kiosk cannot read. {named}"
-        return self.env.get_template("challenges.html").render(
-            entries=entries,
-            shown=len(entries),
-            where=self.where,
-            lock_s=lock_s,
-            problem=problem,
-            form_token=form_token,
-            stations=stations,
-            log_error="" if snapshot is None else self.log_error(snapshot),
-        )
+        view = view or JudgesView(asked={}, matching=len(entries))
+        return {"entries": entries, "shown": len(entries), "problem": problem, "view": view}
 
     def refused_page(self, text: str) -> str:
         return self.env.get_template("refused.html").render(text=text)
+
+
+def _zone() -> str:
+    zone = datetime.now().astimezone().strftime("UTC%z")
+    return f"{zone[:-2]}:{zone[-2:]}"
+
+
+def _turn(board: Board | None, turn: int) -> int:
+    """The division the hall shows now (they take turns), as an index into the board's divisions."""
+    count = 0 if board is None else len(board.divisions)
+    return 0 if count == 0 else turn % count

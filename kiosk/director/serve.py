@@ -34,8 +34,9 @@ from kiosk.director.limits import Limits
 from kiosk.director.pages import Pages
 from kiosk.director.tls import Certificate, tls_context
 from kiosk.director.watch import Watcher
-from kiosk.storage.board import LogReader
 from kiosk.storage.database import is_sqlite
+from kiosk.storage.hall import HallControls
+from kiosk.storage.overview import LogReader
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "director_server", "listen", "run_director"]
 
@@ -115,15 +116,18 @@ def run_director(
     host, port = sock.getsockname()[:2]
     names = () if certificate is None else certificate.names
     served = Served.of(host, port, https=certificate is not None, names=names)
-    public = "a station's own log (SQLite)" if is_sqlite(log_url) else "the event's shared log (PostgreSQL)"
+    shared = not is_sqlite(log_url)
+    public = "the event's shared log (PostgreSQL)" if shared else "a station's own log (SQLite)"
+    controls = HallControls(log_url)
     app = director_app(
         watcher,
-        Pages(reader.where, public),
+        Pages(reader.where, public, shared=shared),
         DirectorDoor(StoredPin(pin_database, set_pin_command)),
         recent,
         lock_s=lock_s,
         served=served,
         limits=limits,
+        controls=controls,
     )
     server, _book = director_server(app, limits, certificate)
 
@@ -140,4 +144,5 @@ def run_director(
     finally:
         watcher.close()
         recent.close()
+        controls.close()
         sock.close()

@@ -11,7 +11,14 @@ from kiosk.storage.export import CSV_COLUMNS, save_csv, write_csv
 from kiosk.storage.log import LogQuery, LogStatus, Outbox, SharedChallengeLog, SqlChallengeLog, StationLog
 from kiosk.storage.migrations import SCHEMA_VERSION
 from kiosk.storage.settings import SettingsStore, StationSettings
-from kiosk.storage.store import LogForReading, StationStorage, open_log_for_reading, open_station_storage
+from kiosk.storage.store import (
+    LogForReading,
+    SharedLogCheck,
+    StationStorage,
+    check_shared_log,
+    open_log_for_reading,
+    open_station_storage,
+)
 
 __all__ = [
     "CSV_COLUMNS",
@@ -25,10 +32,12 @@ __all__ = [
     "PinOutcome",
     "SettingsStore",
     "SharedChallengeLog",
+    "SharedLogCheck",
     "SqlChallengeLog",
     "StationLog",
     "StationSettings",
     "StationStorage",
+    "check_shared_log",
     "open_log_for_reading",
     "open_station_storage",
     "save_csv",

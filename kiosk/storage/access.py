@@ -1,6 +1,6 @@
 """Judge mode's door: the PIN hash and the count of wrong PINs, kept in the station's database.
 
-The policy is pure (``kiosk.core.pin``); this class only reads and writes the single
+The policy is pure (``kiosk.core.station.pin``); this class only reads and writes the single
 ``judge_access`` row, in write-locked transactions, so a restart (or a second process) sees the
 same failure count and the same wait.
 
@@ -18,9 +18,9 @@ from datetime import UTC, datetime
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
-from kiosk.core.language import marked
-from kiosk.core.pin import PinAttempts, PinCheck, PinOutcome, hash_pin, verify_pin
+from kiosk.core.station.pin import PinAttempts, PinCheck, PinOutcome, hash_pin, verify_pin
 from kiosk.core.wording import Wording
+from kiosk.core.words.language import marked
 from kiosk.storage.database import IMMEDIATE, ReportedAs, reported_as
 from kiosk.storage.schema import JudgeAccessRow
 

@@ -34,8 +34,8 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from kiosk.core.errors import StorageError
-from kiosk.core.language import marked
-from kiosk.core.wording import Wording
+from kiosk.core.wording import Text, Wording
+from kiosk.core.words.language import marked
 from kiosk.paths import LOCAL_DATABASE_NAME
 
 __all__ = [
@@ -351,7 +351,7 @@ def writing(files: SqliteFiles | None) -> contextlib.AbstractContextManager[None
 class ReportedAs:
     """See ``reported_as``."""
 
-    def __init__(self, doing: str, also: tuple[type[Exception], ...]) -> None:
+    def __init__(self, doing: Text, also: tuple[type[Exception], ...]) -> None:
         self._doing = doing
         self._caught: tuple[type[Exception], ...] = (SQLAlchemyError, *also)
 
@@ -368,7 +368,7 @@ class ReportedAs:
             ) from exc
 
 
-def reported_as(doing: str, *also: type[Exception]) -> ReportedAs:
+def reported_as(doing: Text, *also: type[Exception]) -> ReportedAs:
     """Turn a database failure inside the ``with`` block into the StorageError the UI and CLI show.
 
     ``doing`` completes "cannot ...", naming the data and where it is ("read the judge PIN in

@@ -3,7 +3,12 @@
 Columns are only ever added at the end, so that a director's spreadsheet built on an older export
 still finds its columns where they were. ``published_edition`` is the edition's name, ``none`` when
 the set that ruled is not a known edition, or ``not recorded`` for challenges logged before the log
-recorded it.
+recorded it. ``round`` is the event's round the station stamped (empty before the director set
+one), ``penalty`` what the ruling meant for the players under its rule, in words.
+
+A cell that a spreadsheet would take for a formula (text starting with ``=``, ``+``, ``-``, ``@``,
+a tab or a carriage return: a station's role can write any division name) is written with a
+leading apostrophe, so opening the export never runs anything.
 
 ``save_csv`` is the one way a CSV file is written, by ``kiosk log export`` and by judge mode's
 Export page alike: UTF-8, and on the disk (the file's bytes and its directory entry) before it
@@ -18,9 +23,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TextIO
 
-from kiosk.core.record import ChallengeEntry
+from kiosk.core.log.challenge import ChallengeEntry
+from kiosk.core.play.rules import logged_rule
 
-__all__ = ["CSV_COLUMNS", "entry_csv_row", "save_csv", "write_csv"]
+__all__ = ["CSV_COLUMNS", "entry_csv_row", "inert", "save_csv", "write_csv"]
 
 CSV_COLUMNS = (
     "challenge_id",
@@ -42,7 +48,10 @@ CSV_COLUMNS = (
     "second_opinion_pack",
     "second_opinion_set_hash",
     "second_opinion_verdict",
+    "round",
+    "penalty",
 )
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def entry_csv_row(entry: ChallengeEntry) -> list[str]:
@@ -68,6 +77,8 @@ def entry_csv_row(entry: ChallengeEntry) -> list[str]:
         "" if second is None else second.title,
         "" if second is None else second.set_hash,
         "" if second is None else second.verdict.value,
+        "" if entry.round is None else str(entry.round),
+        logged_rule(entry.rule_profile).consequence(ruling.verdict, len(ruling.words)),
     ]
 
 
@@ -83,9 +94,14 @@ def write_csv(entries: Iterable[ChallengeEntry], out: TextIO) -> int:
     writer.writerow(CSV_COLUMNS)
     count = 0
     for entry in entries:
-        writer.writerow(entry_csv_row(entry))
+        writer.writerow([inert(cell) for cell in entry_csv_row(entry)])
         count += 1
     return count
+
+
+def inert(cell: str) -> str:
+    """The cell as text a spreadsheet shows and never evaluates."""
+    return f"'{cell}" if cell.startswith(FORMULA_STARTS) else cell
 
 
 def save_csv(entries: Iterable[ChallengeEntry], path: Path) -> int:

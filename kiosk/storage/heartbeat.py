@@ -27,9 +27,11 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
 from kiosk.core.errors import StorageError
-from kiosk.core.heartbeat import (
+from kiosk.core.log.challenge import MAX_ROUND
+from kiosk.core.log.heartbeat import (
     HEARTBEAT_INTERVAL_S,
     MAX_REPORT_BACKLOG,
+    MAX_REPORT_DIGEST_CHARS,
     MAX_REPORT_NAME_CHARS,
     MAX_REPORT_PACKS,
     MAX_REPORT_REASON_CHARS,
@@ -39,8 +41,8 @@ from kiosk.core.heartbeat import (
     StationState,
     bounded,
 )
-from kiosk.core.language import marked
 from kiosk.core.wording import Wording
+from kiosk.core.words.language import marked
 from kiosk.storage.database import IMMEDIATE, ReportedAs, SqliteFiles, reported_as, writing
 from kiosk.storage.schema import HeartbeatRow
 from kiosk.storage.settings import SettingsStore
@@ -57,7 +59,8 @@ __all__ = [
 
 STATION_ID_KEY = "station_id"
 REPORTER_JOIN_S = 5.0
-MAX_PACKS_JSON_CHARS = MAX_REPORT_PACKS * (3 * MAX_REPORT_NAME_CHARS + 32)  # a report's packs, as JSON
+# a report's packs, as JSON
+MAX_PACKS_JSON_CHARS = MAX_REPORT_PACKS * (3 * MAX_REPORT_NAME_CHARS + MAX_REPORT_DIGEST_CHARS + 48)
 SEEN_SLACK_S = 5.0  # a time "seen" this far after the clock read with it is still taken as stamped then
 
 
@@ -92,7 +95,9 @@ def database_now(engine: Engine) -> datetime:
 
 
 def _packs_json(packs: tuple[DivisionPack, ...]) -> str:
-    return json.dumps([[p.division, p.pack, p.edition, p.served] for p in packs], ensure_ascii=False)
+    return json.dumps(
+        [[p.division, p.pack, p.edition, p.served, p.set_hash, p.youth] for p in packs], ensure_ascii=False
+    )
 
 
 class _UnreadableError(Exception):
@@ -123,10 +128,16 @@ def _packs(text: str) -> tuple[DivisionPack, ...]:
         raise _UnreadableError(f"its packs are {_short(text)}, not a list of at most {MAX_REPORT_PACKS}")
     packs = []
     for item in listed:
-        if not (isinstance(item, list) and len(item) == 4 and isinstance(item[3], bool)):
-            raise _UnreadableError(f"it lists the pack {_short(item)}, not [division, pack, edition, served]")
+        # four fields from a kiosk of schema 7; then the set's digest and the youth rules
+        if not (
+            isinstance(item, list) and len(item) in (4, 6) and all(isinstance(v, bool) for v in item[3::2])
+        ):
+            raise _UnreadableError(
+                f"it lists the pack {_short(item)}, not [division, pack, edition, served, digest, youth]"
+            )
         division, pack, edition = (_text(value, "pack") for value in item[:3])
-        packs.append(DivisionPack(division, pack, edition, item[3]))
+        digest = _text(item[4], "pack's digest", MAX_REPORT_DIGEST_CHARS) if len(item) == 6 else ""
+        packs.append(DivisionPack(division, pack, edition, item[3], digest, len(item) == 6 and item[5]))
     return tuple(packs)
 
 
@@ -144,6 +155,8 @@ def _beat(row: Row[Any], now: datetime | None) -> Heartbeat:
     """A report as read, or _UnreadableError: every field of the right kind and within its bound."""
     if not 0 <= row.backlog <= MAX_REPORT_BACKLOG:
         raise _UnreadableError(f"it says {row.backlog} challenges wait in its outbox")
+    if row.round_number is not None and not 0 < row.round_number <= MAX_ROUND:
+        raise _UnreadableError(f"it says it judges round {row.round_number}")
     if now is not None and row.seen_at > now + timedelta(seconds=SEEN_SLACK_S):
         raise _UnreadableError(
             f"it was seen at {row.seen_at:%Y-%m-%d %H:%M:%S}Z by the log's clock, which says it is "
@@ -160,6 +173,7 @@ def _beat(row: Row[Any], now: datetime | None) -> Heartbeat:
         reason=_text(row.reason, "reason", MAX_REPORT_REASON_CHARS),
         ask_table=bool(row.ask_table),
         backlog=row.backlog,
+        round=row.round_number,
         reported_at=row.reported_at,
         seen_at=row.seen_at,
     )
@@ -213,6 +227,7 @@ class HeartbeatStore:
             "rule_profile": beat.rule_profile,
             "ask_table": beat.ask_table,
             "backlog": beat.backlog,
+            "round_number": beat.round,
             "version": beat.version,
             "reported_at": beat.reported_at,
             "seen_at": seen,
@@ -228,8 +243,9 @@ class HeartbeatStore:
                 session.execute(update(HeartbeatRow).where(key).values(**values))
 
     def _report(self, beat: Heartbeat) -> None:
-        """On a PostgreSQL log, through the server's ``kiosk_report`` (schema 7): the only way a
-        station's role can report, as its own station, its ``seen_at`` the server's clock."""
+        """On a PostgreSQL log, through the server's ``kiosk_report`` (schema 7, with the round since
+        schema 8): the only way a station's role can report, as its own station, its ``seen_at``
+        the server's clock."""
         assert beat.reported_at is not None
         call = func.kiosk_report(
             beat.station_id,
@@ -243,6 +259,7 @@ class HeartbeatStore:
             beat.backlog,
             beat.version,
             beat.reported_at.astimezone(UTC).replace(tzinfo=None),  # the column's kind: UTC, no zone
+            beat.round,
         )
         with self._failing("write"), self._engine.begin() as conn:
             conn.execute(select(call))
@@ -267,6 +284,7 @@ class HeartbeatStore:
             _capped(HeartbeatRow.rule_profile, name),
             HeartbeatRow.ask_table,
             HeartbeatRow.backlog,
+            HeartbeatRow.round_number,
             _capped(HeartbeatRow.version, name),
             HeartbeatRow.reported_at,
             HeartbeatRow.seen_at,
@@ -295,8 +313,9 @@ class HeartbeatStore:
 class HeartbeatReporter:
     """The station's reports, written by a thread of their own (see the module docstring).
 
-    ``backlog`` says how many challenges wait for the shared server; ``written`` is called after
-    each write (the shared log's forwarder is woken by it).
+    ``backlog`` says how many challenges wait for the shared server, ``round`` which round the
+    station stamps its challenges with now; ``written`` is called after each write (the shared
+    log's forwarder is woken by it).
     """
 
     def __init__(
@@ -304,12 +323,14 @@ class HeartbeatReporter:
         store: HeartbeatStore,
         *,
         backlog: Callable[[], int] = lambda: 0,
+        round: Callable[[], int | None] = lambda: None,
         written: Callable[[], None] = lambda: None,
         interval_s: float = HEARTBEAT_INTERVAL_S,
         clock: Callable[[], datetime] = utc_now,
     ) -> None:
         self._store = store
         self._backlog = backlog
+        self._round = round
         self._written = written
         self._interval_s = interval_s
         self._clock = clock
@@ -350,7 +371,7 @@ class HeartbeatReporter:
         if beat is None:
             return None
         try:
-            stamped = replace(beat, backlog=self._backlog(), reported_at=self._clock())
+            stamped = replace(beat, backlog=self._backlog(), round=self._round(), reported_at=self._clock())
             self._store.write(stamped)
         except StorageError as exc:  # never the station's problem: the director sees it go quiet
             self.failures += 1

@@ -46,20 +46,21 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
-from sqlalchemy import Engine, delete, func, or_, select
+from sqlalchemy import Engine, Select, and_, delete, func, or_, select
 from sqlalchemy.exc import IntegrityError, ProgrammingError
 from sqlalchemy.orm import Session
 
 from kiosk.core.errors import StorageError
-from kiosk.core.language import marked
-from kiosk.core.record import ChallengeEntry, ChallengeId, Found, LeftOut, LogQuery, LogStatus
-from kiosk.core.wording import Wording
+from kiosk.core.log.challenge import ChallengeEntry, ChallengeId, Found, LeftOut, LogQuery, LogStatus
+from kiosk.core.wording import Text, Wording
+from kiosk.core.words.language import marked
 from kiosk.storage.database import IMMEDIATE, ReportedAs, SqliteFiles, reported_as, writing
+from kiosk.storage.hall import current_round, keep_round, read_round
 from kiosk.storage.mapping import entry_from_json, entry_to_json, entry_to_row, row_to_entry
 from kiosk.storage.migrations import INSUFFICIENT_PRIVILEGE, require_current, upgrade
-from kiosk.storage.schema import ChallengeRow, OutboxRow
+from kiosk.storage.schema import ChallengeRow, ChallengeWordRow, OutboxRow
 
 if TYPE_CHECKING:
     from kiosk.storage.heartbeat import HeartbeatStore
@@ -84,6 +85,7 @@ FORWARD_BATCH_ENTRIES = 200
 INSERT_ATTEMPTS = 3
 NAME_SHOWN_CHARS = 40  # a station's name as a message about one of its rows quotes it
 _T = TypeVar("_T")
+_S = TypeVar("_S", bound="Select[Any]")
 
 
 def utc_now() -> datetime:
@@ -131,13 +133,71 @@ def _newest_first(entries: Iterable[ChallengeEntry]) -> list[ChallengeEntry]:
     return sorted(entries, key=lambda entry: (entry.judged_at, str(entry.challenge_id)), reverse=True)
 
 
-def _add_new_challenges(session: Session, entries: Sequence[ChallengeEntry]) -> list[ChallengeEntry]:
-    """Add the entries whose UUID the database does not hold yet; return them."""
+def _add_new_challenges(
+    session: Session, entries: Sequence[ChallengeEntry], *, stamp: bool = False
+) -> list[ChallengeEntry]:
+    """Add the entries whose UUID the database does not hold yet; return them (as stored).
+
+    ``stamp``: the entries are being judged now, at this station (not forwarded): each without a
+    round gets the round this database holds, read in the same transaction. Every row gets the time
+    it was stored (the server's own clock on PostgreSQL, whatever is sent: a trigger stamps it).
+    """
     unique = {entry.challenge_id: entry for entry in entries}
     present = set(session.scalars(select(ChallengeRow.id).where(ChallengeRow.id.in_(list(unique)))))
     new = [entry for challenge_id, entry in unique.items() if challenge_id not in present]
-    session.add_all(entry_to_row(entry) for entry in new)
+    if stamp and any(entry.round is None for entry in new):
+        now = current_round(session)
+        if now is not None:
+            new = [entry if entry.round is not None else replace(entry, round=now.number) for entry in new]
+    stored_at = utc_now()
+    for entry in new:
+        row = entry_to_row(entry)
+        row.received_at = stored_at
+        session.add(row)
     return new
+
+
+def _where(statement: _S, query: LogQuery) -> _S:
+    """``statement`` of the challenge table, narrowed to what ``query`` asks for (not its ``last``)."""
+    if query.station is not None:
+        statement = statement.where(ChallengeRow.station == query.station)
+    if query.division is not None:
+        statement = statement.where(ChallengeRow.division == query.division)
+    if query.lexicon is not None:
+        wanted = query.lexicon.lower()
+        title = ChallengeRow.pack_name + " " + ChallengeRow.pack_edition
+        statement = statement.where(
+            or_(
+                func.lower(ChallengeRow.pack_name) == wanted,
+                func.lower(title) == wanted,
+                func.lower(ChallengeRow.published_edition) == wanted,
+            )
+        )
+    if query.table is not None:
+        statement = statement.where(ChallengeRow.table_number == query.table)
+    if query.round is not None:
+        statement = statement.where(ChallengeRow.round_number == query.round)
+    if query.verdict is not None:
+        statement = statement.where(ChallengeRow.verdict == query.verdict.value)
+    if query.word is not None:  # LIKE's own signs in the word are letters to find, not wildcards
+        pattern = "%" + query.word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        holding = select(ChallengeWordRow.challenge_id).where(
+            ChallengeWordRow.word.like(pattern, escape="\\")
+        )
+        statement = statement.where(ChallengeRow.id.in_(holding))
+    if query.before is not None:
+        moment, last_id = query.before
+        statement = statement.where(
+            or_(
+                ChallengeRow.judged_at < moment,
+                and_(ChallengeRow.judged_at == moment, ChallengeRow.id < last_id),
+            )
+        )
+    if query.since is not None:
+        statement = statement.where(ChallengeRow.judged_at >= query.since)
+    if query.until is not None:
+        statement = statement.where(ChallengeRow.judged_at < query.until)
+    return statement
 
 
 class SqlChallengeLog:
@@ -165,18 +225,20 @@ class SqlChallengeLog:
             upgrade(self._engine, where=self.where)
 
     def record(self, entry: ChallengeEntry) -> None:
-        """Store the entry durably (a no-op if its UUID is already there), or raise StorageError."""
-        self.record_many([entry])
+        """Store the entry durably (a no-op if its UUID is already there), or raise StorageError;
+        an entry without a round gets the round this log holds (the one judged here now)."""
+        self.record_many([entry], stamp=True)
 
-    def record_many(self, entries: Sequence[ChallengeEntry]) -> int:
-        """Store entries in one transaction, skipping UUIDs already present; return how many were new."""
+    def record_many(self, entries: Sequence[ChallengeEntry], *, stamp: bool = False) -> int:
+        """Store entries in one transaction, skipping UUIDs already present; return how many were new.
+        ``stamp``: see ``_add_new_challenges`` (entries forwarded from a station keep their own)."""
         if not entries:
             return 0
         with writing(self._files), self._failing("write"):
             for attempt in range(1, INSERT_ATTEMPTS + 1):
                 try:
                     with Session(self._writer, expire_on_commit=False) as session, session.begin():
-                        new = _add_new_challenges(session, entries)
+                        new = _add_new_challenges(session, entries, stamp=stamp)
                 except IntegrityError:
                     # Another writer stored one of these UUIDs between our check and our insert: look again.
                     if attempt == INSERT_ATTEMPTS:
@@ -226,29 +288,19 @@ class SqlChallengeLog:
         return reported_as(Wording(doing[action], where=self.where), ValueError)
 
     def query(self, query: LogQuery) -> Found:
-        statement = select(ChallengeRow).order_by(ChallengeRow.judged_at.desc(), ChallengeRow.id.desc())
-        if query.station is not None:
-            statement = statement.where(ChallengeRow.station == query.station)
-        if query.division is not None:
-            statement = statement.where(ChallengeRow.division == query.division)
-        if query.lexicon is not None:
-            wanted = query.lexicon.lower()
-            title = ChallengeRow.pack_name + " " + ChallengeRow.pack_edition
-            statement = statement.where(
-                or_(
-                    func.lower(ChallengeRow.pack_name) == wanted,
-                    func.lower(title) == wanted,
-                    func.lower(ChallengeRow.published_edition) == wanted,
-                )
-            )
-        if query.since is not None:
-            statement = statement.where(ChallengeRow.judged_at >= query.since)
-        if query.until is not None:
-            statement = statement.where(ChallengeRow.judged_at < query.until)
+        statement = _where(select(ChallengeRow), query).order_by(
+            ChallengeRow.judged_at.desc(), ChallengeRow.id.desc()
+        )
         if query.last is not None:
             statement = statement.limit(query.last)
         with self._failing("read"), Session(self._engine) as session:
             return _readable(session.scalars(statement))
+
+    def count(self, query: LogQuery) -> int:
+        """How many challenges ``query`` finds, whatever its ``last``."""
+        statement = _where(select(func.count()).select_from(ChallengeRow), query)
+        with self._failing("read"), self._engine.connect() as conn:
+            return int(conn.execute(statement).scalar_one())
 
     def get(self, challenge_id: ChallengeId) -> ChallengeEntry | None:
         with self._failing("read"), Session(self._engine) as session:
@@ -314,7 +366,7 @@ class Outbox:
         self._writer = engine.execution_options(**{IMMEDIATE: True})
         self._clock = clock
         self.where = where
-        self._files = files
+        self.files = files
 
     def _failing(self, action: str) -> ReportedAs:
         doing = {"read": marked("read the outbox at {where}"), "write": marked("write the outbox at {where}")}
@@ -330,13 +382,13 @@ class Outbox:
         """
         doing = Wording(marked("write the challenge log at {where}"), where=self.where)
         with (
-            writing(self._files),
+            writing(self.files),
             reported_as(doing, ValueError),
             Session(self._writer) as session,
             session.begin(),
         ):
-            if _add_new_challenges(session, [entry]):
-                session.add(self._row(entry))
+            for stored in _add_new_challenges(session, [entry], stamp=True):  # with its round
+                session.add(self._row(stored))
 
     def peek(self, limit: int) -> list[ChallengeEntry]:
         """The oldest waiting entries, oldest first."""
@@ -402,7 +454,7 @@ class SharedChallengeLog:
         self._remote_ready = False
         self._down = False
         self._local_only = False
-        self._last_error: str | None = None
+        self._last_error: Text | None = None
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._forwarder: threading.Thread | None = None
@@ -502,6 +554,7 @@ class SharedChallengeLog:
             # The heartbeat first, with the backlog as it is: the director sees a station catching
             # up, or one whose outbox does not empty; then again once the outbox has gone.
             self._forward_heartbeats()
+            self._keep_round()
             while batch := self._outbox.peek(FORWARD_BATCH_ENTRIES):
                 self._call_remote(functools.partial(self._remote.record_many, batch))
                 self._outbox.remove(entry.challenge_id for entry in batch)
@@ -516,6 +569,30 @@ class SharedChallengeLog:
         self._down = False
         self._last_error = None
         return forwarded
+
+    def forward_now(self, deadline_s: float) -> None:
+        """One forwarding now, each call to the server given at most ``deadline_s`` (the station
+        is leaving: its last report, then the outbox); nothing if the server is known to be away.
+        A failure is kept for judge mode like any other, never raised."""
+        if self._down:
+            return
+        usual = self._remote_deadline_s
+        self._remote_deadline_s = min(usual, deadline_s)
+        try:
+            with contextlib.suppress(StorageError):
+                self.forward_backlog()
+        finally:
+            self._remote_deadline_s = usual
+
+    def _keep_round(self) -> None:
+        """Copy the server's round into the station's own database, which the station stamps its
+        challenges from (``kiosk.storage.hall``)."""
+        if self._heartbeats is None:
+            return  # a reader's log (kiosk log show): it stamps nothing and writes nothing
+        heard = self._call_remote(
+            functools.partial(self._checked, functools.partial(read_round, self._remote.engine))
+        )
+        keep_round(self._outbox.engine, heard, files=self._outbox.files)
 
     def _forward_heartbeats(self, *, again: bool = False) -> None:
         """Send each local heartbeat not sent yet (``again``: each one), with the backlog as it is now."""

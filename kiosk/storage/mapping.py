@@ -11,9 +11,9 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from kiosk.core.adjudication import Ruling, Verdict, WordResult, WordStatus
 from kiosk.core.errors import StorageError
-from kiosk.core.record import ChallengeEntry, ChallengeId, SecondOpinion
+from kiosk.core.log.challenge import MAX_ROUND, ChallengeEntry, ChallengeId, SecondOpinion
+from kiosk.core.play.adjudication import Ruling, Verdict, WordResult, WordStatus
 from kiosk.storage.schema import ChallengeRow, ChallengeWordRow
 
 __all__ = ["entry_from_json", "entry_to_json", "entry_to_row", "row_to_entry"]
@@ -22,8 +22,10 @@ __all__ = ["entry_from_json", "entry_to_json", "entry_to_row", "row_to_entry"]
 MAX_LOGGED_WORDS = 64  # the most words ``kiosk check --max-words`` or a station lets one challenge hold
 EARLIEST_SHOWN = datetime(1, 1, 2, tzinfo=UTC)  # shown in any time zone without leaving the calendar
 LATEST_SHOWN = datetime(9999, 12, 30, tzinfo=UTC)
-JSON_FORMAT = 3  # 3: what ruled (youth list digest, published edition, second opinion); 2: the table
-READABLE_JSON_FORMATS = (1, 2, 3)  # an outbox written before an upgrade is still forwarded
+JSON_FORMAT = (
+    4  # 4: the round; 3: what ruled (youth list digest, published edition, second opinion); 2: the table
+)
+READABLE_JSON_FORMATS = (1, 2, 3, 4)  # an outbox written before an upgrade is still forwarded
 
 
 def _check_entry(entry: ChallengeEntry) -> None:
@@ -81,6 +83,7 @@ def entry_to_row(entry: ChallengeEntry) -> ChallengeRow:
         second_opinion_set_hash=None if second is None else second.set_hash,
         second_opinion_verdict=None if second is None else second.verdict.value,
         table_number=entry.table,
+        round_number=entry.round,
         words=[
             ChallengeWordRow(position=position, word=result.word, status=result.status.name)
             for position, result in enumerate(ruling.results)
@@ -133,6 +136,7 @@ def row_to_entry(row: ChallengeRow) -> ChallengeEntry:
         division=row.division,
         rule_profile=row.rule_profile,
         table=_table(row.table_number, row.id, "log"),
+        round=_round(row.round_number, row.id, "log"),
         ruling=Ruling(
             words=tuple(result.word for result in results),
             verdict=_verdict(row.verdict, row.id),
@@ -174,6 +178,12 @@ def _table(value: object, challenge: object, where: str = "outbox") -> int | Non
     raise StorageError(f"challenge {challenge} in the {where} has the table {value!r}, not a table number")
 
 
+def _round(value: object, challenge: object, where: str = "outbox") -> int | None:
+    if value is None or (type(value) is int and 0 < value <= MAX_ROUND):
+        return value
+    raise StorageError(f"challenge {challenge} in the {where} has the round {value!r}, not a round number")
+
+
 def entry_to_json(entry: ChallengeEntry) -> str:
     _check_entry(entry)
     ruling = entry.ruling
@@ -198,6 +208,7 @@ def entry_to_json(entry: ChallengeEntry) -> str:
         if (second := entry.second_opinion) is None
         else [second.pack_name, second.pack_edition, second.set_hash, second.verdict.value],
         "table": entry.table,
+        "round": entry.round,
     }
     return json.dumps(document, ensure_ascii=False)
 
@@ -219,6 +230,7 @@ def entry_from_json(payload: str) -> ChallengeEntry:
             division=document["division"],
             rule_profile=document["rule_profile"],
             table=_table(document.get("table"), challenge),
+            round=_round(document.get("round"), challenge),
             ruling=Ruling(
                 words=tuple(result.word for result in results),
                 verdict=_verdict(document["verdict"], challenge),

@@ -23,6 +23,15 @@ History:
      only its own report, and keeps one report (a new one replaces its older ones); nobody but
      the tables' owner updates or deletes a challenge. The owner itself is not bound (a log whose
      stations all log in as its owner works as before, and is only as safe as before).
+  8. the director's hall: the event's ``round`` (``event_round``, one row each time the director
+     sets it; the newest is current), which each station stamps on its challenges
+     (``challenge.round_number``) and reports (``station_heartbeat.round_number``); when the
+     database stored each challenge (``challenge.received_at``: a challenge judged while its
+     station was cut off arrives late, and the director sees it); the stations the director
+     retired (``station_retired``). On PostgreSQL the server stamps ``received_at`` with its own
+     clock, ``kiosk_report`` takes the round, and the director changes the round and the
+     retirements only through ``kiosk_set_round`` and ``kiosk_retire`` (its role holds no write
+     privilege on any table).
 """
 
 from __future__ import annotations
@@ -51,8 +60,9 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import ProgrammingError
 
 from kiosk.core.errors import StorageError
-from kiosk.core.language import marked
+from kiosk.core.log.challenge import MAX_ROUND
 from kiosk.core.wording import Wording
+from kiosk.core.words.language import marked
 from kiosk.storage.database import IMMEDIATE, reported_as
 
 __all__ = [
@@ -279,6 +289,111 @@ def _v7_own_rows(conn: Connection) -> None:
             conn.execute(sql(statement.replace("{schema}", schema)))
 
 
+# The PostgreSQL side of step 8 (``{schema}`` as in step 7).
+_V8_POSTGRES = (
+    """CREATE OR REPLACE FUNCTION kiosk_stamp_challenge() RETURNS trigger LANGUAGE plpgsql
+       SET search_path = {schema}, pg_temp
+       AS $$ BEGIN
+         NEW.written_by := session_user;
+         NEW.received_at := timezone('UTC', now());
+         RETURN NEW;
+       END $$""",
+    """DROP FUNCTION kiosk_report(uuid, text, text, text, text, text, text, boolean, integer, text,
+         timestamp without time zone)""",
+    """CREATE FUNCTION kiosk_report(
+         report_station_id uuid, report_station text, report_host text, report_state text,
+         report_reason text, report_packs text, report_rule_profile text, report_ask_table boolean,
+         report_backlog integer, report_version text, report_reported_at timestamp, report_round integer
+       ) RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = {schema}, pg_temp
+       AS $$
+       DECLARE
+         registered text := kiosk_station_name();
+       BEGIN
+         IF registered IS NOT NULL AND report_station IS DISTINCT FROM registered THEN
+           RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege', MESSAGE = format(
+             'the database role %s may report only as station %s, not as %s',
+             session_user, quote_literal(registered), quote_literal(report_station));
+         END IF;
+         IF registered IS NOT NULL THEN
+           DELETE FROM station_heartbeat WHERE written_by = session_user AND station_id <> report_station_id;
+         END IF;
+         INSERT INTO station_heartbeat AS h (station_id, station, host, state, reason, packs,
+             rule_profile, ask_table, backlog, version, reported_at, seen_at, round_number)
+           VALUES (report_station_id, report_station, report_host, report_state, report_reason,
+             report_packs, report_rule_profile, report_ask_table, report_backlog, report_version,
+             report_reported_at, timezone('UTC', now()), report_round)
+           ON CONFLICT (station_id) DO UPDATE SET station = excluded.station, host = excluded.host,
+             state = excluded.state, reason = excluded.reason, packs = excluded.packs,
+             rule_profile = excluded.rule_profile, ask_table = excluded.ask_table,
+             backlog = excluded.backlog, version = excluded.version, reported_at = excluded.reported_at,
+             round_number = excluded.round_number
+           WHERE registered IS NULL OR h.written_by = session_user;
+         IF NOT FOUND THEN
+           RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege', MESSAGE = format(
+             'the report %s belongs to another database role than %s', report_station_id, session_user);
+         END IF;
+       END $$""",
+    # The director's only writes, each through its function: the round, and a station retired.
+    """CREATE FUNCTION kiosk_set_round(new_round integer) RETURNS void LANGUAGE plpgsql
+       SECURITY DEFINER SET search_path = {schema}, pg_temp
+       AS $$ BEGIN
+         IF new_round IS NULL OR new_round < 1 OR new_round > {max_round} THEN
+           RAISE EXCEPTION USING ERRCODE = 'check_violation',
+             MESSAGE = format('a round is numbered 1 to {max_round}, not %s', new_round);
+         END IF;
+         INSERT INTO event_round (round_number, set_at, set_by)
+           VALUES (new_round, timezone('UTC', now()), session_user);
+       END $$""",
+    """CREATE FUNCTION kiosk_retire(retired_station uuid, retire boolean) RETURNS void LANGUAGE plpgsql
+       SECURITY DEFINER SET search_path = {schema}, pg_temp
+       AS $$ BEGIN
+         IF retire THEN
+           INSERT INTO station_retired (station_id, retired_at, retired_by)
+             VALUES (retired_station, timezone('UTC', now()), session_user)
+             ON CONFLICT (station_id) DO UPDATE SET retired_at = excluded.retired_at,
+               retired_by = excluded.retired_by;
+         ELSE
+           DELETE FROM station_retired WHERE station_id = retired_station;
+         END IF;
+       END $$""",
+    "ALTER TABLE event_round ENABLE ROW LEVEL SECURITY",
+    "ALTER TABLE station_retired ENABLE ROW LEVEL SECURITY",
+    "CREATE POLICY kiosk_read ON event_round FOR SELECT USING (true)",
+    "CREATE POLICY kiosk_read ON station_retired FOR SELECT USING (true)",
+)
+
+
+def _v8_hall(conn: Connection) -> None:
+    # ADD COLUMN of nullable columns, in each engine's own words for the column's kind.
+    timestamp = DateTime().compile(dialect=conn.dialect)
+    for column in ("round_number INTEGER", f"received_at {timestamp}"):
+        conn.execute(sql(f"ALTER TABLE challenge ADD COLUMN {column}"))
+    conn.execute(sql("ALTER TABLE station_heartbeat ADD COLUMN round_number INTEGER"))
+    # the newest stored challenge, found at once: the director's board reads it every second
+    conn.execute(sql("CREATE INDEX ix_challenge_received_at ON challenge (received_at)"))
+    metadata = MetaData()
+    Table(
+        "event_round",
+        metadata,
+        Column("id", Integer(), primary_key=True, autoincrement=True),
+        Column("round_number", Integer(), nullable=False),
+        Column("set_at", DateTime(), nullable=False),
+        Column("set_by", Text(), nullable=True),
+    )
+    Table(
+        "station_retired",
+        metadata,
+        Column("station_id", Uuid(), primary_key=True),
+        Column("retired_at", DateTime(), nullable=False),
+        Column("retired_by", Text(), nullable=True),
+    )
+    metadata.create_all(conn)
+    if conn.dialect.name == "postgresql":
+        schema = conn.execute(sql("SELECT quote_ident(current_schema())")).scalar_one()
+        for statement in _V8_POSTGRES:
+            conn.execute(sql(statement.replace("{schema}", schema).replace("{max_round}", str(MAX_ROUND))))
+
+
 UPGRADES: tuple[Callable[[Connection], None], ...] = (
     _v1_challenge_log,
     _v2_judge_mode,
@@ -287,6 +402,7 @@ UPGRADES: tuple[Callable[[Connection], None], ...] = (
     _v5_heartbeats,
     _v6_what_ruled,
     _v7_own_rows,
+    _v8_hall,
 )
 SCHEMA_VERSION = len(UPGRADES)
 

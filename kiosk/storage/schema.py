@@ -17,9 +17,11 @@ __all__ = [
     "Base",
     "ChallengeRow",
     "ChallengeWordRow",
+    "EventRoundRow",
     "HeartbeatRow",
     "JudgeAccessRow",
     "OutboxRow",
+    "RetiredRow",
     "SchemaVersionRow",
     "SettingRow",
     "StationRoleRow",
@@ -87,6 +89,8 @@ class ChallengeRow(Base):
     second_opinion_set_hash: Mapped[str | None]
     second_opinion_verdict: Mapped[str | None]
     written_by: Mapped[str | None]  # schema 7: the database role that inserted it (PostgreSQL)
+    round_number: Mapped[int | None]  # schema 8: the event's round the station stamped it with
+    received_at: Mapped[datetime | None] = mapped_column(index=True)  # schema 8: when this database stored it
     words: Mapped[list[ChallengeWordRow]] = relationship(
         order_by="ChallengeWordRow.position",
         cascade="all, delete-orphan",
@@ -128,7 +132,7 @@ class JudgeAccessRow(Base):
 
 
 class HeartbeatRow(Base):
-    """The last report of one station (``kiosk.core.heartbeat``): one row per station, replaced."""
+    """The last report of one station (``kiosk.core.log.heartbeat``): one row per station, replaced."""
 
     __tablename__ = "station_heartbeat"
 
@@ -145,6 +149,7 @@ class HeartbeatRow(Base):
     reported_at: Mapped[datetime]  # the station's clock
     seen_at: Mapped[datetime]  # the clock of the database that holds the row
     written_by: Mapped[str | None]  # schema 7: the database role that wrote it (PostgreSQL)
+    round_number: Mapped[int | None]  # schema 8: the round the station stamps challenges with now
 
 
 class StationRoleRow(Base):
@@ -154,6 +159,28 @@ class StationRoleRow(Base):
 
     role_name: Mapped[str] = mapped_column(primary_key=True)
     station: Mapped[str] = mapped_column(unique=True)
+
+
+class EventRoundRow(Base):
+    """The event's round as the director set it, one row each time (the newest is current)."""
+
+    __tablename__ = "event_round"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    round_number: Mapped[int]
+    set_at: Mapped[datetime]  # the log database's clock
+    set_by: Mapped[str | None]  # the database role (PostgreSQL), or what set it
+
+
+class RetiredRow(Base):
+    """A station the director retired (a spare laptop, a station packed away): not a problem on
+    the board until it reports again after ``retired_at``."""
+
+    __tablename__ = "station_retired"
+
+    station_id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    retired_at: Mapped[datetime]  # the log database's clock
+    retired_by: Mapped[str | None]
 
 
 class OutboxRow(Base):

@@ -17,7 +17,10 @@ server now decides who may write what, whatever a client sends. For a log databa
                     ``kiosk_station_role`` with its station's name; its password is in that
                     station's ``station.toml`` and nowhere else.
     kiosk_director  LOGIN, member of kiosk_reader, for ``kiosk director``; its sessions are read
-                    only as well (``default_transaction_read_only``).
+                    only as well (``default_transaction_read_only``). Its only writes: EXECUTE on
+                    ``kiosk_set_round`` (the event's round, which stations stamp their challenges
+                    with) and ``kiosk_retire`` (a station not to flag until it reports again),
+                    both stamped by the server with its time and the role.
 
 Why a role per station and row-level security together (schema 7, ``kiosk.storage.migrations``):
 privileges are per table, so they can say that a station adds and never changes, but not whose
@@ -71,7 +74,7 @@ CONNECTION_LIMIT = 10  # connections one station's (or the director's) role may 
 PASSWORD_BYTES = 24  # 32 URL-safe characters: nothing to quote in a database URL
 MAX_ROLE_CHARS = 63  # PostgreSQL's NAMEDATALEN - 1
 _DATABASE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,29}$")
-_TABLES_OF_THE_LOG = ("challenge", "challenge_word", "station_heartbeat")
+_TABLES_OF_THE_LOG = ("challenge", "challenge_word", "station_heartbeat", "event_round", "station_retired")
 _ALL_TABLES = (
     "kiosk_schema",
     *_TABLES_OF_THE_LOG,
@@ -85,8 +88,11 @@ _FUNCTIONS = {
     "kiosk_stamp_challenge": "kiosk_stamp_challenge()",
     "kiosk_stamp_heartbeat": "kiosk_stamp_heartbeat()",
     "kiosk_report": "kiosk_report(uuid, text, text, text, text, text, text, boolean, integer, text, "
-    "timestamp without time zone)",
+    "timestamp without time zone, integer)",
+    "kiosk_set_round": "kiosk_set_round(integer)",
+    "kiosk_retire": "kiosk_retire(uuid, boolean)",
 }
+_DIRECTORS_FUNCTIONS = ("kiosk_set_round", "kiosk_retire")  # the director's only writes
 
 
 @dataclass(frozen=True)
@@ -315,23 +321,21 @@ def _take_over(conn: Connection, roles: _Roles) -> tuple[str, ...]:
     owner = _ident(conn, roles.owner)
     conn.exec_driver_sql(_ddl(f"ALTER SCHEMA public OWNER TO {owner}"))
     conn.execute(sql("REVOKE ALL ON SCHEMA public FROM PUBLIC"))
+    # A function by the signature the catalogue gives: a log of an earlier schema has its own.
     owned = conn.execute(
         sql(
-            "SELECT 'table', tablename, tableowner FROM pg_tables "
+            "SELECT 'table', tablename, tableowner, quote_ident(tablename) FROM pg_tables "
             "WHERE schemaname = 'public' AND tablename = ANY(:t) UNION ALL "
-            "SELECT 'function', p.proname, pg_get_userbyid(p.proowner) FROM pg_proc p "
-            "JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'public' AND p.proname = ANY(:f)"
+            "SELECT 'function', p.proname, pg_get_userbyid(p.proowner), p.oid::regprocedure::text "
+            "FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
+            "WHERE n.nspname = 'public' AND p.proname = ANY(:f)"
         ),
         {"t": list(_ALL_TABLES), "f": list(_FUNCTIONS)},
     )
     taken: list[str] = []
-    for kind, name, was in owned.all():
+    for kind, name, was, signature in owned.all():
         if was != roles.owner:
-            target = (
-                f"TABLE public.{_ident(conn, name)}"
-                if kind == "table"
-                else f"FUNCTION public.{_FUNCTIONS[name]}"
-            )
+            target = f"TABLE public.{signature}" if kind == "table" else f"FUNCTION {signature}"
             conn.exec_driver_sql(_ddl(f"ALTER {target} OWNER TO {owner}"))
             taken.append(f"{kind} {name} (owned by {was})")
     return tuple(taken)
@@ -345,7 +349,10 @@ def _grant(conn: Connection, roles: _Roles) -> None:
     log = ", ".join(f"public.{table}" for table in ("kiosk_schema", *_TABLES_OF_THE_LOG))
     conn.exec_driver_sql(_ddl(f"GRANT SELECT ON {log} TO {reader}"))
     conn.exec_driver_sql(
-        _ddl(f"GRANT SELECT ON public.kiosk_schema, public.challenge, public.challenge_word TO {station}")
+        _ddl(
+            "GRANT SELECT ON public.kiosk_schema, public.challenge, public.challenge_word, "
+            f"public.event_round TO {station}"
+        )
     )
     conn.exec_driver_sql(_ddl(f"GRANT INSERT ON public.challenge, public.challenge_word TO {station}"))
     functions = ", ".join(f"public.{signature}" for signature in _FUNCTIONS.values())
@@ -428,4 +435,7 @@ def _director_credential(
     conn: Connection, database: str, roles: _Roles, new_password: bool, host: str, port: int
 ) -> Credential:
     password = _login_role(conn, roles.director, roles.reader, new_password, read_only=True)
+    director = _ident(conn, roles.director)
+    functions = ", ".join(f"public.{_FUNCTIONS[name]}" for name in _DIRECTORS_FUNCTIONS)
+    conn.exec_driver_sql(_ddl(f"GRANT EXECUTE ON FUNCTION {functions} TO {director}"))
     return Credential(roles.director, None, password, _url(roles.director, password, host, port, database))

@@ -16,8 +16,8 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from kiosk.core.errors import StorageError
-from kiosk.core.language import marked
 from kiosk.core.wording import Wording
+from kiosk.core.words.language import marked
 from kiosk.storage.database import IMMEDIATE, SqliteFiles, reported_as, writing
 from kiosk.storage.schema import SettingRow
 

@@ -13,7 +13,9 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from kiosk.core.heartbeat import HEARTBEAT_INTERVAL_S
+from kiosk.core.errors import StorageError
+from kiosk.core.log.heartbeat import HEARTBEAT_INTERVAL_S
+from kiosk.core.log.overview import EventRound
 from kiosk.paths import make_data_dir
 from kiosk.storage.access import JudgeAccess
 from kiosk.storage.database import (
@@ -22,10 +24,12 @@ from kiosk.storage.database import (
     is_sqlite,
     local_database_path,
     open_engine,
+    reported_as,
     sqlite_file,
     sqlite_url,
     stamp_identity,
 )
+from kiosk.storage.hall import current_round, read_round
 from kiosk.storage.heartbeat import HeartbeatReporter, HeartbeatStore
 from kiosk.storage.log import (
     REMOTE_DEADLINE_S,
@@ -38,7 +42,17 @@ from kiosk.storage.log import (
 from kiosk.storage.migrations import require_current, upgrade
 from kiosk.storage.settings import SettingsStore
 
-__all__ = ["LogForReading", "StationStorage", "open_log_for_reading", "open_station_storage"]
+__all__ = [
+    "LAST_REPORT_DEADLINE_S",
+    "LogForReading",
+    "SharedLogCheck",
+    "StationStorage",
+    "check_shared_log",
+    "open_log_for_reading",
+    "open_station_storage",
+]
+
+LAST_REPORT_DEADLINE_S = 3.0  # a station leaving waits at most this long for its last report to go
 
 
 @dataclass
@@ -60,14 +74,31 @@ class StationStorage:
             assert self.heartbeats is not None
             log = self.log
             shared = log if isinstance(log, SharedChallengeLog) else None
+            # the database the station stamps its challenges' round from (its own file with a shared log)
+            stamping = log.engine if isinstance(log, SqlChallengeLog) else self._engines[0]
+
+            def now_round() -> int | None:
+                heard = read_round(stamping)
+                return None if heard is None else heard.number
+
             self._reporter = HeartbeatReporter(
                 self.heartbeats,
                 backlog=lambda: log.status().backlog,
+                round=now_round,
                 written=shared.wake_forwarder if shared is not None else lambda: None,
                 interval_s=interval_s,
             )
             self._reporter.start()
         return self._reporter
+
+    def send_reports(self, deadline_s: float = LAST_REPORT_DEADLINE_S) -> None:
+        """Write the latest report now and, with a shared log, send it (and whatever waits in the
+        outbox) on within ``deadline_s``: the station is leaving. A server that is away is not
+        waited for: the director then sees the station go quiet."""
+        if self._reporter is not None:
+            self._reporter.write_now()
+        if isinstance(self.log, SharedChallengeLog):
+            self.log.forward_now(deadline_s)
 
     def close(self) -> None:
         if self._reporter is not None:
@@ -227,3 +258,94 @@ def open_log_for_reading(
             engine.dispose()
         raise
     return LogForReading(log=log, local_path=local_path, _engines=tuple(engines))
+
+
+@dataclass(frozen=True)
+class SharedLogCheck:
+    """What ``kiosk station --check`` found at the shared log: where, the schema version, the
+    station its role may add challenges for (None: not a station's role of ``kiosk shared-log
+    setup``, which can write any station's), and the event's round."""
+
+    where: str
+    schema_version: int
+    role: str
+    registered_station: str | None
+    round: EventRound | None
+
+
+# What the driver says, and what the station's organiser can do about it.
+_CONNECT_HINTS = (
+    ("password authentication failed", "— the password in database_url is not this role's: paste the line "
+     "'kiosk shared-log setup' printed for this station (run it with --new-passwords if it is lost)"),
+    ("no pg_hba.conf entry", "— the server does not let this computer in: add the event network's line to "
+     "its pg_hba.conf (docs/install.md, \"The shared log's server\")"),
+    ("connection refused", "— nothing answers at that address and port: is the server running, with "
+     "listen_addresses naming this network, and is the port in database_url its port?"),
+    ("timeout expired", "— no answer from that address: check the address in database_url, the network, "
+     "and the server's firewall"),
+    ("does not exist", "— check the role and the database named in database_url"),
+    ("could not translate host name", "— check the host name in database_url (or give its address)"),
+    ("closed the connection unexpectedly", "— what answers at that address is not the event's PostgreSQL "
+     "server, or the network cut the connection: check the address and port in database_url"),
+)  # fmt: skip
+
+
+def check_shared_log(url: str, station: str) -> SharedLogCheck:
+    """Contact the shared PostgreSQL log as the station ``station`` would, within the station's own
+    bounds (a few seconds), and raise StorageError with what to do if it could not judge into it:
+    the server cannot be reached or refuses the password, its log is missing or of another kiosk
+    version, or the role may not add this station's challenges. Reads only."""
+    from sqlalchemy import func, inspect, select
+
+    from kiosk.storage.migrations import SCHEMA_VERSION, schema_version
+
+    where = describe_url(url)
+    engine = open_engine(url, read_only=True)
+    try:
+        try:
+            with reported_as(f"reach the shared log at {where}"), engine.connect() as conn:
+                version = schema_version(conn)
+                role = str(conn.execute(select(func.session_user())).scalar_one())
+                registered: str | None = None
+                if version >= 7:
+                    registered = conn.execute(select(func.kiosk_station_name())).scalar()
+                may_add = bool(
+                    conn.execute(select(func.has_table_privilege("challenge", "INSERT"))).scalar()
+                    if inspect(conn).has_table("challenge")
+                    else True
+                )
+                heard = current_round(conn) if version >= 8 else None
+        except StorageError as exc:
+            said = " ".join(str(exc).split())  # the driver's lines, as one
+            hint = next((why for words, why in _CONNECT_HINTS if words in said.lower()), "")
+            raise StorageError(f"{said}{' ' if hint else ''}{hint}") from exc
+    finally:
+        engine.dispose()
+    if version == 0:
+        raise StorageError(
+            f"the shared log at {where} holds no challenge log yet: on its server run 'kiosk shared-log "
+            "setup' (docs/install.md), which makes it and this station's role"
+        )
+    if version > SCHEMA_VERSION:
+        raise StorageError(
+            f"the shared log at {where} has schema version {version}, written by a newer kiosk; this "
+            f"station writes version {SCHEMA_VERSION}: install the same kiosk version on every station"
+        )
+    if version < SCHEMA_VERSION and registered is not None:
+        raise StorageError(
+            f"the shared log at {where} has schema version {version}, from an older kiosk; only its owner "
+            f"may upgrade it to version {SCHEMA_VERSION}: on its server run 'kiosk shared-log setup' of "
+            "this kiosk version"
+        )
+    if not may_add:
+        raise StorageError(
+            f"the database role {role} cannot add challenges to the shared log at {where} (the director's "
+            "read-only role?): give this station the database_url 'kiosk shared-log setup' printed for it"
+        )
+    if registered is not None and registered != station:
+        raise StorageError(
+            f"the shared log at {where} lets the database role {role} add only station {registered!r}'s "
+            f"challenges, and this station is {station!r}: give it its own database_url ('kiosk "
+            f"shared-log setup --station NAME'), or the station_name {registered!r} if it is that station"
+        )
+    return SharedLogCheck(where, version, role, registered, heard)

@@ -21,10 +21,10 @@ from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QApplication
 
 from kiosk.console import EXIT_ERROR
-from kiosk.core.config import LoadedDivision, StationConfig, Verifier, load_languages
 from kiosk.core.errors import KioskError
-from kiosk.core.language import marked
-from kiosk.core.wording import Wording
+from kiosk.core.station.config import LoadedDivision, StationConfig, Verifier, load_languages
+from kiosk.core.wording import Text, Wording
+from kiosk.core.words.language import marked
 from kiosk.paths import StationData, current_user, lock_data_dir
 from kiosk.ui import theme
 from kiosk.ui.controller import StationController
@@ -34,8 +34,8 @@ from kiosk.ui.window import StationWindow
 
 if TYPE_CHECKING:
     from kiosk.storage import StationStorage
+    from kiosk.ui.heartbeat import StationReport
     from kiosk.ui.judge import StorageFactory
-    from kiosk.ui.report import StationReport
 
 __all__ = [
     "READINESS_RECHECK_MS",
@@ -99,7 +99,7 @@ def no_pin_problem(where: StationData, user: str) -> Wording:
 
 def restore_settings(controller: StationController, storage: StationStorage) -> tuple[str, ...]:
     """At start-up: apply what a judge chose before the restart; return what could not be used."""
-    from kiosk.core.settings import resolve_choice
+    from kiosk.core.station.settings import resolve_choice
 
     saved = storage.settings.load()
     if saved.division is None and saved.rule_profile is None and not saved.timings_ms:
@@ -157,7 +157,7 @@ def run_station(
     recheck.setInterval(recheck_ms)
     reports: list[StationReport] = []  # made after the first frame: the director's heartbeats
 
-    def problem_now() -> tuple[str, str]:
+    def problem_now() -> tuple[Text, str]:
         """What keeps the station from serving players (and the command that fixes it), or ("", "")."""
         try:
             controller.open_log()
@@ -215,7 +215,7 @@ def run_station(
             app.exit(0)  # quit() would ask the window, which refuses to close
             return
         window.build_screens()
-        from kiosk.ui.report import StationReport
+        from kiosk.ui.heartbeat import StationReport
 
         reports.append(StationReport(window, controller, storage))
         serve_when_ready(first=True)
@@ -225,8 +225,16 @@ def run_station(
     window.first_frame_painted.connect(
         lambda: QTimer.singleShot(0, after_first_frame), Qt.ConnectionType.QueuedConnection
     )
-    window.left.connect(lambda: app.exit(0))
+    left: list[bool] = []  # a judge left the station ("Exit the station")
+
+    def leave() -> None:
+        left.append(True)
+        app.exit(0)
+
+    window.left.connect(leave)
     fill_screen(window, config.screen)
     code = app.exec()
+    if left and reports:  # after the loop: the window stays as it was, the wait costs no frame
+        reports[0].close()
     lock.release()
     return EXIT_OK if code == 0 else code

@@ -1,6 +1,6 @@
 """The station controller: owns the timers and the log, forwards every event to the session.
 
-The flow itself is ``kiosk.core.session``; this class only carries out its effects. A ruling is
+The flow itself is ``kiosk.core.play.session``; this class only carries out its effects. A ruling is
 recorded in the log *before* the verdict is shown: if the log fails, the station shows a fault
 and keeps the challenge in memory for the judge. The log is opened lazily (its import may cost
 more than Qt's), after the first frame and before the first verdict.
@@ -14,16 +14,18 @@ from __future__ import annotations
 
 import sys
 import traceback
+import uuid
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from kiosk.core.adjudication import Verdict, adjudicate, judge_words
-from kiosk.core.config import Languages, LoadedDivision, StationConfig, Verifier, load_languages
 from kiosk.core.errors import StorageError
-from kiosk.core.session import (
+from kiosk.core.log.challenge import ChallengeEntry, ChallengeId, ChallengeLog, SecondOpinion
+from kiosk.core.play.adjudication import Verdict, adjudicate, judge_words
+from kiosk.core.play.session import (
     Effect,
     Event,
     FaultCleared,
@@ -39,27 +41,20 @@ from kiosk.core.session import (
     start,
     transition,
 )
-from kiosk.core.wording import Wording
+from kiosk.core.station.config import Languages, LoadedDivision, StationConfig, Verifier, load_languages
+from kiosk.core.wording import Text, Wording
 
-if TYPE_CHECKING:
-    # Not needed for the ready frame, so imported where used: the log's entry (uuid, datetime and
-    # the platform module: ~4 ms), when the first play is judged (judge mode has loaded it by
-    # then); judge mode's settings, when judge mode asks.
-    from datetime import datetime
-
-    from kiosk.core.record import ChallengeEntry, ChallengeId, ChallengeLog
-    from kiosk.core.reload import ReloadResult
-    from kiosk.core.settings import StationChoice
+if TYPE_CHECKING:  # judge mode's: imported when it asks
+    from kiosk.core.station.reload import ReloadResult
+    from kiosk.core.station.settings import StationChoice
 
 __all__ = ["LogFactory", "StationController"]
 
-LogFactory = Callable[[], "ChallengeLog"]
-Clock = Callable[[], "datetime"]
+LogFactory = Callable[[], ChallengeLog]
+Clock = Callable[[], datetime]
 
 
 def _utc_now() -> datetime:
-    from datetime import UTC, datetime
-
     return datetime.now(UTC)
 
 
@@ -97,7 +92,7 @@ class StationController(QObject):
         self._judge_handler = judge_handler
         self._clock = clock
         self.unrecorded: list[ChallengeEntry] = []
-        self.last_fault = ""  # why the log refused the last challenge, for judge mode's Log status
+        self.last_fault: Text = ""  # why the log refused the last challenge, for judge mode's Log status
         self.second_opinion: Verdict | None = None
         self.pending_divisions: tuple[LoadedDivision, ...] | None = None  # reloaded, not yet in use
         self.packs_verified_at: datetime | None = None  # by the last reload; None: at start-up
@@ -151,7 +146,7 @@ class StationController(QObject):
     @property
     def choice(self) -> StationChoice:
         """The divisions served, rule profile and timings the station runs with now."""
-        from kiosk.core.settings import StationChoice
+        from kiosk.core.station.settings import StationChoice
 
         served = self._state.served
         only = None if len(served) == len(self.divisions) else served[0]
@@ -212,9 +207,10 @@ class StationController(QObject):
             self._log = self._log_factory()
         return self._log
 
-    def settle_kept(self, recorded: Collection[ChallengeId], problem: str = "") -> int:
-        """For judge mode, which recorded the kept challenges again (``kiosk.core.record.record_again``):
-        forget those now in the log; ``problem`` is why the others are not. Return how many remain."""
+    def settle_kept(self, recorded: Collection[ChallengeId], problem: Text = "") -> int:
+        """For judge mode, which recorded the kept challenges again
+        (``kiosk.core.log.challenge.record_again``): forget those now in the log; ``problem`` is why
+        the others are not. Return how many remain."""
         now_logged = [entry for entry in self.unrecorded if entry.challenge_id in recorded]
         self.unrecorded = [entry for entry in self.unrecorded if entry.challenge_id not in recorded]
         if problem:
@@ -287,10 +283,6 @@ class StationController(QObject):
             if second is None
             else judge_words(ruling.words, second, youth=division.division.youth_rules).verdict
         )
-        import uuid
-
-        from kiosk.core.record import ChallengeEntry, ChallengeId, SecondOpinion
-
         edition = division.recognition.ruling(division.division.youth_rules).edition
         entry = ChallengeEntry(
             challenge_id=ChallengeId(uuid.uuid4()),
@@ -319,7 +311,7 @@ class StationController(QObject):
         self.challenge_recorded.emit(entry)
         self.dispatch(Recorded(ruling))
 
-    def _fault(self, entry: ChallengeEntry, reason: str) -> None:
+    def _fault(self, entry: ChallengeEntry, reason: Text) -> None:
         print(f"station fault: the challenge log failed: {reason}", file=sys.stderr)
         if isinstance(reason, Wording):  # a storage error: judge mode says it in the station's language
             self.last_fault = reason

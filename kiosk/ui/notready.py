@@ -21,12 +21,13 @@ from PySide6.QtGui import QCloseEvent, QCursor, QKeyEvent, QPaintEvent
 from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
 
 from kiosk.console import EXIT_ERROR
-from kiosk.core.language import Catalogue, english, marked
+from kiosk.core.wording import Text
+from kiosk.core.words.language import Catalogue, english, marked
 from kiosk.ui import theme
+from kiosk.ui.layout import View
 from kiosk.ui.screen import fill_screen
 from kiosk.ui.startup import application
 from kiosk.ui.theme import FitLabel
-from kiosk.ui.views import View
 
 __all__ = ["LEAVE_CHORD", "NotReadyView", "NotReadyWindow", "show_not_ready"]
 
@@ -50,7 +51,7 @@ class NotReadyView(View):
     """
 
     def __init__(
-        self, problem: str = "", *, command: str = "", how: str = "", t: Catalogue | None = None
+        self, problem: Text = "", *, command: str = "", how: str = "", t: Catalogue | None = None
     ) -> None:
         super().__init__()
         self.setObjectName("not-ready")
@@ -82,7 +83,7 @@ class NotReadyView(View):
         self.show_problem(problem, command=command, how=how)
 
     def show_problem(
-        self, problem: str, *, command: str = "", how: str = "", t: Catalogue | None = None
+        self, problem: Text, *, command: str = "", how: str = "", t: Catalogue | None = None
     ) -> None:
         """``t``: the station's language, for every line (``problem``, a ``Wording`` from the
         configuration or the storage, said in it too; the command is typed as it is)."""
@@ -103,7 +104,7 @@ class NotReadyWindow(NotReadyView):
     first_frame_painted = Signal()
     left = Signal()
 
-    def __init__(self, problem: str, t: Catalogue | None = None) -> None:
+    def __init__(self, problem: Text, t: Catalogue | None = None) -> None:
         """``t``: the station's language, when its configuration could be read far enough to say it."""
         words = t or english()
         super().__init__(problem, how=words.text(RESTART, chord=LEAVE_CHORD), t=words)
@@ -127,7 +128,7 @@ class NotReadyWindow(NotReadyView):
 
 
 def show_not_ready(
-    problem: str, *, screen_index: int = 0, smoke: bool = False, t: Catalogue | None = None
+    problem: Text, *, screen_index: int = 0, smoke: bool = False, t: Catalogue | None = None
 ) -> int:
     """Show the not-ready screen until a judge leaves it; always returns the error exit code."""
     app = application(["kiosk"])

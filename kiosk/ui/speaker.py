@@ -1,6 +1,6 @@
 """Each step of a challenge said once: aloud on a station that speaks, and to screen readers always.
 
-The words are the core's (``kiosk.core.speech``); this class only watches the session's states go
+The words are the core's (``kiosk.core.play.speech``); this class only watches the session's states go
 by, asks what each step says, and passes it on: to the voice (``kiosk.voice``, when the station's
 ``[access] speech`` is on) and to whatever assistive program listens, as one Qt announcement
 event (AT-SPI's ``Announcement``). A state that changes without a step (the verdict's lock-out
@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QWidget
 
-from kiosk.core.session import Screen, SessionState
+from kiosk.core.play.session import Screen, SessionState
 from kiosk.ui.controller import StationController
 
 if TYPE_CHECKING:
     # Not before the first frame: the words are needed at the first key (~4 ms of start-up, the
     # module's dataclasses), the voice only on a station that speaks.
-    from kiosk.core.speech import Scene, Speech
+    from kiosk.core.play.speech import Scene, Speech
     from kiosk.voice import Voice
 
 __all__ = ["Speaker"]
@@ -62,13 +62,14 @@ class Speaker(QObject):
 
     @property
     def scene(self) -> Scene:
-        from kiosk.core.speech import Scene
+        from kiosk.core.play.speech import Scene
 
         controller = self.controller
-        return Scene(tuple(d.division.name for d in controller.divisions), controller.config.rules)
+        names = tuple(d.division.name for d in controller.divisions)
+        return Scene(names, controller.config.rules, touch=controller.config.touch)
 
     def _on_state_changed(self, state: SessionState) -> None:
-        from kiosk.core.speech import said
+        from kiosk.core.play.speech import said
 
         before, self._last = self._last, state
         speech = said(before, state, self.scene)
@@ -77,7 +78,7 @@ class Speaker(QObject):
 
     def repeat(self) -> None:
         """The repeat key: the whole screen again."""
-        from kiosk.core.speech import screen_said
+        from kiosk.core.play.speech import screen_said
 
         speech = screen_said(self.controller.state, self.scene)
         if speech is not None:

@@ -15,11 +15,10 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent, QKeyEvent, QPaintEvent
 from PySide6.QtWidgets import QStackedWidget, QVBoxLayout, QWidget
 
-from kiosk.core.adjudication import Verdict
 from kiosk.core.edition import edition_badge
-from kiosk.core.language import Catalogue
-from kiosk.core.pack import pack_title
-from kiosk.core.session import (
+from kiosk.core.packs.pack import pack_title
+from kiosk.core.play.adjudication import Verdict
+from kiosk.core.play.session import (
     Backspace,
     Escape,
     Event,
@@ -31,20 +30,18 @@ from kiosk.core.session import (
     SessionState,
     Typed,
 )
+from kiosk.core.wording import Text
+from kiosk.core.words.language import Catalogue
 from kiosk.ui import theme
 from kiosk.ui.blank import Blank
 from kiosk.ui.controller import StationController
+from kiosk.ui.players.choice import DivisionView, TableView
+from kiosk.ui.players.entry import EntryView
+from kiosk.ui.players.fault import FaultView
+from kiosk.ui.players.header import HeaderBar
+from kiosk.ui.players.ready import DivisionCard, ReadyView
+from kiosk.ui.players.verdict import VerdictView
 from kiosk.ui.speaker import Speaker
-from kiosk.ui.views import (
-    DivisionCard,
-    DivisionView,
-    EntryView,
-    FaultView,
-    HeaderBar,
-    ReadyView,
-    TableView,
-    VerdictView,
-)
 
 if TYPE_CHECKING:  # judge mode is imported when first built, after the first frame
     from kiosk.ui.judge import JudgeView, MonotonicClock, StorageFactory
@@ -59,7 +56,7 @@ APP_TITLE = "Challenge station"
 HEADER_STRETCH = 9
 BODY_STRETCH = 91
 _KEY_EVENTS = (Typed, Backspace, Escape, JudgePressed, JudgeRequested, Nudged)  # what a key can mean
-REPEAT_KEY = Qt.Key.Key_F1  # says the screen again (types nothing): kiosk.core.speech.REPEAT_KEY
+REPEAT_KEY = Qt.Key.Key_F1  # says the screen again (types nothing): kiosk.core.play.speech.REPEAT_KEY
 
 
 def window_title(station_name: str) -> str:
@@ -239,7 +236,7 @@ class StationWindow(QWidget):
             self.stack.addWidget(self._notice)
         return self._notice
 
-    def show_not_ready(self, problem: str, *, command: str = "", how: str = "") -> None:
+    def show_not_ready(self, problem: Text, *, command: str = "", how: str = "") -> None:
         """Serve no player until ``serve_again``: "Station not ready — call a judge", and why."""
         notice = self.notice
         notice.show_problem(problem, command=command, how=how, t=self.controller.languages.station)

@@ -21,8 +21,8 @@ from kiosk.director.gate import Served
 from kiosk.director.pages import Pages
 from kiosk.director.watch import Watcher
 from kiosk.storage import open_station_storage
-from kiosk.storage.board import LogReader
 from kiosk.storage.database import sqlite_url
+from kiosk.storage.overview import LogReader
 from tests.storage.full_disk_child import fill
 
 ORIGIN = "http://127.0.0.1:8080"

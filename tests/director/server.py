@@ -28,13 +28,27 @@ from kiosk.director.serve import director_server, listen
 from kiosk.director.tls import Certificate
 from kiosk.director.watch import Watcher
 from kiosk.storage import StationStorage, open_station_storage
-from kiosk.storage.board import LogReader
 from kiosk.storage.database import sqlite_url
+from kiosk.storage.hall import HallControls
+from kiosk.storage.overview import LogReader
 from tests.storage.postgres import free_port
 
-__all__ = ["PIN", "Child", "Running", "ask", "child_director", "page_form", "running_director", "stop"]
+__all__ = [
+    "MANY_ADDRESSES",
+    "PIN",
+    "Child",
+    "Running",
+    "Slowloris",
+    "ask",
+    "child_director",
+    "page_form",
+    "running_director",
+    "stop",
+]
 
 PIN = "482613"
+DRIP_S = 5.0  # a slow client sends one header line this often
+MANY_ADDRESSES = 50  # loopback addresses a slow crowd comes from, as many machines on a venue network
 KIOSK = Path(sys.executable).parent / "kiosk"
 START_S = 60.0
 FORM_TOKEN = re.compile(rb'name="form" value="([0-9a-f]+)"')
@@ -67,12 +81,22 @@ def running_director(
         url = sqlite_url(storage.local_path)
         watcher, recent = Watcher(LogReader(url)), LogReader(url)
         watcher.read_once()
+        watcher.start()
         sock = listen("127.0.0.1", 0)
         port = sock.getsockname()[1]
         served = Served.of("127.0.0.1", port, https=certificate is not None)
         door = DirectorDoor(StoredPin(storage.local_path, "kiosk set-pin"), journal=lambda line: None)
+        controls = HallControls(url)
         app = director_app(
-            watcher, Pages(url), door, recent, lock_s=60, served=served, limits=limits, push_check_s=0.1
+            watcher,
+            Pages(url, shared=False),
+            door,
+            recent,
+            lock_s=60,
+            served=served,
+            limits=limits,
+            push_check_s=0.1,
+            controls=controls,
         )
         server, book = director_server(app, limits, certificate)
         thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])), daemon=True)
@@ -93,6 +117,7 @@ def running_director(
             sock.close()
             watcher.close()
             recent.close()
+            controls.close()
 
 
 def _connect(running: Running | tuple[str, int], timeout_s: float, source: str | None) -> socket.socket:
@@ -214,3 +239,70 @@ def stop(process: subprocess.Popen[bytes], how: signal.Signals) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+class Slowloris:
+    """``count`` connections dripping a request's head, reconnected when closed."""
+
+    def __init__(self, port: int, count: int, sources: list[str]) -> None:
+        self.port, self.sources = port, sources
+        self.socks: list[socket.socket | None] = [None] * count
+        self.reconnects = 0
+        self.connect_failures = 0
+        self._stop = threading.Event()
+        for index in range(count):
+            self._open(index)
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _open(self, index: int) -> None:
+        source = self.sources[index % len(self.sources)]
+        try:
+            sock = socket.create_connection(("127.0.0.1", self.port), timeout=5, source_address=(source, 0))
+            sock.setblocking(False)
+            sock.send(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n".encode())
+        except OSError:
+            self.connect_failures += 1
+            self.socks[index] = None
+            return
+        self.socks[index] = sock
+
+    def _run(self) -> None:
+        line = 0
+        while not self._stop.wait(DRIP_S):
+            line += 1
+            for index, sock in enumerate(self.socks):
+                if self._stop.is_set():
+                    return
+                alive = False
+                if sock is not None:
+                    try:
+                        sock.send(f"X-Slow-{line}: {line}\r\n".encode())
+                        alive = True
+                    except OSError:
+                        sock.close()
+                if not alive:
+                    self.reconnects += 1
+                    self._open(index)
+
+    def alive(self) -> int:
+        count = 0
+        for sock in self.socks:
+            if sock is None:
+                continue
+            try:
+                data = sock.recv(1, socket.MSG_PEEK)
+            except BlockingIOError:
+                count += 1
+                continue
+            except OSError:
+                continue
+            count += bool(data)
+        return count
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(60)
+        for sock in self.socks:
+            if sock is not None:
+                sock.close()

@@ -15,7 +15,7 @@ from httpx2 import Response
 from starlette.testclient import TestClient
 
 from kiosk.cli import kiosk
-from kiosk.core.heartbeat import Heartbeat, StationState
+from kiosk.core.log.heartbeat import Heartbeat, StationState
 from kiosk.director.app import Sessions, director_app
 from kiosk.director.door import DirectorDoor, StoredPin
 from kiosk.director.gate import Served
@@ -23,8 +23,8 @@ from kiosk.director.pages import Pages
 from kiosk.director.serve import listen
 from kiosk.director.watch import Watcher
 from kiosk.storage import StationStorage, open_station_storage
-from kiosk.storage.board import LogReader
 from kiosk.storage.database import sqlite_url
+from kiosk.storage.overview import LogReader
 from tests.storage.entries import make_beat, make_entry
 
 PIN = "482613"
@@ -122,7 +122,7 @@ def seed(storage: StationStorage) -> None:
 
 
 def row(page: str, station: str) -> str:
-    pattern = rf'<tr class="([^"]*)"\s+data-station="{re.escape(station)}">(.*?)</tr>'
+    pattern = rf'<tr class="([^"]*)" data-station="{re.escape(station)}">(.*?)</tr>'
     match = re.search(pattern, page, re.DOTALL)
     assert match is not None, f"no row for {station}"
     return match.group(0)
@@ -136,27 +136,32 @@ def test_the_first_page_shows_every_station_and_division_and_never_a_word(view: 
         assert word.casefold() not in page.casefold()
         assert word.casefold() not in fragment.casefold()
     one = row(page, "Table 1")
-    assert '<tr class=""' in one  # seen 5 s ago, ready: not red
+    assert '<tr class="h-at_work"' in one  # seen 5 s ago, ready: at work
     assert "s-ready" in one
     assert "Open: CSW 24" in one
     assert "Schools: School list 2026" in one
     assert "not served now" in one
     assert "asks for tables" in one
+    assert "5-point per-word penalty" in one  # the rule in words, not penalty-5-challenger_loses
     two = row(page, "Table 2")
-    assert '<tr class="red unseen"' in two  # not heard from for over a minute
+    assert '<tr class="h-problem red unseen"' in two  # not heard from for over 15 s
     assert "not seen" in two
     assert "last said: in a challenge" in two
-    assert re.search(r"6\d s ago", two)
+    assert re.search(r"6\d s</span>", two)
     four = row(page, "Table 4")
-    assert '<tr class="red"' in four  # seen, but not serving players
+    assert '<tr class="h-problem red"' in four  # seen, but not serving players
     assert "not ready" in four
     assert "why: on the judges' page" in four
+    order = [page.index(f'data-station="{name}"') for name in ("Table 2", "Table 4", "Table 1")]
+    assert order == sorted(order)  # problems first, named in natural order
     assert 'data-station="Table 3"' not in page  # logged two days ago, never reported: ...
     assert '<span data-earlier="Table 3">Table 3</span>' in page  # ... an earlier day's, not red
-    assert "3 stations, 2 in red; 3 challenges today, 3 in the last hour" in page
-    open_line = re.search(r'data-division="Open">.*?</tr>', page, re.DOTALL)
+    assert "3 stations: 2 problems; 3 challenges today, 3 in the last hour" in page
+    assert "<title>2 problems: Table 2 not seen, Table 4 not ready — Challenge stations</title>" in page
+    assert 'href="static/problem.svg"' in page
+    open_line = re.search(r'data-division="Open".*?</tr>', page, re.DOTALL)
     assert open_line is not None
-    assert '<td class="n">1 (50%)</td>' in open_line.group(0)  # of 2 today, 1 successful
+    assert '<td class="n" data-label="Successful today">1 (50%)</td>' in open_line.group(0)  # of 2 today
 
 
 def test_station_names_are_text_never_markup(view: View) -> None:
@@ -181,8 +186,8 @@ def test_the_recent_challenges_ask_for_the_judge_pin_and_lock_again(view: View) 
     assert "✗ CWMZZ" in opened.text
     assert "not in the lexicon" in opened.text
     assert "✓ ZYZZYVA" in opened.text
-    assert '<td class="n">12</td>' in opened.text  # the table number
-    assert 'content="60; url=challenges"' in opened.text  # it locks itself
+    assert '<td class="n" data-label="Table">12</td>' in opened.text  # the table number
+    assert 'content="60; url=challenges?auto=1"' in opened.text  # without JavaScript it locks itself
     view.clock[0] += 61
     assert 'name="pin"' in view.client.get("/challenges").text  # the minute is up
     post_form(view.client, "/challenges", pin=PIN)
@@ -252,8 +257,8 @@ def test_director_once_checks_the_log_and_names_a_missing_one(view: View, tmp_pa
     runner = CliRunner()
     result = runner.invoke(kiosk, ["director", "--data-dir", str(view.data), "--once"])
     assert result.exit_code == 0, result.output
-    assert "3 stations, 2 in red" in result.output
-    assert "Table 2: not seen (red), 2 today" in result.output
+    assert "3 stations: 2 problems" in result.output
+    assert "Table 2: not seen (problem), 2 today" in result.output
     assert "Not seen today: Table 3" in result.output
     missing = runner.invoke(kiosk, ["director", "--data-dir", str(tmp_path / "nowhere"), "--once"])
     assert missing.exit_code == 2
@@ -300,7 +305,7 @@ def test_a_station_that_logged_today_without_reporting_is_red(view: View) -> Non
     view.storage.log.record(make_entry(["QI"], station="Old kiosk", bad=()))
     page = view.board()
     old = row(page, "Old kiosk")
-    assert '<tr class="red' in old
+    assert '<tr class="h-problem red' in old
     assert "no reports" in old
 
 
@@ -321,7 +326,7 @@ def test_the_first_page_keeps_paths_commands_and_hosts_for_the_judges_page(view:
         assert "not ready" in row(public, "Table 4")
     judges = view.judges_page()
     assert str(view.storage.local_path) in judges
-    details = re.search(r'<table id="station-details">.*?</table>', judges, re.DOTALL)
+    details = re.search(r'<table id="station-details".*?</table>', judges, re.DOTALL)
     assert details is not None
     assert "kiosk-04" in details.group(0)
     assert "kiosk set-pin --data-dir /var/lib/x" in details.group(0)

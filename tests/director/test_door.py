@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.core.errors import StorageError
-from kiosk.core.pin import PinOutcome
+from kiosk.core.station.pin import PinOutcome
 from kiosk.director.door import (
     DEVICE_BACKOFF,
     DOOR_WINDOW_S,

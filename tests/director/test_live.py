@@ -12,6 +12,7 @@ With ``KIOSK_DOCS_SHOTS=docs/screenshots`` the screenshots are also saved for th
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import subprocess
@@ -27,6 +28,9 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from kiosk.core.log.challenge import ChallengeEntry
+from kiosk.core.packs.lexicon import load_lexicon
+from kiosk.paths import default_pack_path
 from kiosk.storage import open_station_storage
 from kiosk.storage.database import open_engine
 from kiosk.storage.migrations import upgrade
@@ -40,6 +44,24 @@ KIOSK = Path(sys.executable).parent / "kiosk"
 WAIT_S = 120
 STALE_READS = 5  # a live update replaces the board's rows; a read that lost its row tries again
 SECRET_WORDS = ("ZYZZYVA", "QUIXOTRY", "MUZJIKS")
+
+
+def judged(
+    words: list[str],
+    station: str,
+    table: int | None,
+    bad: tuple[str, ...] = (),
+    *,
+    judged_at: datetime | None = None,
+    rule: str = "double",
+) -> ChallengeEntry:
+    """A challenge as a station on the embedded pack judges it (the windowless stations' entries)."""
+    info = load_lexicon(default_pack_path()).info
+    entry = make_entry(words, station=station, table=table, bad=bad, judged_at=judged_at or datetime.now(UTC))
+    ruling = dataclasses.replace(
+        entry.ruling, pack_name=info.name, pack_edition=info.edition, set_hash=info.set_hash
+    )
+    return dataclasses.replace(entry, ruling=ruling, rule_profile=rule)
 
 
 def run_env() -> dict[str, str]:
@@ -88,13 +110,21 @@ def fresh_text(read: Callable[[], str]) -> str:
 
 
 def board_text(browser: webdriver.Chrome) -> str:
-    return fresh_text(lambda: str(browser.find_element(By.ID, "board").text))
+    return fresh_text(lambda: str(browser.find_element(By.ID, "live").text))
 
 
 def station_row(browser: webdriver.Chrome, name: str) -> str:
     def read() -> str:
         rows = browser.find_elements(By.CSS_SELECTOR, f'tr[data-station="{name}"]')
         return str(rows[0].text) if rows else ""
+
+    return fresh_text(read)
+
+
+def division_row(browser: webdriver.Chrome, name: str) -> str:
+    def read() -> str:
+        rows = browser.find_elements(By.CSS_SELECTOR, f'tr[data-division="{name}"]')
+        return " ".join(str(rows[0].text).split()) + " " if rows else ""
 
     return fresh_text(read)
 
@@ -153,12 +183,8 @@ def test_the_director_watches_real_stations_in_a_real_browser(
         open_station_storage(tmp_path / "windowless", postgres_url) as judging,
     ):
         now = datetime.now(UTC)
-        judging.log.record(
-            make_entry(["ZYZZYVA", "QUIXOTRY"], station="Station A", bad=(), table=7, judged_at=now)
-        )
-        judging.log.record(
-            make_entry(["MUZJIKS", "QIX"], station="Station B", bad=("QIX",), table=31, judged_at=now)
-        )
+        judging.log.record(judged(["ZYZZYVA", "QUIXOTRY"], "Station A", 7, judged_at=now))
+        judging.log.record(judged(["MUZJIKS", "QIX"], "Station B", 31, ("QIX",), judged_at=now))
         url = f"http://127.0.0.1:{port}/"
         deadline = time.monotonic() + WAIT_S
         while True:  # the director is up once its page answers
@@ -182,16 +208,16 @@ def test_the_director_watches_real_stations_in_a_real_browser(
         a_row = station_row(browser, "Station A")
         assert "Open: ENABLE demo enable1" in a_row
         assert "asks for tables" in a_row
-        assert "double" in a_row
-        wait_for(browser, "the division's counts", lambda b: "Open 2 2 1 (50%)" in board_text(b))
+        assert "Double challenge" in a_row  # the rule in words
+        wait_for(browser, "the division's counts", lambda b: " 2 2 1 (50%) " in division_row(b, "Open"))
         page = browser.page_source
         for word in SECRET_WORDS:
             assert word not in page
         shoot(browser, tmp_path, "41-director-board")
 
         # A new challenge shows without a reload.
-        judging.log.record(make_entry(["CAT"], station="Station A", bad=(), judged_at=datetime.now(UTC)))
-        wait_for(browser, "the new challenge counted", lambda b: "Open 3 3 1 (33%)" in board_text(b))
+        judging.log.record(judged(["CAT"], "Station A", None))
+        wait_for(browser, "the new challenge counted", lambda b: " 3 3 1 (33%) " in division_row(b, "Open"))
         assert browser.execute_script("return window.kioskNotReloaded") is True
 
         # The database goes away: the page stays, and says so; then it catches up.
@@ -225,7 +251,7 @@ def test_the_director_watches_real_stations_in_a_real_browser(
         table = browser.find_element(By.ID, "challenges").text
         assert "✓ ZYZZYVA" in table
         assert "✗ QIX not in the lexicon" in table
-        assert "Station B Open 31 UNACCEPTABLE" in table
+        assert "Station B 31 Open UNACCEPTABLE" in table
         details = browser.find_element(By.ID, "station-details").text
         assert "no judge PIN is set" in details  # station C's reason, in full
         assert "kiosk set-pin" in details  # the command that fixes it

@@ -8,10 +8,10 @@ from datetime import UTC, datetime, timedelta, timezone
 
 from hypothesis import strategies as st
 
-from kiosk.core.adjudication import Ruling, Verdict, WordResult, WordStatus
-from kiosk.core.board import Board
-from kiosk.core.heartbeat import DivisionPack, Heartbeat, StationId, StationState
-from kiosk.core.record import ChallengeEntry, ChallengeId, SecondOpinion
+from kiosk.core.log.challenge import ChallengeEntry, ChallengeId, SecondOpinion
+from kiosk.core.log.heartbeat import DivisionPack, Heartbeat, StationId, StationState
+from kiosk.core.log.overview import Board
+from kiosk.core.play.adjudication import Ruling, Verdict, WordResult, WordStatus
 
 TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\x00"))  # no surrogates, no NUL
 WORD = st.text(
@@ -91,7 +91,7 @@ def make_entry(
 
 def read_board(url: str) -> Board:
     """The director's board of the log at ``url``, read as the view reads it ("today": the last hour)."""
-    from kiosk.storage.board import LogReader
+    from kiosk.storage.overview import LogReader
 
     reader = LogReader(url)
     try:

@@ -19,10 +19,10 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
 
-from kiosk.core.config import Division, StationConfig, load_divisions
 from kiosk.core.errors import StorageError
-from kiosk.core.record import ChallengeEntry
-from kiosk.core.session import JudgePressed, Screen, SessionState, Typed, VerdictExpired
+from kiosk.core.log.challenge import ChallengeEntry
+from kiosk.core.play.session import JudgePressed, Screen, SessionState, Typed, VerdictExpired
+from kiosk.core.station.config import Division, StationConfig, load_divisions
 from kiosk.storage import open_station_storage
 from kiosk.ui.controller import StationController
 

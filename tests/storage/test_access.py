@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.core.errors import PinError
-from kiosk.core.pin import PIN_BACKOFF_BASE_S, PIN_BACKOFF_MAX_S, PIN_FREE_ATTEMPTS
+from kiosk.core.station.pin import PIN_BACKOFF_BASE_S, PIN_BACKOFF_MAX_S, PIN_FREE_ATTEMPTS
 from kiosk.storage import JudgeAccess, PinOutcome, StationStorage, open_station_storage
 from kiosk.storage.database import open_engine, sqlite_url
 

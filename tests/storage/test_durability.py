@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.core.record import ChallengeId
+from kiosk.core.log.challenge import ChallengeId
 from kiosk.storage import LogQuery, open_station_storage
 from tests.conftest import REPO_ROOT, PackFactory
 from tests.storage.postgres import free_port

@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import text
 
 from kiosk.core.errors import StorageError
-from kiosk.core.heartbeat import DivisionPack, Heartbeat, StationState
+from kiosk.core.log.heartbeat import DivisionPack, Heartbeat, StationState
 from kiosk.storage import StationStorage, open_station_storage
 from kiosk.storage.database import open_engine
 from kiosk.storage.heartbeat import HeartbeatReporter, HeartbeatStore, database_now, station_id
@@ -87,7 +87,7 @@ def test_a_heartbeat_that_cannot_be_written_is_counted_never_raised(tmp_path: Pa
     [
         ("state", "'asleep'", "reports the state 'asleep', which this kiosk does not know"),
         ("packs", "'{\"Open\": 1}'", "not a list of at most 32"),
-        ("packs", '\'[["Open", "CSW", "24"]]\'', "not [division, pack, edition, served]"),
+        ("packs", '\'[["Open", "CSW", "24"]]\'', "not [division, pack, edition, served, digest, youth]"),
         ("packs", "'not json'", "is not JSON"),
         ("backlog", "-5", "it says -5 challenges wait"),
         ("rule_profile", "printf('%.2000c', 'x')", "its rule is over 120 characters long"),
@@ -196,7 +196,7 @@ def test_a_report_in_a_state_no_reader_knows_leaves_the_directors_board_up(postg
 
 def test_twenty_thousand_reports_in_a_log_make_a_bounded_board(postgres_url: str) -> None:
     """Written by anyone holding the log's owner's password (before: a 7.8 MB page, 4 s a page)."""
-    from kiosk.core.board import MAX_BOARD_STATIONS
+    from kiosk.core.log.overview import MAX_BOARD_STATIONS
     from kiosk.director.pages import Pages
     from kiosk.director.watch import Snapshot
     from kiosk.storage.migrations import upgrade

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import text
 
 from kiosk.core.errors import StorageError
-from kiosk.core.record import ChallengeLog
+from kiosk.core.log.challenge import ChallengeLog
 from kiosk.storage import (
     LogQuery,
     Outbox,

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from kiosk.core.adjudication import WordResult, WordStatus
 from kiosk.core.errors import StorageError
-from kiosk.core.record import ChallengeEntry
+from kiosk.core.log.challenge import ChallengeEntry
+from kiosk.core.play.adjudication import WordResult, WordStatus
 from kiosk.storage import open_station_storage
 from kiosk.storage.mapping import entry_from_json, entry_to_json, entry_to_row, row_to_entry
 from tests.storage.entries import WORD, entries, make_entry

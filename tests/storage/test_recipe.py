@@ -5,8 +5,9 @@ is a fresh cluster like Debian's (passwords over TCP; the superuser through the 
 as ``sudo -u postgres`` reaches it), and where the recipe names the machine, the test puts its
 own: the cluster's folder for ``/etc/postgresql/15/main``, loopback for the event's network,
 ``pg_ctl`` for ``systemctl`` and libpq's environment for ``sudo -u postgres``. Then the URLs the
-command printed run two stations, the judges' ``kiosk log show`` and the director's view, each
-with its own role.
+command printed run two stations (checked first with the guide's ``kiosk station --check``), the
+judges' ``kiosk log show`` and the director's view, each with its own role; the director sets the
+round and both stations stamp it.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from click.testing import CliRunner
 from kiosk.cli import kiosk
 from kiosk.core.errors import StorageError
 from kiosk.storage import open_station_storage
+from kiosk.storage.hall import HallControls
 from tests.conftest import REPO_ROOT, started_postgres
 from tests.storage.entries import make_entry, read_board
 from tests.storage.postgres import PostgresServer
@@ -42,6 +44,13 @@ def recipe() -> list[str]:
     block = text[text.index("```sh\n", start) + len("```sh\n") :]
     block = block[: block.index("\n```")]
     return [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def check_line() -> str:
+    """The guide's line that checks a station's shared log (the first command after the recipe's)."""
+    text = GUIDE.read_text(encoding="utf-8")
+    after = text[text.index(MARKER) :].splitlines()
+    return next(line for line in after if line.startswith("kiosk station ") and line.endswith("--check"))
 
 
 @pytest.fixture
@@ -99,24 +108,44 @@ def test_the_guides_recipe_makes_a_shared_log_the_stations_and_the_director_use(
     [director] = re.findall(r"kiosk director --database-url '(.+)' --data-dir", printed)
     assert all("@127.0.0.1:" in url for url in (*urls.values(), director))
 
-    entries = {
-        name: make_entry([word], station=name) for name, word in (("Table 1", "CAT"), ("Table 2", "QI"))
-    }
-    for name, entry in entries.items():  # each station with the line printed for it
-        with open_station_storage(tmp_path / name, urls[name], forward_in_background=False) as storage:
-            storage.log.record(entry)
-            assert storage.log.forward_backlog() == 1
     config = tmp_path / "station.toml"  # a station's configuration, the printed line pasted in
     pasted = f'database_url = "{urls["Table 1"]}"'
     config.write_text(
         f'station_name = "Table 1"\ndata_dir = "{tmp_path / "Table 1"}"\n{pasted}\n', encoding="utf-8"
     )
+    checked = subprocess.run(  # the guide's check, on the station, before the players arrive
+        ["bash", "-c", check_line().replace("/etc/challenge-kiosk/station.toml", str(config))],
+        env={**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "answers (schema" in checked.stdout
+    assert "adds station 'Table 1''s challenges; no round set yet" in checked.stdout
+    controls = HallControls(director)  # the director sets the round with its own line
+    try:
+        controls.set_round(2)
+    finally:
+        controls.close()
+    entries = {
+        name: make_entry([word], station=name) for name, word in (("Table 1", "CAT"), ("Table 2", "QI"))
+    }
+    for name, entry in entries.items():  # each station with the line printed for it
+        with open_station_storage(tmp_path / name, urls[name], forward_in_background=False) as storage:
+            storage.log.forward_backlog()  # the station hears the round from the log
+            storage.log.record(entry)
+            assert storage.log.forward_backlog() == 1
     shown = CliRunner().invoke(kiosk, ["log", "show", "--config", str(config)])
     assert shown.exit_code == 0, shown.output
     assert "  CAT" in shown.output
     assert "  QI" in shown.output  # every station's challenges, at any station
+    assert "round 2, " in shown.output  # stamped by each station, with the round the director set
     board = read_board(director)
     assert {line.name: line.counts.today for line in board.stations} == {"Table 1": 1, "Table 2": 1}
+    assert board.round is not None
+    assert board.round.number == 2
     with open_station_storage(tmp_path / "stranger", urls["Table 2"], forward_in_background=False) as storage:
         storage.log.record(make_entry(["ZA"], station=f"Table {uuid.uuid4().hex[:4]}"))
         with pytest.raises(StorageError, match="refuses challenges of station"):

@@ -21,14 +21,14 @@ import psycopg
 import pytest
 from psycopg import errors
 
-from kiosk.core.board import build_board
 from kiosk.core.errors import StorageError
-from kiosk.core.heartbeat import UNSEEN_AFTER_S
-from kiosk.core.record import LogQuery
+from kiosk.core.log.challenge import LogQuery
+from kiosk.core.log.heartbeat import UNSEEN_AFTER_S
+from kiosk.core.log.overview import build_board
 from kiosk.storage import StationStorage, open_station_storage
-from kiosk.storage.board import LogReader
 from kiosk.storage.heartbeat import HeartbeatStore
 from kiosk.storage.migrations import SCHEMA_VERSION
+from kiosk.storage.overview import LogReader
 from kiosk.storage.server import SharedLogSetUp, set_up_shared_log
 from tests.storage.entries import make_beat, make_entry, read_board
 from tests.storage.postgres import PostgresServer
@@ -246,7 +246,7 @@ def test_the_director_reads_and_writes_nothing(event: Event) -> None:
             "UPDATE challenge SET verdict = 'UNACCEPTABLE'",
             "DELETE FROM challenge",
             "SELECT kiosk_report(gen_random_uuid(), 'Table 1', 'h', 'ready', '', '[]', 'r', false, 0, '1', "
-            "now()::timestamp)",
+            "now()::timestamp, 3)",
         ):
             with pytest.raises((errors.InsufficientPrivilege, errors.ReadOnlySqlTransaction)):
                 director.execute(statement)
@@ -269,7 +269,7 @@ def report(
     station_id: uuid.UUID | None = None,
 ) -> None:
     conn.execute(
-        "SELECT kiosk_report(%s, %s, 'kiosk-01', %s, '', '[]', 'double', false, 0, '1.0', %s)",
+        "SELECT kiosk_report(%s, %s, 'kiosk-01', %s, '', '[]', 'double', false, 0, '1.0', %s, NULL)",
         (station_id or uuid.uuid4(), station, state, reported_at),
     )
 
@@ -441,3 +441,93 @@ def test_setup_refuses_what_it_cannot_do_with_what_to_do(
     # a role of that name that is not the log's: the station gets another name, never that role
     done = set_up_shared_log(secure_postgres.admin_url(), database="ev_taken", stations=["Table 1"])
     assert done.stations[0].role == "ev_taken_table_1_2"
+
+
+# -- the director's only writes: the round, a station retired ----------------------------------------
+
+
+def test_the_director_sets_the_round_and_retires_stations_only_through_the_servers_functions(
+    event: Event, tmp_path: Path
+) -> None:
+    """Its role holds no write privilege: the round and a retirement go through ``kiosk_set_round``
+    and ``kiosk_retire``, stamped by the server; no station may call them, nor write those tables."""
+    from kiosk.storage.hall import HallControls
+
+    controls = HallControls(event.director)
+    try:
+        controls.set_round(7)
+        station = uuid.uuid4()
+        controls.retire(station)
+        with pytest.raises(ValueError, match="1 to 999"):
+            controls.set_round(1000)
+    finally:
+        controls.close()
+    with raw(event.director) as director:
+        assert director.execute("SELECT round_number, set_by FROM event_round").fetchall() == [
+            (7, event.setup.director.role if event.setup.director else "")
+        ]
+        assert director.execute("SELECT station_id FROM station_retired").fetchall() == [(station,)]
+        director.execute("SET default_transaction_read_only = off")
+        for statement in (
+            "INSERT INTO event_round (round_number, set_at) VALUES (9, now())",
+            "DELETE FROM station_retired",
+            "UPDATE event_round SET round_number = 1",
+        ):
+            with pytest.raises(errors.InsufficientPrivilege):
+                director.execute(statement)
+        with pytest.raises(errors.CheckViolation, match="a round is numbered 1 to 999"):
+            director.execute("SELECT kiosk_set_round(0)")
+    with raw(event.url("Table 1")) as one:
+        assert one.execute("SELECT round_number FROM event_round").fetchall() == [(7,)]  # it reads it
+        for statement in (
+            "SELECT kiosk_set_round(8)",
+            "SELECT kiosk_retire(gen_random_uuid(), true)",
+            "INSERT INTO event_round (round_number, set_at) VALUES (8, now())",
+            "DELETE FROM station_retired",
+        ):
+            with pytest.raises(errors.InsufficientPrivilege):
+                one.execute(statement)
+
+
+def test_a_station_stamps_the_round_it_heard_from_the_server_and_the_outbox_carries_it(
+    event: Event, tmp_path: Path
+) -> None:
+    """The round travels server → station (the forwarder), is stamped on each challenge when it is
+    judged (locally, no network), and travels back with it: a challenge judged in round 7 and sent
+    after the director moved on to round 8 is still round 7's. The server stamps when it arrived."""
+    from kiosk.storage.hall import HallControls
+
+    controls = HallControls(event.director)
+    try:
+        with open_station_storage(
+            tmp_path / "one", event.url("Table 1"), forward_in_background=False
+        ) as storage:
+            storage.log.record(before := make_entry(["QI"], station="Table 1"))  # no round set yet
+            controls.set_round(7)
+            storage.log.forward_backlog()  # sends the first, hears round 7
+            storage.log.record(in_seven := make_entry(["ZA"], station="Table 1"))
+            reporter = storage.heartbeat_reporter(interval_s=3600)
+            reporter.report(make_beat("Table 1", number=1))
+            assert reporter.write_now() is not None
+            controls.set_round(8)
+            storage.log.forward_backlog()  # sends round 7's challenge and the report; hears round 8
+            storage.log.record(in_eight := make_entry(["XU"], station="Table 1"))
+            storage.log.forward_backlog()
+    finally:
+        controls.close()
+    reader = LogReader(event.director)
+    try:
+        rounds = {entry.challenge_id: entry.round for entry in reader.challenges(LogQuery())}
+        assert rounds == {before.challenge_id: None, in_seven.challenge_id: 7, in_eight.challenge_id: 8}
+        assert [entry.challenge_id for entry in reader.challenges(LogQuery(round=7))] == [
+            in_seven.challenge_id
+        ]
+    finally:
+        reader.close()
+    with raw(event.director) as director:
+        received = director.execute(
+            "SELECT bool_and(received_at BETWEEN timezone('UTC', now()) - interval '5 minutes' "
+            "AND timezone('UTC', now())) FROM challenge"
+        ).fetchone()
+        assert received == (True,)  # stamped by the server's clock as it stored them
+        assert director.execute("SELECT round_number FROM station_heartbeat").fetchall() == [(7,)]

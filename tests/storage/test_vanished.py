@@ -234,8 +234,8 @@ def test_no_program_of_the_kiosk_throws_away_the_write_ahead_log_of_a_log_emptie
     from click.testing import CliRunner
 
     from kiosk.cli import kiosk
-    from kiosk.storage.board import LogReader
     from kiosk.storage.database import sqlite_url
+    from kiosk.storage.overview import LogReader
 
     data = tmp_path / "station"
     with open_station_storage(data) as station:  # the station runs on

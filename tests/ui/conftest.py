@@ -15,9 +15,9 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
-from kiosk.core.config import Division, Languages, StationConfig, Verifier, load_divisions
 from kiosk.core.errors import StorageError
-from kiosk.core.record import ChallengeEntry, ChallengeLog
+from kiosk.core.log.challenge import ChallengeEntry, ChallengeLog
+from kiosk.core.station.config import Division, Languages, StationConfig, Verifier, load_divisions
 from kiosk.storage import StationStorage, open_station_storage
 from kiosk.ui.controller import StationController
 from kiosk.ui.window import StationWindow

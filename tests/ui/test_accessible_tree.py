@@ -14,8 +14,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAccessible
 
-from kiosk.core.config import JudgeSettings
-from kiosk.core.session import Screen
+from kiosk.core.play.session import Screen
+from kiosk.core.station.config import JudgeSettings
 from kiosk.ui.window import StationWindow
 from tests.ui.accessible import nodes, said_anywhere
 from tests.ui.conftest import PIN, JudgeFactory, JudgeRig, press, tab, type_text

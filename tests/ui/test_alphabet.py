@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from kiosk.core.config import Division
-from kiosk.ui.views import TILE_GAP, TouchKeyboard
+from kiosk.core.station.config import Division
+from kiosk.core.words.alphabet import TILE_GAP
+from kiosk.ui.players.keys import TouchKeyboard
 from kiosk.ui.window import StationWindow
 from tests.conftest import PackFactory
 from tests.ui.conftest import StationFactory, click, press, tab, type_text
@@ -171,7 +172,7 @@ def test_a_catalan_word_typed_with_its_l_l_dot_gets_its_verdict_on_screen(
 
 
 def shown_words_after_judging(stored: tuple[str, ...]) -> list[str]:
-    from kiosk.core.alphabet import tiles_of
+    from kiosk.core.words.alphabet import tiles_of
 
     return [TILE_GAP.join(tiles_of(word)) for word in stored]
 

@@ -3,7 +3,7 @@
 The station runs under Xvfb as a kiosk session runs it, with at-spi2-core's bus and Qt's AT-SPI
 bridge on (QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1, as when Orca runs), typed into with real key
 events; ``atspi_listen.py`` listens with pyatspi, as Orca does. Every step of a challenge must be
-announced, once, with the words ``kiosk.core.speech`` gives it: the verdict once (it was twice),
+announced, once, with the words ``kiosk.core.play.speech`` gives it: the verdict once (it was twice),
 and nothing after the Tab that names a word.
 """
 
@@ -19,13 +19,14 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.core.language import english
-from kiosk.core.lexicon import load_lexicon
-from kiosk.core.session import JudgePressed
+from kiosk.core.packs.lexicon import load_lexicon
+from kiosk.core.play.session import JudgePressed
+from kiosk.core.words.language import english
 from tests.conftest import REPO_ROOT
 from tests.outputs import read_output, report
 from tests.speaking import keys, spoken
-from tests.test_x11_station import _require, _wait_for, _window_id, display  # noqa: F401 (a fixture)
+from tests.test_x11_station import _wait_for, _window_id, display  # noqa: F401 (a fixture)
+from tests.xvfb import require
 
 pytestmark = pytest.mark.slow
 
@@ -38,7 +39,7 @@ PLAY = "2cat dogz"
 @pytest.fixture
 def accessibility_bus(display: str, tmp_path: Path) -> Iterator[dict[str, str]]:  # noqa: F811
     """A session bus of its own with at-spi2-core's accessibility bus on it: the environment to run in."""
-    _require("dbus-daemon")
+    require("dbus-daemon")
     for program in (SYSTEM_PYTHON, BUS_LAUNCHER):
         if not Path(program).exists():
             message = f"{program} is missing (./dev.sh test installs at-spi2-core and python3-pyatspi)"

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QApplication, QWidget
 
-from kiosk.core.adjudication import Verdict
-from kiosk.core.config import Division, Verifier
 from kiosk.core.edition import load_edition_table
-from kiosk.core.lexicon import load_lexicon
+from kiosk.core.packs.lexicon import load_lexicon
+from kiosk.core.play.adjudication import Verdict
+from kiosk.core.station.config import Division, Verifier
 from kiosk.paths import known_editions_path
 from kiosk.ui import theme
 from kiosk.ui.judge.recheck import recheck_card

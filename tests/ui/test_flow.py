@@ -8,10 +8,10 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from kiosk.core.config import Division, Timings
-from kiosk.core.record import record_again
-from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
-from kiosk.core.session import Screen
+from kiosk.core.log.challenge import record_again
+from kiosk.core.play.rules import PenaltyParty, ProfileKind, RuleProfile
+from kiosk.core.play.session import Screen
+from kiosk.core.station.config import Division, Timings
 from kiosk.ui import theme
 from tests.ui.conftest import StationFactory, press, tab, type_text
 from tests.ui.test_fit import assert_every_text_fits

@@ -12,10 +12,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
-from kiosk.core.config import Division, JudgeSettings
-from kiosk.core.pin import PinOutcome
-from kiosk.core.rules import ProfileKind
-from kiosk.core.session import Screen
+from kiosk.core.play.rules import ProfileKind
+from kiosk.core.play.session import Screen
+from kiosk.core.station.config import Division, JudgeSettings
+from kiosk.core.station.pin import PinOutcome
 from kiosk.storage import JudgeAccess
 from kiosk.storage.database import open_engine, sqlite_url
 from kiosk.ui.app import restore_settings

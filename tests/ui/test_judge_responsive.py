@@ -17,7 +17,7 @@ import psycopg
 from PySide6.QtCore import Qt, QTimer
 from pytestqt.qtbot import QtBot
 
-from kiosk.core.rules import ProfileKind
+from kiosk.core.play.rules import ProfileKind
 from kiosk.ui import theme
 from kiosk.ui.window import StationWindow
 from tests.ui.conftest import PIN, JudgeFactory, JudgeRig, press, send_key, settle, tab, type_text

@@ -10,9 +10,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QWidget
 
-from kiosk.core.config import Division
 from kiosk.core.judge import JudgePage
-from kiosk.core.session import Screen
+from kiosk.core.play.session import Screen
+from kiosk.core.station.config import Division
 from kiosk.ui.window import StationWindow
 from tests.conftest import PackFactory
 from tests.ui.conftest import PIN, JudgeFactory, Rig, StationFactory, press, settle, tab, type_text

@@ -27,12 +27,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
 
 import kiosk
-from kiosk.core.config import Division, Languages, StationConfig, load_divisions
 from kiosk.core.errors import ConfigError, KioskError, NotAPackError
 from kiosk.core.judge import MENU_PAGES, JudgePage
-from kiosk.core.language import Catalogue, language_names, load_catalogue, marked, spoken
-from kiosk.core.rules import PenaltyParty, ProfileKind, RuleProfile
+from kiosk.core.play.rules import PenaltyParty, ProfileKind, RuleProfile
+from kiosk.core.station.config import Division, Languages, StationConfig, load_divisions
 from kiosk.core.wording import SUMMED_UP
+from kiosk.core.words.language import Catalogue, language_names, load_catalogue, marked, spoken
 from kiosk.paths import station_data
 from kiosk.station import load_station_config
 from kiosk.ui.app import ONE_LINE, SERVES_BY_ITSELF, no_pin_problem
@@ -437,7 +437,7 @@ def test_the_escape_check_finds_an_english_text(station: StationFactory) -> None
 def test_a_missing_compiled_catalogue_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """An installation built without its catalogues says so, instead of showing English."""
     assert load_catalogue("fr").text("Lexicon") == "Lexique"
-    monkeypatch.setattr("kiosk.core.language._catalogue_path", lambda code: tmp_path / f"{code}.mo")
+    monkeypatch.setattr("kiosk.core.words.language._catalogue_path", lambda code: tmp_path / f"{code}.mo")
     with pytest.raises(Exception, match=r"no compiled fr catalogue .*reinstall"):
         load_catalogue("fr", where="station.toml: language")
 

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
-from kiosk.core.session import Screen
+from kiosk.core.play.session import Screen
 from kiosk.paths import lock_data_dir, station_data
 from kiosk.storage import StationStorage
 from kiosk.ui.app import run_station

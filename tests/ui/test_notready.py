@@ -10,8 +10,8 @@ from PySide6.QtGui import QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from kiosk.core.config import load_divisions
 from kiosk.core.errors import ConfigError, KioskError, NotAPackError
+from kiosk.core.station.config import load_divisions
 from kiosk.station import load_station_config, stated_words, station_words
 from kiosk.ui.notready import NotReadyWindow
 from kiosk.ui.theme import fits

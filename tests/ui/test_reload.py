@@ -7,14 +7,14 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from kiosk.core.adjudication import Verdict
-from kiosk.core.config import Division, Verifier
 from kiosk.core.edition import EditionTable, KnownEdition
 from kiosk.core.judge import JudgePage
-from kiosk.core.lexicon import load_lexicon
-from kiosk.core.reload import reload_divisions
-from kiosk.core.session import Screen
-from kiosk.core.walk import PackWalker, WalkCache
+from kiosk.core.packs.lexicon import load_lexicon
+from kiosk.core.packs.verification import PackWalker, WalkCache
+from kiosk.core.play.adjudication import Verdict
+from kiosk.core.play.session import Screen
+from kiosk.core.station.config import Division, Verifier
+from kiosk.core.station.reload import reload_divisions
 from kiosk.storage import LogQuery
 from tests.conftest import PackFactory
 from tests.ui.conftest import PIN, WORDS, JudgeFactory, JudgeRig, MemoryLog, click, press, tab, type_text

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from kiosk.core.config import Division
-from kiosk.core.heartbeat import DivisionPack, Heartbeat, StationState
-from kiosk.ui.report import StationReport
+from kiosk.core.log.heartbeat import DivisionPack, Heartbeat, StationState
+from kiosk.core.station.config import Division
+from kiosk.ui.heartbeat import StationReport
 from tests.ui.conftest import PIN, JudgeFactory, JudgeRig, MemoryLog, press, tab, type_text
 
 WAIT_S = 60
@@ -43,9 +43,13 @@ def test_every_state_of_the_station_is_reported_as_its_screen_shows_it(
     assert ready.state is StationState.READY
     assert ready.station == "Station 7"
     assert ready.ask_table
-    assert ready.packs == (
-        DivisionPack("Open", "Club list", "2026"),
-        DivisionPack("Schools", "Club list", "2026"),
+    info = rig.controller.divisions[0].lexicon.info
+    assert info.youth_set_hash is not None
+    assert ready.packs == (  # what rules each division: the word set, and the youth list where it applies
+        DivisionPack("Open", "Club list", "2026", set_hash=info.set_hash),
+        DivisionPack(
+            "Schools", "Club list", "2026", set_hash=f"{info.set_hash}/{info.youth_set_hash}", youth=True
+        ),
     )
     assert ready.rule_profile == "double"
     type_text(window, "2")
@@ -77,3 +81,36 @@ def test_a_station_whose_storage_is_not_open_reports_nothing(judge_station: Judg
     rig = judge_station()
     report = StationReport(rig.window, rig.controller, lambda: rig.storage)
     assert report.report() is None  # the log was never opened: nothing to write into
+
+
+def test_a_station_a_judge_leaves_says_closed_to_the_shared_log_on_its_way_out(
+    judge_station: JudgeFactory, postgres_url: str
+) -> None:
+    """A judge's "Exit the station" is no crash: the station's last report, CLOSED, reaches the
+    shared server before it goes (the director shows it closed, not missing)."""
+    from tests.storage.entries import read_board
+
+    rig = judge_station(database_url=postgres_url)
+    window = rig.window
+    rig.controller.open_log()
+    report = StationReport(window, rig.controller, lambda: rig.storage, every_ms=3_600_000)
+    report.start()
+    rig.storage.send_reports()  # on the server now: ready
+    [line] = read_board(postgres_url).stations
+    assert line.beat is not None
+    assert line.beat.state is StationState.READY
+    left: list[bool] = []
+    window.left.connect(lambda: left.append(True))
+    press(window, Qt.Key.Key_Escape)  # the judge's door
+    type_text(window, PIN)
+    press(window, Qt.Key.Key_Return, "\r")
+    type_text(window, "8")  # Exit the station
+    press(window, Qt.Key.Key_Return, "\r")  # Yes, exit
+    assert left == [True]
+    closing = report.close()
+    assert closing is not None
+    assert closing.state is StationState.CLOSED
+    [line] = read_board(postgres_url).stations
+    assert line.beat is not None
+    assert line.beat.state is StationState.CLOSED  # sent before the station went, not at its next start
+    assert not line.red

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from kiosk.core.config import Access
-from kiosk.core.language import load_catalogue
-from kiosk.core.speech import Spelled
+from kiosk.core.play.speech import Spelled
+from kiosk.core.station.config import Access
+from kiosk.core.words.language import load_catalogue
 from tests.ui.conftest import StationFactory, press, tab, type_text
 
 K = Qt.Key
@@ -71,7 +71,7 @@ def test_the_catalogue_has_the_french_verdict() -> None:
 
 
 def test_the_repeat_key_is_the_one_the_station_names() -> None:
-    from kiosk.core.speech import REPEAT_KEY
+    from kiosk.core.play.speech import REPEAT_KEY
     from kiosk.ui.window import REPEAT_KEY as QT_REPEAT_KEY
 
     assert getattr(Qt.Key, f"Key_{REPEAT_KEY}") == QT_REPEAT_KEY

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QWidget
 
-from kiosk.core.config import DEFAULT_COLOURS, Division
+from kiosk.core.station.config import DEFAULT_COLOURS, Division
 from kiosk.ui import theme
 from kiosk.ui.theme import FitLabel
 from tests.ui.conftest import MemoryLog, StationFactory, tab, type_text

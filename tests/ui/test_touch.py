@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gettext
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from PySide6.QtCore import Qt
@@ -10,8 +12,9 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QPushButton
 from pytestqt.qtbot import QtBot
 
-from kiosk.core.config import Division
 from kiosk.core.judge import JudgePage
+from kiosk.core.station.config import Division, Languages
+from kiosk.core.words.language import Catalogue
 from kiosk.ui import theme
 from kiosk.ui.window import StationWindow
 from tests.ui.conftest import PIN, JudgeFactory, MemoryLog, StationFactory, click, press, tab, type_text
@@ -198,3 +201,39 @@ def test_the_fault_screen_judge_button_takes_a_finger(station: StationFactory, q
     tap(qtbot, rig.window, "1", "C", "A", "T", "JUDGE")
     assert rig.window.stack.currentWidget() is rig.window.fault
     assert assert_big_enough_for_a_finger(rig.window) == 1
+
+
+class _Reworded(gettext.NullTranslations):
+    """A translation whose sentences do not repeat its key names word for word (Spanish, but the
+    sentence says "pulse la tecla TAB" where the key name alone is "pulse TAB")."""
+
+    WORDS: ClassVar[dict[str, str]] = {
+        "press TAB": "pulse TAB",
+        "tap JUDGE": "toque JUZGAR",
+        "Esc": "Esc",
+        "CLEAR": "BORRAR",
+        "{all_typed}: press TAB to judge, or Esc to start again": (
+            "{all_typed}: pulse la tecla TAB para juzgar, o Esc para empezar de nuevo"
+        ),
+        "{all_typed}: tap JUDGE to judge, or CLEAR to start again": (
+            "{all_typed}: toque JUZGAR para juzgar, o BORRAR para empezar de nuevo"
+        ),
+    }
+
+    def gettext(self, message: str) -> str:
+        return self.WORDS.get(message, message)
+
+
+def test_a_touch_notice_names_the_touch_keys_whatever_the_translation_s_wording(
+    station: StationFactory, qtbot: QtBot
+) -> None:
+    """The notice is worded for a touch screen where it is made, never by finding the keyboard's
+    key names inside a translated sentence (which broke as soon as a translator reworded one)."""
+    words = Catalogue(language="es", translations=_Reworded())
+    rig = station(touch=True, languages=Languages(words, (words,)))
+    window = rig.window
+    tap(qtbot, window, "1")
+    tap(qtbot, window, "Q", "I", "SPACE", "Z")
+    notice = window.entry.notice.source
+    assert notice == "The word is typed: toque JUZGAR para juzgar, o BORRAR para empezar de nuevo"
+    assert "TAB" not in notice

@@ -1,6 +1,6 @@
 """Judge mode as a pure state machine: a frozen state and one ``transition`` that returns effects.
 
-The same shape as the players' flow (``kiosk.core.session``): the Qt view forwards every key, tap
+The same shape as the players' flow (``kiosk.core.play.session``): the Qt view forwards every key, tap
 and clock tick as an ``Event``, paints the ``JudgeState`` it gets back and carries out the effects,
 which come in two kinds:
 

@@ -12,14 +12,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from kiosk.core.config import LoadedDivision, StationConfig, Verifier
 from kiosk.core.judge.state import RECHECK_QUERY_LIMIT, Moment, Period, Station
-from kiosk.core.lexicon import MarisaLexicon
-from kiosk.core.pin import PinCheck
-from kiosk.core.record import ChallengeEntry, ChallengeId, LeftOut, LogStatus
-from kiosk.core.reload import OnDisk, ReloadResult
-from kiosk.core.settings import StationChoice
-from kiosk.core.trust import TrustedKey
+from kiosk.core.log.challenge import ChallengeEntry, ChallengeId, LeftOut, LogStatus
+from kiosk.core.packs.lexicon import MarisaLexicon
+from kiosk.core.packs.trust import TrustedKey
+from kiosk.core.station.config import LoadedDivision, StationConfig, Verifier
+from kiosk.core.station.pin import PinCheck
+from kiosk.core.station.reload import OnDisk, ReloadResult
+from kiosk.core.station.settings import StationChoice
+from kiosk.core.wording import Text
 
 # -- events -------------------------------------------------------------------------------------------
 
@@ -199,7 +200,7 @@ class KeptRecorded:
 
     ticket: int
     recorded: tuple[ChallengeId, ...]
-    problem: str  # why the others were not ("" when none is left)
+    problem: Text  # why the others were not ("" when none is left)
 
 
 @dataclass(frozen=True)
@@ -320,7 +321,7 @@ class Failed:
     """A request raised: a storage error, a file that could not be written. ``problem`` says why."""
 
     request: Request
-    problem: str
+    problem: Text
 
 
 class Order:
@@ -355,7 +356,7 @@ class TakeReload(Order):
 @dataclass(frozen=True)
 class SettleKept(Order):
     recorded: tuple[ChallengeId, ...]
-    problem: str
+    problem: Text
 
 
 @dataclass(frozen=True)

@@ -71,11 +71,12 @@ from kiosk.core.judge.state import (
     menu_page,
     periods,
 )
-from kiosk.core.lexicon import MarisaLexicon
-from kiosk.core.pin import PinOutcome
-from kiosk.core.record import local_midnight
-from kiosk.core.reload import ReloadResult
-from kiosk.core.settings import Field, saved_names, stepped
+from kiosk.core.log.challenge import local_midnight
+from kiosk.core.packs.lexicon import MarisaLexicon
+from kiosk.core.station.pin import PinOutcome
+from kiosk.core.station.reload import ReloadResult
+from kiosk.core.station.settings import Field, saved_names, stepped
+from kiosk.core.wording import Text
 
 __all__ = ["Step", "transition"]
 
@@ -458,7 +459,7 @@ def _on_answer(state: JudgeState, event: Event) -> Step:
     return Step(state)  # an answer nobody waits for any more
 
 
-def _on_failure(state: JudgeState, request: Request, problem: str) -> Step:
+def _on_failure(state: JudgeState, request: Request, problem: Text) -> Step:
     ticket = request.ticket
     if ticket == state.door.asking:
         if isinstance(request, CheckPin):

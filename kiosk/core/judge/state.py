@@ -15,11 +15,12 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from kiosk.core.config import LoadedDivision, StationConfig, Verifier
-from kiosk.core.pin import PIN_MAX_LENGTH, PinAttempts
-from kiosk.core.record import ChallengeEntry, LeftOut, LogStatus, local_midnight
-from kiosk.core.reload import OnDisk, ReloadResult
-from kiosk.core.settings import Field, StationChoice, choice_fields
+from kiosk.core.log.challenge import ChallengeEntry, LeftOut, LogStatus, local_midnight
+from kiosk.core.station.config import LoadedDivision, StationConfig, Verifier
+from kiosk.core.station.pin import PIN_MAX_LENGTH, PinAttempts
+from kiosk.core.station.reload import OnDisk, ReloadResult
+from kiosk.core.station.settings import Field, StationChoice, choice_fields
+from kiosk.core.wording import Text
 
 JUDGE_IDLE_LOCK_S = 60.0
 RECHECK_ROWS = 5  # challenges listed at once on the recheck page
@@ -119,7 +120,7 @@ class Station:
     divisions: tuple[LoadedDivision, ...]
     choice: StationChoice  # the divisions served, rule profile and timings in use now
     kept: tuple[ChallengeEntry, ...] = ()  # judged while the log failed: only in this station's memory
-    last_fault: str = ""  # why the log refused the last challenge
+    last_fault: Text = ""  # why the log refused the last challenge
     fault_shown: bool = False  # the players' screen shows a station fault
     packs_verified_at: datetime | None = None  # by the last reload; None: at start-up
     reload_waiting: bool = False  # a reloaded set waits for the ready screen
@@ -174,7 +175,7 @@ class Said(enum.Enum):
 class Notice:
     said: Said
     count: int = 0
-    detail: str = ""
+    detail: Text = ""
 
 
 # -- the pages' states ------------------------------------------------------------------------------
@@ -187,7 +188,7 @@ class Refusal:
     (``problem``)."""
 
     failures: int = 0
-    problem: str = ""
+    problem: Text = ""
     too_soon: bool = False
 
 
@@ -203,7 +204,7 @@ class Door:
     typed: str = ""
     has_pin: bool = True
     refusal: Refusal | None = None
-    unreadable: str = ""  # the storage could not be read, so no PIN can be checked: why
+    unreadable: Text = ""  # the storage could not be read, so no PIN can be checked: why
     shut_until_s: float = 0.0  # monotonic: the keypad is shut before then (the wrong-PIN back-off)
     asking: int | None = None  # the ticket of the read or the check under way
 
@@ -289,7 +290,7 @@ class Recheck:
     stations: tuple[str, ...] = ()  # the stations in the log, for the station filter
     entries: tuple[ChallengeEntry, ...] = ()
     selected: int = 0
-    problem: str = ""  # the log could not be read: why
+    problem: Text = ""  # the log could not be read: why
     local_only: bool = False  # the shared log was out of reach: this station's challenges only
     left_out: tuple[LeftOut, ...] = ()  # rows of the log it could not read, each named: never hidden
     asking: int | None = None
@@ -304,7 +305,7 @@ def first_row(selected: int, count: int) -> int:
 class Counts:
     counts: tuple[tuple[str, int], ...] = ()  # challenges per station since midnight
     at: datetime | None = None  # when they were counted (local time)
-    problem: str = ""
+    problem: Text = ""
     local_only: bool = False
     asking: int | None = None
 
@@ -312,7 +313,7 @@ class Counts:
 @dataclass(frozen=True)
 class Status:
     log: LogStatus | None = None
-    problem: str = ""  # the log's status could not be read: why
+    problem: Text = ""  # the log's status could not be read: why
     notice: Notice | None = None
     asking: int | None = None
     forwarding: int | None = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from kiosk.core.judge import JudgeState
-from kiosk.core.language import Catalogue, english, marked
+from kiosk.core.words.language import Catalogue, english, marked
 from kiosk.ui.judge.page import TextPage
 
 __all__ = ["CountsPage", "count_lines"]

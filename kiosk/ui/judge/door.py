@@ -5,11 +5,11 @@ from __future__ import annotations
 from PySide6.QtWidgets import QGridLayout, QSizePolicy, QWidget
 
 from kiosk.core.judge import Door, JudgeState, Key, Pressed, Typed
-from kiosk.core.language import Catalogue, english, marked
+from kiosk.core.words.language import Catalogue, english, marked
 from kiosk.ui import theme
-from kiosk.ui.judge.page import Page, Send, format_wait, row
+from kiosk.ui.judge.page import Page, Send, format_wait
+from kiosk.ui.layout import row, spacer, stack
 from kiosk.ui.theme import FitButton, FitLabel
-from kiosk.ui.views import _spacer, _stack
 
 __all__ = ["DoorPage"]
 
@@ -104,10 +104,10 @@ class DoorPage(Page):
             grid.addWidget(cancel, 4, 0, 1, 3)
             for r in range(5):
                 grid.setRowStretch(r, 1)
-            items.append((row((_spacer(), 1), (pad, 3), (_spacer(), 1)), 75))
+            items.append((row((spacer(), 1), (pad, 3), (spacer(), 1)), 75))
         else:
-            items.append((_spacer(), 40))
-        _stack(self, items)
+            items.append((spacer(), 40))
+        stack(self, items)
 
     def show_state(self, state: JudgeState, *, looking: bool) -> None:
         door, now_s = state.door, state.now.monotonic_s

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kiosk.core.judge import Export, JudgeState, Key, Pressed, Said
-from kiosk.core.language import Catalogue, english, marked
+from kiosk.core.words.language import Catalogue, english, marked
 from kiosk.ui import theme
 from kiosk.ui.judge.page import ENTER_KEY, Send, TextPage, keyed
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from kiosk.core.judge import JudgeState, Key, Pressed
-from kiosk.core.language import Catalogue, english, marked
-from kiosk.core.plural import counted
+from kiosk.core.words.language import Catalogue, english, marked
+from kiosk.core.words.plural import counted
 from kiosk.ui import theme
-from kiosk.ui.judge.page import ENTER_KEY, ESCAPE_KEY, Page, Send, row
+from kiosk.ui.judge.page import ENTER_KEY, ESCAPE_KEY, Page, Send
+from kiosk.ui.layout import row, spacer, stack
 from kiosk.ui.theme import FitLabel
-from kiosk.ui.views import _spacer, _stack
 
 __all__ = ["ExitPage", "kept_warning"]
 
@@ -50,15 +50,15 @@ class ExitPage(Page):
         self.cancel = self.button(NO if touch else f"{NO}\n(Esc)", Pressed(Key.ESCAPE))
         self.cancel.reference = self.confirm.reference = exit_text
         self.cancel.setObjectName("exit-cancel")
-        _stack(
+        stack(
             self,
             [
-                (_spacer(), 8),
+                (spacer(), 8),
                 (self.headline, 20),
                 (self.detail, 12),
                 (self.kept, 12),
                 (row((self.cancel, 1), (self.confirm, 1), spacing=40), 22),
-                (_spacer(), 16),
+                (spacer(), 16),
             ],
         )
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from PySide6.QtWidgets import QGridLayout, QSizePolicy, QWidget
 
 from kiosk.core.judge import MENU_PAGES, JudgePage, JudgeState, Typed
-from kiosk.core.language import Catalogue, english, marked
-from kiosk.core.pin import PinAttempts
-from kiosk.core.plural import counted
+from kiosk.core.station.pin import PinAttempts
+from kiosk.core.words.language import Catalogue, english, marked
+from kiosk.core.words.plural import counted
 from kiosk.ui import theme
 from kiosk.ui.judge.page import Page, Send
+from kiosk.ui.layout import stack
 from kiosk.ui.theme import FitButton, FitLabel
-from kiosk.ui.views import _stack
 
 __all__ = ["MENU_LABELS", "MenuPage", "warning"]
 
@@ -58,7 +58,7 @@ class MenuPage(Page):
         grid = QGridLayout(choices)
         grid.setContentsMargins(0, 8, 0, 8)
         grid.setSpacing(10)
-        _stack(self, [(self.warning, 10), (choices, 90)])
+        stack(self, [(self.warning, 10), (choices, 90)])
         self.buttons: dict[JudgePage, FitButton] = {}
         rows = (len(MENU_PAGES) + 1) // 2
         for index, page in enumerate(MENU_PAGES):

@@ -11,13 +11,14 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from kiosk.core.config import LoadedDivision
 from kiosk.core.edition import PackRecognition
 from kiosk.core.judge import JudgeState, Typed
-from kiosk.core.language import Catalogue, english, marked
-from kiosk.core.lexicon import MarisaLexicon
-from kiosk.core.plural import counted
-from kiosk.core.reload import DiskState, OnDisk, ReloadResult
+from kiosk.core.packs.lexicon import MarisaLexicon
+from kiosk.core.station.config import LoadedDivision
+from kiosk.core.station.reload import DiskState, OnDisk, ReloadResult
+from kiosk.core.wording import Text
+from kiosk.core.words.language import Catalogue, english, marked
+from kiosk.core.words.plural import counted
 from kiosk.ui import theme
 from kiosk.ui.judge.page import Send, TextPage, keyed
 
@@ -82,7 +83,7 @@ def pack_lines(
     """
     t = t or english()
     lines: list[str] = []
-    shown: set[str] = set()
+    shown: set[Text] = set()
     # The outcome itself is the page's notice (``reload_summary``); the lines say only what
     # it does not: which files failed and why, or each change when there are several.
     if result is not None and not result.accepted:

@@ -1,4 +1,4 @@
-"""What every judge page shares: the page itself, rows of widgets, and the text page.
+"""What every judge page shares: the page itself and the text page (rows are the layout kit's).
 
 A page paints a ``JudgeState`` (``show_state``) and forwards what the judge does as judge-mode
 events (``send``); it decides nothing and reads no storage. Each page's words are in its own
@@ -11,16 +11,15 @@ import math
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QHBoxLayout, QSizePolicy, QWidget
+from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from kiosk.core.judge import Event, JudgeState
-from kiosk.core.language import Catalogue, english, marked
+from kiosk.core.words.language import Catalogue, english, marked
 from kiosk.ui import theme
+from kiosk.ui.layout import row, spacer, stack
 from kiosk.ui.theme import FitButton, FitLabel
-from kiosk.ui.views import _spacer, _stack
 
-__all__ = ["ENTER_KEY", "ESCAPE_KEY", "Page", "Row", "Send", "TextPage", "format_wait", "keyed", "row"]
+__all__ = ["ENTER_KEY", "ESCAPE_KEY", "Page", "Send", "TextPage", "format_wait", "keyed"]
 
 Send = Callable[[Event], None]
 A = Qt.AlignmentFlag
@@ -40,32 +39,6 @@ def format_wait(seconds: float) -> str:
     """A wait as a countdown, rounded up: ``0:05``, ``14:59``."""
     whole = max(0, math.ceil(seconds - 1e-9))
     return f"{whole // 60}:{whole % 60:02d}"
-
-
-class Row(QWidget):
-    """Widgets side by side, kept apart by a gap that grows with the row (a quarter of its
-    height, at least ``spacing``): text beside a button never runs into it on a big screen."""
-
-    def __init__(self, items: Sequence[tuple[QWidget, int]], *, spacing: int, margin: int) -> None:
-        super().__init__()
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
-        self._spacing = spacing
-        self._layout = QHBoxLayout(self)
-        self._layout.setContentsMargins(0, margin, 0, margin)
-        self._layout.setSpacing(spacing)
-        for widget, stretch in items:
-            self._layout.addWidget(widget, stretch)
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
-        spacing = max(self._spacing, self.height() // 4)
-        if spacing != self._layout.spacing():
-            self._layout.setSpacing(spacing)
-            self._layout.activate()  # now, not after the frame: the widgets are placed already
-        super().resizeEvent(event)
-
-
-def row(*items: tuple[QWidget, int], spacing: int = 8, margin: int = 4) -> QWidget:
-    return Row(items, spacing=spacing, margin=margin)
 
 
 class Page(QWidget):
@@ -116,8 +89,8 @@ class TextPage(Page):
         self.commands = [self.button(label, event) for label, event in buttons]
         # The buttons' row is kept where a page has none: every text page's text gets one box, and
         # so one type size (TEXT_PAGE_LINES).
-        buttons_row = row(*((b, 1) for b in self.commands), spacing=16) if self.commands else _spacer()
-        _stack(self, [(self.text, 70), (self.notice, 10), (buttons_row, 14)])
+        buttons_row = row(*((b, 1) for b in self.commands), spacing=16) if self.commands else spacer()
+        stack(self, [(self.text, 70), (self.notice, 10), (buttons_row, 14)])
 
     def show_lines(self, lines: Sequence[str]) -> None:
         self.text.setText("\n".join(lines))

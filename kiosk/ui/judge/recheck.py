@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QGridLayout, QSizePolicy, QWidget
 
-from kiosk.core.adjudication import Verdict, WordStatus
 from kiosk.core.judge import (
     RECHECK_ROWS,
     JudgeState,
@@ -24,12 +23,13 @@ from kiosk.core.judge import (
     first_row,
     periods,
 )
-from kiosk.core.language import Catalogue, english, marked
-from kiosk.core.record import ChallengeEntry
+from kiosk.core.log.challenge import ChallengeEntry
+from kiosk.core.play.adjudication import Verdict, WordStatus
+from kiosk.core.words.language import Catalogue, english, marked
 from kiosk.ui import theme
-from kiosk.ui.judge.page import Page, Send, row
+from kiosk.ui.judge.page import Page, Send
+from kiosk.ui.layout import row, spacer, stack
 from kiosk.ui.theme import FitButton, FitLabel
-from kiosk.ui.views import _spacer, _stack
 
 __all__ = ["RecheckCard", "RecheckPage", "WordLine", "edition_text", "period_label", "recheck_card"]
 
@@ -185,7 +185,7 @@ class RecheckPage(Page):
             (self.filter_buttons[0], 1),
             (self.when_value, 5),
             (self.filter_buttons[1], 1),
-            (_spacer(), 1),
+            (spacer(), 1),
             (self.filter_buttons[2], 1),
             (self.station_value, 5),
             (self.filter_buttons[3], 1),
@@ -218,7 +218,7 @@ class RecheckPage(Page):
         # 1024x600 (tests/ui/test_touch.py), the selected challenge's words the rest: each word's
         # result, what a judge comes here for, in type no smaller than the list's (the details
         # under it are the smallest text of the page).
-        _stack(
+        stack(
             self,
             [
                 (filters, 11),

@@ -12,13 +12,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 from kiosk.core.judge import JudgeState, Key, Notice, Pressed, Said, SettingStepped
-from kiosk.core.language import Catalogue, english, marked
-from kiosk.core.rules import PenaltyParty, ProfileKind
-from kiosk.core.settings import Field, StationChoice
+from kiosk.core.play.rules import PenaltyParty, ProfileKind
+from kiosk.core.station.settings import Field, StationChoice
+from kiosk.core.words.language import Catalogue, english, marked
 from kiosk.ui import theme
-from kiosk.ui.judge.page import ENTER_KEY, Page, Send, keyed, row
+from kiosk.ui.judge.page import ENTER_KEY, Page, Send, keyed
+from kiosk.ui.layout import row, spacer, stack
 from kiosk.ui.theme import FitButton, FitLabel
-from kiosk.ui.views import _spacer, _stack
 
 __all__ = ["FIELD_LABELS", "SettingsPage", "notice_text", "value_text"]
 
@@ -123,14 +123,14 @@ class SettingsPage(Page):
             for widget, role in ((label, "label"), (less, "less"), (more, "more")):
                 widget.setObjectName(f"settings-{role}-{index + 1}")
             self.lines.append((label, less, value, more))
-            line = row((label, 8), (_spacer(), 1), (less, 1), (value, 6), (more, 1), margin=2)
+            line = row((label, 8), (spacer(), 1), (less, 1), (value, 6), (more, 1), margin=2)
             items.append((line, 10))
         self.notice = FitLabel(fill=0.6, bold=True, colour=theme.NOTICE, wrap=True)
         self.notice.setObjectName("settings-notice")
         self.save = self.button(keyed(SAVE, "Enter", touch=touch), Pressed(Key.ENTER), colour=theme.SAFE)
         self.save.setObjectName("settings-save")
-        items += [(self.notice, 8), (row((_spacer(), 1), (self.save, 2), (_spacer(), 1)), 12)]
-        _stack(self, items)
+        items += [(self.notice, 8), (row((spacer(), 1), (self.save, 2), (spacer(), 1)), 12)]
+        stack(self, items)
 
     def show_state(self, state: JudgeState, *, looking: bool) -> None:
         t = self.catalogue

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from kiosk.core.judge import JudgeState, Notice, Said, Typed
-from kiosk.core.language import Catalogue, english, marked
-from kiosk.core.plural import counted
+from kiosk.core.words.language import Catalogue, english, marked
+from kiosk.core.words.plural import counted
 from kiosk.ui.judge.page import Send, TextPage, keyed
 
 __all__ = ["StatusPage", "status_lines"]

@@ -45,8 +45,8 @@ from kiosk.core.judge import (
     start,
     transition,
 )
-from kiosk.core.language import Catalogue, marked
-from kiosk.core.session import Screen
+from kiosk.core.play.session import Screen
+from kiosk.core.words.language import Catalogue, marked
 from kiosk.ui import theme
 from kiosk.ui.controller import StationController
 from kiosk.ui.judge.counts import CountsPage
@@ -55,13 +55,13 @@ from kiosk.ui.judge.export import ExportPage
 from kiosk.ui.judge.leave import ExitPage
 from kiosk.ui.judge.menu import MENU_LABELS, MenuPage
 from kiosk.ui.judge.packs import PacksPage
-from kiosk.ui.judge.page import Page, format_wait, row
+from kiosk.ui.judge.page import Page, format_wait
 from kiosk.ui.judge.recheck import RecheckPage
 from kiosk.ui.judge.settings import SettingsPage
 from kiosk.ui.judge.status import StatusPage
 from kiosk.ui.judge.work import StorageFactory, Worker, perform, writable_mounts
+from kiosk.ui.layout import View, row, spacer, stack
 from kiosk.ui.theme import FitButton, FitLabel
-from kiosk.ui.views import View, _spacer, _stack
 
 __all__ = ["JudgeView", "MonotonicClock"]
 
@@ -147,7 +147,7 @@ class JudgeView(View):
         self.back = FitButton(self.catalogue.text(BACK))
         self.back.setObjectName("judge-back")
         self.back.clicked.connect(self._on_back)
-        self.back_gap = _spacer()  # keeps the title clear of the button
+        self.back_gap = spacer()  # keeps the title clear of the button
         self.title = FitLabel(fill=0.7, bold=True, align=A.AlignLeft | A.AlignVCenter)
         self.title.setObjectName("judge-title")
         self.lock = FitLabel(fill=0.55, colour=theme.DIM_TEXT, align=A.AlignRight | A.AlignVCenter)
@@ -179,13 +179,13 @@ class JudgeView(View):
         for page in self.page_for.values():
             page.catalogue = self.catalogue
             self.pages.addWidget(page)
-        _stack(
+        stack(
             self,
             [
                 (row((self.back, 2), (self.back_gap, 1), (self.title, 11), (self.lock, 4), margin=2), 9),
                 (self.pages, 84),
                 (self.hint, 6),
-                (_spacer(), 1),
+                (spacer(), 1),
             ],
         )
         self.ticker = QTimer(self)

@@ -50,9 +50,9 @@ from kiosk.core.judge import (
     StatusRead,
     WriteExport,
 )
-from kiosk.core.language import marked
-from kiosk.core.record import ChallengeLog, LogQuery, record_again
-from kiosk.core.reload import check_on_disk, reload_divisions
+from kiosk.core.log.challenge import ChallengeLog, LogQuery, record_again
+from kiosk.core.station.reload import check_on_disk, reload_divisions
+from kiosk.core.words.language import marked
 
 if TYPE_CHECKING:
     from kiosk.storage import StationStorage
