@@ -113,9 +113,15 @@ def test_the_guides_recipe_makes_a_shared_log_the_stations_and_the_director_use(
     config.write_text(
         f'station_name = "Table 1"\ndata_dir = "{tmp_path / "Table 1"}"\n{pasted}\n', encoding="utf-8"
     )
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    pin = subprocess.run(  # the station's judge PIN, set first as the install steps do
+        ["kiosk", "set-pin", "--config", str(config), "--stdin"],
+        input="482613\n", env=env, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert pin.returncode == 0, pin.stdout + pin.stderr
     checked = subprocess.run(  # the guide's check, on the station, before the players arrive
         ["bash", "-c", check_line().replace("/etc/challenge-kiosk/station.toml", str(config))],
-        env={**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"},
+        env=env,
         capture_output=True,
         text=True,
         timeout=300,

@@ -30,13 +30,17 @@ def url_of(event: SharedLogSetUp, station: str) -> str:
     return found
 
 
-def check(tmp_path: Path, name: str, url: str) -> tuple[int, str]:
+def check(tmp_path: Path, name: str, url: str, *, pin: bool = False) -> tuple[int, str]:
+    """``kiosk station --check`` of a station with this line; ``pin``: its judge PIN set first, as
+    the install steps do (a station without one is not OK, whatever its log)."""
     tmp_path.mkdir(exist_ok=True)
     config = tmp_path / "station.toml"
     config.write_text(f'station_name = "{name}"\ndatabase_url = "{url}"\n', encoding="utf-8")
-    result = CliRunner().invoke(
-        kiosk, ["station", "--config", str(config), "--data-dir", str(tmp_path / "d"), "--check"]
-    )
+    where = ["--config", str(config), "--data-dir", str(tmp_path / "d")]
+    if pin:
+        set_pin = CliRunner().invoke(kiosk, ["set-pin", *where, "--stdin"], input="482613\n")
+        assert set_pin.exit_code == 0, set_pin.output
+    result = CliRunner().invoke(kiosk, ["station", *where, "--check"])
     return result.exit_code, result.output
 
 
@@ -48,7 +52,7 @@ def test_a_station_checks_its_shared_log_before_the_event(event: SharedLogSetUp,
         controls.set_round(4)
     finally:
         controls.close()
-    code, output = check(tmp_path, "Table 1", url_of(event, "Table 1"))
+    code, output = check(tmp_path, "Table 1", url_of(event, "Table 1"), pin=True)
     assert code == 0, output
     assert re.search(r"Challenge log: the shared log at \S+ answers \(schema \d+\); its role \w+ adds "
                      r"station 'Table 1''s challenges; round 4", output), output  # fmt: skip
