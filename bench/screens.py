@@ -1,10 +1,12 @@
 """Render every station screen to PNG at 1920x1080 and 1024x600 (into docs/screenshots/).
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python bench/screens.py [OUT_DIR] [--alphabets] [--languages]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/screens.py [OUT_DIR] --access
 
 (``--alphabets``: only the shots of packs in other alphabets, 80-93; ``--languages``: only the
 Italian, Catalan, German, Polish and further French and Spanish shots, 100-149: a station walked
-in each language, on a pack of its own alphabet, its judge mode and its not-ready screen.)
+in each language, on a pack of its own alphabet, its judge mode and its not-ready screen;
+``--access``: only the high contrast and large text shots, 150-155.)
 
 Drives the real window through the real controller with key events, on the embedded pack; the
 judge screens run over real storage in a temporary data directory (PIN 4826).
@@ -53,6 +55,7 @@ from kiosk.paths import default_pack_path, known_editions_path
 from kiosk.storage import StationStorage, open_station_storage
 from kiosk.ui.app import ONE_LINE, SERVES_BY_ITSELF, no_pin_problem
 from kiosk.ui.controller import StationController
+from kiosk.ui.theme import Look, use_look
 from kiosk.ui.window import StationWindow
 from lexicon_build.builder import build_pack
 from lexicon_build.recipe import Recipe, SourceSpec
@@ -229,6 +232,7 @@ def main(out: Path) -> None:
             window.deleteLater()
             print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
     alphabet_shots(app, out)
+    access_shots(app, out)
     judge_shots(app, out, double)
     edition_shots(app, out)
     waiting_shots(app, out, single)
@@ -237,6 +241,33 @@ def main(out: Path) -> None:
     reload_shots(app, out, pack)
     language_shots(app, out)
     app.processEvents()
+
+
+def access_shots(app: QCoreApplication, out: Path) -> None:
+    """The [access] looks: high contrast and large text, on the screens a player meets (150-155)."""
+    pack = default_pack_path()
+    config = StationConfig(divisions=(Division("Open", pack),), station_name="Station 1")
+    divisions = load_divisions(config)
+    looks = (("high-contrast", Look(high_contrast=True)), ("large-text", Look(large_text=True)))
+    touch = replace(config, touch=True)
+    screens = (
+        ("150", "ready", config, ""),
+        ("151", "entry", config, "3quixotry za" + IDLE_WARNING),
+        ("152", "confirm", config, "3quixotry zax quiz "),
+        ("153", "verdict-acceptable", config, "3quixotry zax quiz\t"),
+        ("154", "verdict-unacceptable", config, "3quixotry zaxx quiz\t"),
+        ("155", "touch-entry", touch, "2cat do"),
+    )
+    for look_name, chosen in looks:
+        before = use_look(chosen)
+        try:
+            for number, name, shown, keys in screens:
+                for width, height in SIZES:
+                    window = station(shown, divisions, (width, height), MemoryLog())
+                    drive(window, keys)
+                    save_station_shot(app, window, out / f"{number}-{look_name}-{name}-{width}x{height}.png")
+        finally:
+            use_look(before)
 
 
 def edition_shots(app: QCoreApplication, out: Path) -> None:
@@ -382,18 +413,7 @@ def alphabet_shots(app: QCoreApplication, out: Path) -> None:
             for width, height in SIZES:
                 window = station(station_config, divisions, (width, height), MemoryLog())
                 drive(window, keys)
-                app.processEvents()
-                path = out / f"{name}-{width}x{height}.png"
-                window.grab().save(str(path))
-                for timer in (
-                    window.controller.lockout_timer,
-                    window.controller.verdict_timer,
-                    window.controller.idle_timer,
-                    window.controller.idle_countdown,
-                ):
-                    timer.stop()
-                window.deleteLater()
-                print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+                save_station_shot(app, window, out / f"{name}-{width}x{height}.png")
 
 
 def save_shot(app: QCoreApplication, window: QWidget, path: Path) -> None:
@@ -402,6 +422,19 @@ def save_shot(app: QCoreApplication, window: QWidget, path: Path) -> None:
     window.grab().save(str(path))
     window.deleteLater()
     print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+
+
+def save_station_shot(app: QCoreApplication, window: StationWindow, path: Path) -> None:
+    """``save_shot``, the station's timers stopped first (none fires on a window let go)."""
+    controller = window.controller
+    for timer in (
+        controller.lockout_timer,
+        controller.verdict_timer,
+        controller.idle_timer,
+        controller.idle_countdown,
+    ):
+        timer.stop()
+    save_shot(app, window, path)
 
 
 def not_ready_shots(app: QCoreApplication, out: Path) -> None:
@@ -732,7 +765,7 @@ def language_shots(app: QCoreApplication, out: Path) -> None:
 if __name__ == "__main__":
     # compiled first: an edited .po shows in the shots, never a stale .mo
     subprocess.run([sys.executable, str(ROOT / "packaging" / "catalogues.py")], check=True)
-    arguments = [a for a in sys.argv[1:] if a not in ("--alphabets", "--languages")]
+    arguments = [a for a in sys.argv[1:] if a not in ("--alphabets", "--languages", "--access")]
     folder = Path(arguments[0]) if arguments else ROOT / "docs" / "screenshots"
     if "--alphabets" in sys.argv[1:] or "--languages" in sys.argv[1:]:
         application = QApplication.instance() or QApplication(sys.argv)
@@ -741,5 +774,9 @@ if __name__ == "__main__":
             alphabet_shots(application, folder)
         if "--languages" in sys.argv[1:]:
             language_shots(application, folder)
+    elif "--access" in sys.argv[1:]:
+        application = QApplication.instance() or QApplication(sys.argv)
+        folder.mkdir(parents=True, exist_ok=True)
+        access_shots(application, folder)
     else:
         main(folder)

@@ -6,7 +6,14 @@ import pytest
 from kiosk.core.errors import ConfigError, PackSignatureError
 from kiosk.core.packs.trust import TrustedKey
 from kiosk.core.play.rules import PenaltyParty, ProfileKind
-from kiosk.core.station.config import Division, StationConfig, load_config, load_divisions, parse_config
+from kiosk.core.station.config import (
+    Access,
+    Division,
+    StationConfig,
+    load_config,
+    load_divisions,
+    parse_config,
+)
 from tests.conftest import PackFactory
 
 DEFAULT = Path("/embedded/default.kxpack")
@@ -139,3 +146,16 @@ def test_divisions_sharing_a_pack_load_it_once(make_pack: PackFactory) -> None:
     config = StationConfig(divisions=(Division("Open", pack), Division("Kids", pack, youth_rules=True)))
     open_, kids = load_divisions(config)
     assert open_.lexicon is kids.lexicon
+
+
+def test_the_access_settings_are_read_and_checked() -> None:
+    def read(text: str) -> StationConfig:
+        return parse_config(text, where="station.toml", base=Path("/etc/kiosk"), default_pack=DEFAULT)
+
+    assert read("").access == Access()
+    config = read("[access]\nspeech = true\nhigh_contrast = true\nlarge_text = true\n")
+    assert config.access == Access(speech=True, high_contrast=True, large_text=True)
+    with pytest.raises(ConfigError, match="speech"):
+        parse('[access]\nspeech = "yes"\n')
+    with pytest.raises(ConfigError, match="magnify"):
+        parse("[access]\nmagnify = 2\n")

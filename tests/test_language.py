@@ -31,6 +31,7 @@ from kiosk.core.errors import (
 )
 from kiosk.core.packs.pack import read_sealed
 from kiosk.core.play.adjudication import Verdict
+from kiosk.core.play.notice import notice_text, refusal_text
 from kiosk.core.play.rules import PenaltyParty, ProfileKind, RuleProfile
 from kiosk.core.play.session import Typed, start, transition
 from kiosk.core.station.config import Division, StationConfig, load_divisions, load_languages, parse_config
@@ -40,7 +41,6 @@ from kiosk.core.words.language import language_names, load_catalogue, marked, sp
 from kiosk.core.words.normalise import normalise_word
 from kiosk.core.words.plural import counted, one_or_many
 from kiosk.storage import open_station_storage
-from kiosk.ui.players.notice import notice_text, refusal_text
 from tests.conftest import PackFactory
 
 LOCALE = Path(kiosk.__file__).parent / "locale"

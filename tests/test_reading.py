@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from kiosk.cli import kiosk
 from kiosk.core.packs.lexicon import MarisaLexicon, load_lexicon
 from kiosk.core.play.adjudication import Ruling, adjudicate
+from kiosk.core.play.notice import refusal_text
 from kiosk.core.play.session import (
     Backspace,
     Effect,
@@ -36,7 +37,6 @@ from kiosk.core.play.session import (
     transition,
 )
 from kiosk.core.words.alphabet import Alphabet, alphabets
-from kiosk.ui.players.notice import refusal_text
 from tests.conftest import PackFactory
 
 # Our own words; where letters read two ways, the pack holds only the other one, so that a wrong

@@ -26,6 +26,7 @@ from kiosk.core.station.config import LoadedDivision, StationConfig, Verifier, l
 from kiosk.core.wording import Text, Wording
 from kiosk.core.words.language import marked
 from kiosk.paths import StationData, current_user, lock_data_dir
+from kiosk.ui import theme
 from kiosk.ui.controller import StationController
 from kiosk.ui.screen import fill_screen
 from kiosk.ui.startup import application
@@ -134,6 +135,8 @@ def run_station(
     """
     app = application(["kiosk", *argv])
     app.setApplicationName("challenge-kiosk")
+    access = config.access  # the look every screen is built in, before the first one
+    theme.use_look(theme.Look(high_contrast=access.high_contrast, large_text=access.large_text))
     data_dir = where.data_dir
     try:
         lock = lock_data_dir(data_dir)  # one station per data directory, held by the OS until we exit

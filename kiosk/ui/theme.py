@@ -40,12 +40,15 @@ __all__ = [
     "UNACCEPTABLE_BACKGROUND",
     "FitButton",
     "FitLabel",
+    "Look",
     "contrast_ratio",
     "fits",
     "largest_fitting_px",
+    "look",
     "paint_background",
     "text_on",
     "touch_target_px",
+    "use_look",
     "wrapped",
 ]
 
@@ -99,6 +102,75 @@ def contrast_ratio(foreground: str, background: str) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
+# -- the station's look: the colours above, or high contrast; the type as fitted, or larger -------
+
+# High contrast (``[access] high_contrast``): black and pure white, pure yellow notices, no dim
+# grey, darker verdict and button colours so that white reads on them at 10:1 or more, and
+# white edges round every button.
+HIGH_CONTRAST = {
+    BACKGROUND: "#000000",
+    TEXT: "#ffffff",
+    DIM_TEXT: "#ffffff",
+    NOTICE: "#ffff00",
+    PUBLISHED: "#9cffa8",
+    GOOD: "#9cffa8",
+    BAD: "#ffb8b8",
+    ACCEPTABLE_BACKGROUND: "#003311",
+    UNACCEPTABLE_BACKGROUND: "#5c0000",
+    FAULT_BACKGROUND: "#332000",
+    KEY_BACKGROUND: "#000000",
+    KEY_BORDER: "#ffffff",
+    QUIET_BORDER: "#ffffff",
+    DISABLED_TEXT: "#c8c8c8",
+    DISABLED_BACKGROUND: "#000000",
+    SAFE: "#003d18",
+    DANGER: "#5c0000",
+    SELECTED: "#00297a",
+}
+LARGE_TEXT_SCALE = 1.3  # large text (``[access] large_text``): type this much larger where it fits
+MAX_FILL = 0.95  # of a label's height: a line of type never touches the next
+
+
+class Look:
+    """How the station draws: colours (``high_contrast``) and type (``large_text``).
+
+    The one piece of state this module keeps: chosen once by ``kiosk.ui.app`` from the station's
+    ``[access]`` settings before the first widget is built (``use_look``), and read by the widgets
+    below as they style and fit themselves; a test sets its own and puts the default back. (Passing
+    it into every screen's constructor waits for the players' screens' new rooms, issue 23.)
+    """
+
+    def __init__(self, *, high_contrast: bool = False, large_text: bool = False) -> None:
+        self.high_contrast = high_contrast
+        self.large_text = large_text
+
+    def colour(self, colour: str) -> str:
+        """``colour`` as this look paints it (an organiser's division colour stays as chosen,
+        unless it is one of the station's own: the first default division colour is ``SELECTED``)."""
+        return HIGH_CONTRAST.get(colour, colour) if self.high_contrast else colour
+
+    def fill(self, fill: float) -> float:
+        """The share of its height a line of type may fill."""
+        return min(MAX_FILL, fill * LARGE_TEXT_SCALE) if self.large_text else fill
+
+    @property
+    def border_px(self) -> int:
+        return 3 if self.high_contrast else 2
+
+
+_LOOK = [Look()]  # a list, so that use_look needs no "global" statement
+
+
+def look() -> Look:
+    return _LOOK[0]
+
+
+def use_look(chosen: Look) -> Look:
+    """Draw every widget built from now on in ``chosen``; return the look it replaces."""
+    before, _LOOK[0] = _LOOK[0], chosen
+    return before
+
+
 def text_on(background: str) -> str:
     """Light or dark text, whichever reads better on ``background`` (a division's colour)."""
     if contrast_ratio(TEXT, background) >= contrast_ratio(DARK_TEXT, background):
@@ -109,8 +181,8 @@ def text_on(background: str) -> str:
 def paint_background(widget: QWidget, colour: str) -> None:
     widget.setAutoFillBackground(True)
     palette = widget.palette()
-    palette.setColor(widget.backgroundRole(), QColor(colour))
-    palette.setColor(widget.foregroundRole(), QColor(TEXT))
+    palette.setColor(widget.backgroundRole(), QColor(look().colour(colour)))
+    palette.setColor(widget.foregroundRole(), QColor(look().colour(TEXT)))
     widget.setPalette(palette)
 
 
@@ -217,7 +289,7 @@ class FitLabel(QLabel):
         super().__init__(parent)
         self.setTextFormat(Qt.TextFormat.PlainText)  # before any text: Qt guesses rich text from tags
         super().setText(text)
-        self._fill = fill
+        self._fill = look().fill(fill)
         self._reference = reference
         self._wrap = wrap
         self._lines = lines
@@ -231,7 +303,7 @@ class FitLabel(QLabel):
         font = QFont(FONT_FAMILY)
         font.setBold(bold)
         self.setFont(font)
-        self.setStyleSheet(f"color: {colour}; background: transparent;")
+        self.setStyleSheet(f"color: {look().colour(colour)}; background: transparent;")
         # Until its first resize event a label has no geometry of its own (the layout gives it one
         # when the screen is shown or grabbed): fitting text to the default size is wasted work.
         self._sized = False
@@ -242,7 +314,8 @@ class FitLabel(QLabel):
         if (colour, background) == (self.colour, self.background):
             return
         self.colour, self.background = colour, background
-        self.setStyleSheet(f"color: {colour}; background: {background or 'transparent'}; border-radius: 6px;")
+        shown = look().colour(background) if background else "transparent"
+        self.setStyleSheet(f"color: {look().colour(colour)}; background: {shown}; border-radius: 6px;")
         self._fit()
 
     def set_max_px(self, max_px: int | None) -> None:
@@ -384,18 +457,23 @@ class FitButton(QPushButton):
     def _restyle(self) -> None:
         self._margin = self.margin
         align = f"text-align: left; padding-left: {self._margin}px;" if self._left else ""
+        drawn = look()
         if self._colour is None:
             self.setStyleSheet(
-                f"QPushButton {{ background: transparent; color: {DIM_TEXT}; border: 1px solid "
-                f"{QUIET_BORDER}; border-radius: 6px; }} "
-                f"QPushButton:pressed {{ background: {QUIET_BORDER}; }}"
+                f"QPushButton {{ background: transparent; color: {drawn.colour(DIM_TEXT)}; border: 1px solid "
+                f"{drawn.colour(QUIET_BORDER)}; border-radius: 6px; }} "
+                f"QPushButton:pressed {{ background: {drawn.colour(QUIET_BORDER)}; }}"
             )
             return
+        face = drawn.colour(self._colour)
+        pressed = drawn.colour(KEY_BORDER)
+        pressed_text = f" color: {text_on(pressed)};" if drawn.high_contrast else ""  # white on white
         self.setStyleSheet(
-            f"QPushButton {{ background: {self._colour}; color: {text_on(self._colour)}; "
-            f"border: 2px solid {KEY_BORDER}; border-radius: 8px; {align} }} "
-            f"QPushButton:pressed {{ background: {KEY_BORDER}; }} "
-            f"QPushButton:disabled {{ color: {DISABLED_TEXT}; background: {DISABLED_BACKGROUND}; }}"
+            f"QPushButton {{ background: {face}; color: {drawn.colour(text_on(self._colour))}; "
+            f"border: {drawn.border_px}px solid {drawn.colour(KEY_BORDER)}; border-radius: 8px; {align} }} "
+            f"QPushButton:pressed {{ background: {pressed};{pressed_text} }} "
+            f"QPushButton:disabled {{ color: {drawn.colour(DISABLED_TEXT)}; "
+            f"background: {drawn.colour(DISABLED_BACKGROUND)}; }}"
         )
 
     def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
@@ -420,6 +498,9 @@ class FitButton(QPushButton):
 
     def _ceiling(self) -> int:
         lines, height = self.lines, self.height()
+        if look().large_text:
+            share = look().fill(0.5 if self._key else 0.4) if lines == 1 else look().fill(2 / 3) / lines
+            return int(height * share)
         if self._key:
             return height // 2 if lines == 1 else height * 2 // (3 * lines)
         return height * (2 if lines == 1 else 3) // 5 // lines

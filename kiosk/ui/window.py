@@ -33,6 +33,7 @@ from kiosk.core.play.session import (
 from kiosk.core.wording import Text
 from kiosk.core.words.language import Catalogue
 from kiosk.ui import theme
+from kiosk.ui.blank import Blank
 from kiosk.ui.controller import StationController
 from kiosk.ui.players.choice import DivisionView, TableView
 from kiosk.ui.players.entry import EntryView
@@ -40,6 +41,7 @@ from kiosk.ui.players.fault import FaultView
 from kiosk.ui.players.header import HeaderBar
 from kiosk.ui.players.ready import DivisionCard, ReadyView
 from kiosk.ui.players.verdict import VerdictView
+from kiosk.ui.speaker import Speaker
 
 if TYPE_CHECKING:  # judge mode is imported when first built, after the first frame
     from kiosk.ui.judge import JudgeView, MonotonicClock, StorageFactory
@@ -54,6 +56,7 @@ APP_TITLE = "Challenge station"
 HEADER_STRETCH = 9
 BODY_STRETCH = 91
 _KEY_EVENTS = (Typed, Backspace, Escape, JudgePressed, JudgeRequested, Nudged)  # what a key can mean
+REPEAT_KEY = Qt.Key.Key_F1  # says the screen again (types nothing): kiosk.core.play.speech.REPEAT_KEY
 
 
 def window_title(station_name: str) -> str:
@@ -141,6 +144,7 @@ class StationWindow(QWidget):
         self._fault: FaultView | None = None
         self._judge: JudgeView | None = None
         self._notice: NotReadyView | None = None
+        self._blanks: list[Blank] = []  # the players' screens as built: what a finished play leaves
         self.not_ready = False  # a notice is shown instead of the players' screens: no key is heard
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -153,6 +157,8 @@ class StationWindow(QWidget):
         self._pressed_on: Screen | None = None  # where the key now held (if any) was pressed
         self._released: tuple[int, int] | None = None  # the last key let go, and when (ms)
         controller.state_changed.connect(self._on_state_changed)
+        # after the screens (connected first): each step is said once its screen shows it
+        self.speaker = Speaker(controller, self, aloud=config.access.speech, parent=self)
         controller.set_judge_handler(self.open_judge_mode)
         self.show_state(controller.state)
 
@@ -163,6 +169,7 @@ class StationWindow(QWidget):
         if self._entry is None:
             self._entry = EntryView(touch=self.controller.config.touch)
             self._entry.tapped.connect(self._on_tapped)
+            self._blanks.append(Blank.of(self._entry))
             self.stack.addWidget(self._entry)
         return self._entry
 
@@ -171,6 +178,7 @@ class StationWindow(QWidget):
         if self._division is None:
             self._division = DivisionView(touch=self.controller.config.touch)
             self._division.tapped.connect(self._on_tapped)
+            self._blanks.append(Blank.of(self._division))
             self.stack.addWidget(self._division)
         return self._division
 
@@ -179,6 +187,7 @@ class StationWindow(QWidget):
         if self._table is None:
             self._table = TableView(touch=self.controller.config.touch)
             self._table.tapped.connect(self._on_tapped)
+            self._blanks.append(Blank.of(self._table))
             self.stack.addWidget(self._table)
         return self._table
 
@@ -187,6 +196,7 @@ class StationWindow(QWidget):
         if self._verdict is None:
             self._verdict = VerdictView(touch=self.controller.config.touch)
             self._verdict.tapped.connect(self._on_tapped)
+            self._blanks.append(Blank.of(self._verdict))
             self.stack.addWidget(self._verdict)
         return self._verdict
 
@@ -213,7 +223,8 @@ class StationWindow(QWidget):
             )
             self._judge.finished.connect(self._on_judge_finished)
             self._judge.exit_confirmed.connect(self.leave)
-            self.stack.addWidget(self._judge)
+            # Not in the window until a judge opens it: closed, judge mode is no part of the
+            # players' window, and no program reading its accessibility tree finds a page of it.
         return self._judge
 
     @property
@@ -288,6 +299,7 @@ class StationWindow(QWidget):
             return
         screen = state.screen
         if screen is Screen.READY:
+            self._forget_play()
             t = state.language
             self.ready.show_ready([self._card(i, t) for i in state.served], several=self.several, t=t)
             self.stack.setCurrentWidget(self.ready)
@@ -307,7 +319,6 @@ class StationWindow(QWidget):
         elif screen is Screen.FAULT:
             self.fault.speak(state.language)
             self.stack.setCurrentWidget(self.fault)
-            self._announce(self.fault.headline, state.language.text("Station fault: call a judge"))
 
     def _show_verdict(self, state: SessionState) -> None:
         assert state.ruling is not None
@@ -338,30 +349,34 @@ class StationWindow(QWidget):
             info.alphabet,
         )
         self.stack.setCurrentWidget(self.verdict)
-        if ruling.verdict is Verdict.ACCEPTABLE:
-            spoken = t.text("The play is acceptable.")
-        else:
-            spoken = t.text("The play is unacceptable.")
-        self._announce(self.verdict.headline, f"{spoken} {outcome.text}")
-
-    def _announce(self, widget: QWidget, message: str) -> None:
-        """Tell screen readers (best effort: Qt forwards it only when an assistive tool listens)."""
-        # QAccessible costs ~2 ms to load: not before the first frame (the ready screen announces nothing).
-        from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
-
-        if QAccessible.isActive():
-            QAccessible.updateAccessibility(QAccessibleAnnouncementEvent(widget, message))
 
     def open_judge_mode(self) -> None:
         """The controller's judge handler: Esc or the judge chord on the ready screen or a fault."""
         judge = self.judge
         self.judging = True
+        self.speaker.silence()
+        self.stack.addWidget(judge)
         judge.open()
         self.stack.setCurrentWidget(judge)
 
     def _on_judge_finished(self) -> None:
         self.judging = False
         self.show_state(self.controller.state)
+        self._detach_judge()
+
+    def _detach_judge(self) -> None:
+        """Judge mode out of the window: every page a judge saw (a challenge's words, each word's
+        result) leaves the accessibility tree with it, hidden nodes included."""
+        judge = self._judge
+        if judge is not None and self.stack.indexOf(judge) >= 0:
+            self.stack.removeWidget(judge)
+            judge.setParent(None)  # parentless and never shown: no window
+
+    def _forget_play(self) -> None:
+        """Nothing of a pair's play stays behind once it is over: every players' screen but the
+        ready screen goes back to the words it was built with (hidden screens are read too)."""
+        for blank in self._blanks:
+            blank.restore()
 
     # -- input -----------------------------------------------------------------------------------
 
@@ -379,6 +394,8 @@ class StationWindow(QWidget):
                 self.judge.handle_key(event, repeated=repeated)
             return
         meant = key_to_event(event)
+        if event.key() == REPEAT_KEY and not repeated:
+            self.speaker.repeat()  # and, as any key, it keeps an entry left alone
         if repeated:
             if self._pressed_on is not None and isinstance(meant, _KEY_EVENTS):
                 self.controller.dispatch(Repeated(meant, self._pressed_on))

@@ -68,10 +68,13 @@ def test_which_word_failed_changes_only_the_words_shown(station: StationFactory)
     changed = differences(good_bad, bad_good)
     assert set(changed) == {key for key in good_bad if key.endswith(("slot-1-word", "slot-2-word"))}
     for before, after in changed.values():
-        # only the text differs: same geometry, same font, same colours
+        # only the word differs (its text and, for screen readers, its name): same geometry,
+        # same font, same colours
         assert before[:3] == after[:3]
-        assert before[4:] == after[4:]
+        assert before[4:7] == after[4:7]
+        assert before[8:] == after[8:]
         assert {str(before[3]).rstrip("_"), str(after[3]).rstrip("_")} == {"CAT", "ZAX"}
+        assert (before[7], after[7]) == (str(before[3]).rstrip("_"), str(after[3]).rstrip("_"))
 
 
 def test_one_bad_word_changes_only_the_ruling(station: StationFactory) -> None:

@@ -110,13 +110,16 @@ def test_a_held_esc_clears_the_entry_and_stays_there(station: StationFactory) ->
     assert rig.controller.state.entered == ()
 
 
-def test_a_held_letter_and_backspace_still_repeat_in_the_entry(station: StationFactory) -> None:
+def test_a_held_letter_types_once_and_a_held_backspace_stops_at_the_words_start(
+    station: StationFactory,
+) -> None:
     rig = station()
-    type_text(rig.window, "1ca")
-    hold(rig.window, K.Key_T, "t", times=2)
-    assert rig.controller.state.current == "catt"
-    hold(rig.window, K.Key_Backspace, "\b", times=3)
-    assert rig.controller.state.current == "c"
+    type_text(rig.window, "2cat do")
+    hold(rig.window, K.Key_O, "o", times=30)  # three seconds of auto-repeat
+    assert rig.controller.state.entered == ("cat", "do")
+    hold(rig.window, K.Key_Backspace, "\b", times=10)
+    state = rig.controller.state
+    assert (state.words, state.current) == (("cat",), "")  # DO erased; CAT stays for a fresh press
 
 
 def test_in_judge_mode_a_held_key_acts_once_except_moving_and_erasing(judge_station: JudgeFactory) -> None:

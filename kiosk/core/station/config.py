@@ -24,7 +24,12 @@ Example (every key is optional; paths are relative to the file)::
     [timings]
     key_lockout_ms = 500
     verdict_display_ms = 10000
-    idle_entry_ms = 15000
+    idle_entry_ms = 15000          # quiet time before the entry warns (it then clears 20 s later)
+
+    [access]                       # for players who cannot read the screen as it is
+    speech = false                 # say every step aloud (espeak-ng; headphones in the jack); F1 repeats
+    high_contrast = false          # white on black, yellow notices, no dim grey
+    large_text = false             # one line less of everything, every line larger
 
     [[divisions]]
     name = "Open"
@@ -86,6 +91,7 @@ from kiosk.core.words.language import DEFAULT_LANGUAGE, Catalogue, checked_langu
 __all__ = [
     "DEFAULT_COLOURS",
     "DEFAULT_STATION_NAME",
+    "Access",
     "Division",
     "DivisionsLoading",
     "JudgeSettings",
@@ -142,6 +148,16 @@ class JudgeSettings:
 
 
 @dataclass(frozen=True)
+class Access:
+    """What a station does for players who cannot read its screen as it is: ``speech`` says every
+    step aloud in the players' language; ``high_contrast`` and ``large_text`` change the look."""
+
+    speech: bool = False
+    high_contrast: bool = False
+    large_text: bool = False
+
+
+@dataclass(frozen=True)
 class StationConfig:
     divisions: tuple[Division, ...]
     station_name: str = DEFAULT_STATION_NAME
@@ -154,6 +170,7 @@ class StationConfig:
     database_url: str | None = None
     data_dir: Path | None = None
     judge: JudgeSettings = field(default_factory=JudgeSettings)
+    access: Access = field(default_factory=Access)
     trusted_keys: tuple[TrustedKey, ...] = ()
     known_editions: tuple[Path, ...] = ()
     source: Path | None = None
@@ -371,12 +388,15 @@ def parse_config(text: str, *, where: str, base: Path, default_pack: Path) -> St
             "timings",
             "divisions",
             "judge",
+            "access",
             "trusted_keys",
             "known_editions",
         }
     )
     judge = top.sub("judge")
     judge.check_keys({"idle_lock_seconds"})
+    access = top.sub("access")
+    access.check_keys({"speech", "high_contrast", "large_text"})
     data_dir = top.string("data_dir")
     station_name = top.string("station_name", DEFAULT_STATION_NAME)
     assert station_name is not None
@@ -396,6 +416,11 @@ def parse_config(text: str, *, where: str, base: Path, default_pack: Path) -> St
         data_dir=None if data_dir is None else _path(base, data_dir),
         judge=JudgeSettings(
             idle_lock_seconds=judge.integer("idle_lock_seconds", DEFAULT_JUDGE_IDLE_LOCK_SECONDS, 5, 3600)
+        ),
+        access=Access(
+            speech=access.boolean("speech", False),
+            high_contrast=access.boolean("high_contrast", False),
+            large_text=access.boolean("large_text", False),
         ),
         trusted_keys=trusted_keys_from_config(top.table.get("trusted_keys", []), where),
         known_editions=_tables(top, base),

@@ -20,6 +20,7 @@ ERASE, OK, CANCEL = "\u232b", "OK", "CANCEL"
 HINT = marked("Type the PIN, then Enter \u00b7 Backspace corrects \u00b7 Esc: back to the station")
 TOUCH_HINT = marked("Tap the PIN, then OK \u00b7 \u232b corrects")
 CANCEL_TEXT = marked("Cancel \u2014 back to the station")
+ERASE_NAME = marked("Erase the last digit")  # what a screen reader says of the \u232b key
 TITLE = marked("Judge PIN")
 NO_PIN_TITLE = marked("No judge PIN is set")
 CHECKING = marked("Checking the PIN\u2026")
@@ -114,6 +115,12 @@ class DoorPage(Page):
         self.title.setText(title(door, self.catalogue))
         if CANCEL in self.keys:
             self.keys[CANCEL].setText(self.catalogue.text(CANCEL_TEXT))
+        if ERASE in self.keys:
+            self.keys[ERASE].setAccessibleName(self.catalogue.text(ERASE_NAME))
+        # the dots read as "black circle": a screen reader hears how many digits are typed
+        self.dots.setAccessibleName(
+            self.catalogue.plural("{count} digit typed", "{count} digits typed", len(state.door.typed))
+        )
         waiting = door.shut(now_s) or door.asking is not None  # no cursor where typing is not heard
         self.dots.setText(door.shown or ("" if waiting else "_"))
         text, warning = message(door, now_s, self.set_pin_command, looking=looking, t=self.catalogue)

@@ -63,6 +63,13 @@ STATUS_WORDS = {
     WordStatus.YOUTH_EXCLUDED: marked("on the youth exclusion list"),
 }
 MARKS = {True: "\u2713", False: "\u2717"}
+# The filter buttons show arrows; a screen reader says these (in the order of ``filter_buttons``).
+FILTER_NAMES = (
+    marked("Earlier challenges"),
+    marked("Later challenges"),
+    marked("Previous station"),
+    marked("Next station"),
+)
 
 
 def period_label(period: Period, t: Catalogue | None = None) -> str:
@@ -240,6 +247,8 @@ class RecheckPage(Page):
 
     def show_state(self, state: JudgeState, *, looking: bool) -> None:
         t = self.catalogue
+        for button, name in zip(self.filter_buttons, FILTER_NAMES, strict=True):
+            button.setAccessibleName(t.text(name))
         recheck = state.recheck
         choices = periods(state.now.local)
         self.when_value.setText(period_label(choices[min(recheck.period, len(choices) - 1)], t))

@@ -27,6 +27,8 @@ A = Qt.AlignmentFlag
 # The page's words.
 HINT = marked("\u2191\u2193 choose a line \u00b7 \u2190\u2192 change it \u00b7 Esc: back to the menu")
 TOUCH_HINT = marked("\u25c0 \u25b6 change a line \u00b7 \u25c0 Menu: back to the menu")
+LESS = marked("Previous choice: {setting}")
+MORE = marked("Next choice: {setting}")
 SAVE = marked("Save and apply")
 SAVING = marked("Saving\u2026")
 FIELD_LABELS = {
@@ -142,7 +144,10 @@ class SettingsPage(Page):
             for widget in (label, less, value, more):
                 widget.setVisible(used)
             if used:
-                label.setText(t.text(FIELD_LABELS[fields[index]]))
+                setting = t.text(FIELD_LABELS[fields[index]])
+                label.setText(setting)
+                less.setAccessibleName(t.text(LESS, setting=setting))  # the buttons show arrows
+                more.setAccessibleName(t.text(MORE, setting=setting))
                 value.setText(value_text(draft, fields[index], names, t))
                 value.set_colour(theme.TEXT, theme.SELECTED if index == chosen_line else None)
         saving = looking and settings.saving is not None

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
 
+from kiosk.core.play.notice import notice_text
 from kiosk.core.play.session import (
     Backspace,
     DivisionSelected,
@@ -15,17 +16,18 @@ from kiosk.core.play.session import (
     SessionState,
     Typed,
 )
+from kiosk.core.words.language import marked
 from kiosk.ui import theme
 from kiosk.ui.layout import View, centred, spacer, stack
 from kiosk.ui.players.grid import CURSOR
 from kiosk.ui.players.keys import KeyPad
-from kiosk.ui.players.notice import notice_text
 from kiosk.ui.players.ready import DivisionCard
 from kiosk.ui.theme import FitButton, FitLabel
 
 __all__ = ["DivisionView", "TableView", "back_to_start"]
 
 A = Qt.AlignmentFlag
+ERASE_DIGIT_NAME = marked("Erase the last digit")  # the table's \u232b key, for a screen reader
 
 
 class DivisionView(View):
@@ -167,6 +169,7 @@ class TableView(View):
         self.number.setText(t.text("Table {number}", number=f"{state.table_digits}{CURSOR}"))
         if self.keypad is not None:
             self.keypad.keys["BACK"].setText(t.text("BACK"))
+            self.keypad.keys["\u232b"].setAccessibleName(t.text(ERASE_DIGIT_NAME))
         if self._touch:
             self.prompt.setText(t.text("Tap the digits, then OK \u00b7 BACK starts again"))
         else:

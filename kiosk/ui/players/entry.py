@@ -9,6 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QWidget
 
+from kiosk.core.play.notice import notice_text, refusal_text
 from kiosk.core.play.session import (
     Screen,
     SessionState,
@@ -19,7 +20,6 @@ from kiosk.ui import theme
 from kiosk.ui.layout import View, spacer, stack
 from kiosk.ui.players.grid import WordGrid
 from kiosk.ui.players.keys import TouchKeyboard
-from kiosk.ui.players.notice import notice_text, refusal_text
 from kiosk.ui.theme import FitLabel
 
 __all__ = ["EntryView"]

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QWidget
 from kiosk.core.words.language import Catalogue, english
 from kiosk.ui import theme
 from kiosk.ui.layout import View, spacer, stack
-from kiosk.ui.players.keys import judge_button_row
+from kiosk.ui.players.keys import JUDGE_MODE_NAME, judge_button_row
 from kiosk.ui.theme import FitButton, FitLabel
 
 __all__ = ["FaultView"]
@@ -48,3 +48,4 @@ class FaultView(View):
         )
         if self.judge_button is not None:
             self.judge_button.setText(t.text("Judge"))
+            self.judge_button.setAccessibleName(t.text(JUDGE_MODE_NAME))

@@ -88,6 +88,9 @@ class WordGrid(QWidget):
             self.words[index].setVisible(used)
             self.counts[index].setVisible(used and self._show_counts)
             self.words[index].setText(shown)
+            # a screen reader gets the word, not its cursor, and its tiles to spell ("D O G Z")
+            self.words[index].setAccessibleName(text)
+            self.words[index].setAccessibleDescription(" ".join(tiles))
             if not tiles:
                 count = ""
             elif alphabet.simple:

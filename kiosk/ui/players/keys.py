@@ -18,10 +18,14 @@ from kiosk.core.play.session import (
     Typed,
 )
 from kiosk.core.words.alphabet import ENGLISH, Alphabet
-from kiosk.core.words.language import Catalogue
+from kiosk.core.words.language import Catalogue, marked
 from kiosk.ui import theme
 from kiosk.ui.layout import spacer
 from kiosk.ui.theme import FitButton
+
+# What a screen reader says of keys whose face says too little or too much alike.
+JUDGE_PLAY_NAME = marked("JUDGE: judge this play")
+JUDGE_MODE_NAME = marked("Judge mode, for judges only")
 
 __all__ = ["KeyPad", "TouchKeyboard", "judge_button_row", "tile_rows"]
 
@@ -90,6 +94,9 @@ class TouchKeyboard(KeyPad):
         self.keys["SPACE"].setText(t.text("SPACE"))
         self.keys["BACKSPACE"].setText(t.text("BACKSPACE"))
         self.keys["JUDGE"].setText(t.text("JUDGE"))
+        # "JUDGE" (this play) and the quiet "Judge" (judge mode) differ on screen by size and
+        # place; a screen reader says what each does
+        self.keys["JUDGE"].setAccessibleName(t.text(JUDGE_PLAY_NAME))
 
 
 def judge_button_row(tapped: SignalInstance) -> tuple[QWidget, FitButton]:

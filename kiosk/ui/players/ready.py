@@ -17,7 +17,7 @@ from kiosk.core.play.session import (
 from kiosk.core.words.language import Catalogue, english
 from kiosk.ui import theme
 from kiosk.ui.layout import View, spacer, stack
-from kiosk.ui.players.keys import KeyPad, judge_button_row
+from kiosk.ui.players.keys import JUDGE_MODE_NAME, KeyPad, judge_button_row
 from kiosk.ui.theme import FitButton, FitLabel
 
 __all__ = ["DivisionCard", "ReadyView"]
@@ -181,3 +181,4 @@ class ReadyView(View):
         self.prompt.setText(t.text("CHALLENGER: how many words are challenged?") + f"\n{keys}")
         if self.judge_button is not None:
             self.judge_button.setText(t.text("Judge"))
+            self.judge_button.setAccessibleName(t.text(JUDGE_MODE_NAME))

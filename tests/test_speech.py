@@ -1,0 +1,130 @@
+"""What the station says, step by step, in every language: each step once, never which word failed."""
+
+from __future__ import annotations
+
+import pytest
+
+from kiosk.core.packs.lexicon import MarisaLexicon
+from kiosk.core.play.adjudication import adjudicate
+from kiosk.core.play.session import (
+    Backspace,
+    IdleWarned,
+    JudgePressed,
+    LockoutEnded,
+    Recorded,
+    Screen,
+    start,
+    transition,
+)
+from kiosk.core.play.speech import Speech, Spelled, said, screen_said
+from kiosk.core.words.language import english, load_catalogue
+from tests.speaking import SCENE, challenge, keys, spoken
+
+LANGUAGES = ("en", "fr", "es")
+
+
+def test_a_challenge_is_said_step_by_step_in_english(small_lexicon: MarisaLexicon) -> None:
+    steps = spoken(challenge("cat qiz"), small_lexicon, english())
+    said_texts = [s.text if s else None for _, s in steps]
+    assert said_texts == [
+        "2 words challenged. CHALLENGER: type word 1 of 2. Space, comma or Enter after each word. "
+        "Backspace corrects. Esc clears.",
+        "C.",
+        "A.",
+        "T.",
+        "C A T. CHALLENGER: type word 2 of 2.",
+        "Q.",
+        "I.",
+        "Z.",
+        "All 2 words typed. Word 1. C A T. Word 2. Q I Z. Both players: check the spelling. "
+        "CHALLENGED PLAYER: press TAB to judge.",
+        None,  # Tab: the ruling is on its way
+        "The play is unacceptable. Successful challenge. The play comes off the board: the "
+        "CHALLENGED PLAYER scores nothing this turn.",
+        None,  # the lock-out ends: the verdict is not said again
+        "CHALLENGER: how many words are challenged? Press 1 to 8. Press F1 to hear the screen again.",
+    ]
+
+
+def test_letters_are_spelled_as_tiles(small_lexicon: MarisaLexicon) -> None:
+    steps = spoken(keys("1ca"), small_lexicon, english())
+    assert [s.parts for _, s in steps[1:] if s] == [(Spelled(("C",)),), (Spelled(("A",)),)]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_nothing_said_tells_which_word_failed(small_lexicon: MarisaLexicon, language: str) -> None:
+    """From the Tab on, two plays with the same verdict and number of words say the same."""
+    t = load_catalogue(language)
+
+    def after_tab(words: str) -> list[Speech | None]:
+        steps = spoken(challenge(words), small_lexicon, t)
+        return [s for _, s in steps[-4:]]
+
+    good_bad = after_tab("cat zax")
+    assert good_bad == after_tab("zax cat") == after_tab("qix zax") == after_tab("dogz qi")
+    assert after_tab("cat qi") != good_bad  # acceptable is said otherwise
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_step_says_something_once_in_every_language(
+    small_lexicon: MarisaLexicon, language: str
+) -> None:
+    t = load_catalogue(language)
+    steps = spoken(challenge("cat qi"), small_lexicon, t)
+    quiet = [type(event).__name__ for event, speech in steps if speech is None]
+    assert quiet == ["JudgePressed", "LockoutEnded"]  # the ruling answers the Tab at once
+    for _event, speech in steps:
+        if speech is not None:
+            assert speech.language == language
+    if language != "en":  # said in the language, not in English
+        english_steps = spoken(challenge("cat qi"), small_lexicon, english())
+        for (_, here), (_, there) in zip(steps, english_steps, strict=True):
+            if here is not None and there is not None and not all(isinstance(p, Spelled) for p in here.parts):
+                assert here.text != there.text
+
+
+def test_refusals_notices_corrections_and_the_countdown_are_said() -> None:
+    t = english()
+    state = transition(start((15,), station_words=t), keys("2")[0]).state
+    for event in keys("dog"):
+        state = transition(state, event).state
+
+    def step(event: object) -> str:
+        nonlocal state
+        after = transition(state, event).state  # type: ignore[arg-type]
+        speech = said(state, after, SCENE)
+        state = after
+        return speech.text if speech else ""
+
+    assert step(keys("1")[0]) == 'Not typed: "1" is not one of the letters A to Z.'
+    assert step(Backspace()) == "Word 1. D O."
+    assert step(IdleWarned(20)) == "The entry clears in 20 seconds: press any key to keep it."
+    assert step(IdleWarned(19)) == ""
+    assert step(IdleWarned(10)) == "10 seconds."
+    assert step(JudgePressed()) == "D O. CHALLENGER: type word 2 of 2."  # Tab ends the word
+    assert step(JudgePressed()) == "Type all 2 words first (1 to go)."
+
+
+def test_the_repeat_key_says_the_whole_screen(small_lexicon: MarisaLexicon) -> None:
+    state = start((15,), station_words=english())
+    ready = screen_said(state, SCENE)
+    assert ready is not None
+    assert "Press F1 to hear the screen again" in ready.text
+    for event in keys("2cat do"):
+        state = transition(state, event).state
+    entry = screen_said(state, SCENE)
+    assert entry is not None
+    assert "Word 1. C A T. Word 2. D O." in entry.text
+    state = transition(state, keys("g\r")[0]).state
+    state = transition(state, keys("\r")[0]).state
+    assert state.screen is Screen.CONFIRM
+
+
+def test_the_verdict_is_said_once(small_lexicon: MarisaLexicon) -> None:
+    state = start((15,), station_words=english())
+    for event in [*keys("1cat"), JudgePressed()]:
+        state = transition(state, event).state
+    verdict = transition(state, Recorded(adjudicate(state.words, small_lexicon))).state
+    assert said(state, verdict, SCENE) is not None
+    unlocked = transition(verdict, LockoutEnded()).state
+    assert said(verdict, unlocked, SCENE) is None

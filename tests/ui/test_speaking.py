@@ -1,0 +1,77 @@
+"""A station that speaks: each step said once, in the station's language, F1 says the screen again."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from kiosk.core.play.speech import Spelled
+from kiosk.core.station.config import Access
+from kiosk.core.words.language import load_catalogue
+from tests.ui.conftest import StationFactory, press, tab, type_text
+
+K = Qt.Key
+
+
+def test_each_step_is_said_once_and_the_verdict_once(station: StationFactory) -> None:
+    rig = station(access=Access(speech=True))
+    window = rig.window
+    speaker = window.speaker
+    assert speaker.voice is not None
+    type_text(window, "2cat dogz")
+    assert [s.parts for s in speaker.spoken[1:4]] == [(Spelled((c,)),) for c in "CAT"]
+    press(window, K.Key_Return, "\r")
+    assert speaker.spoken[-1].text.startswith("All 2 words typed. Word 1. C A T. Word 2. D O G Z.")
+    tab(window)
+    assert speaker.spoken[-1].text.startswith("The play is unacceptable.")
+    said_before = len(speaker.spoken)
+    rig.controller.lockout_timer.timeout.emit()  # the verdict's screen changes; nothing is said
+    assert len(speaker.spoken) == said_before
+    press(window, K.Key_Space, " ")
+    assert speaker.spoken[-1].text.startswith("CHALLENGER: how many words are challenged?")
+    texts = [s.text for s in speaker.spoken]
+    verdicts = [index for index, text in enumerate(texts) if "unacceptable" in text]
+    assert len(verdicts) == 1  # once, not again when the lock-out ends
+    assert not [text for text in texts[verdicts[0] :] if "D O G Z" in text]  # no word after the Tab
+
+
+def test_f1_says_the_screen_again_and_keeps_the_entry(station: StationFactory) -> None:
+    rig = station(access=Access(speech=True))
+    window = rig.window
+    type_text(window, "3cat do")
+    rig.controller.idle_timer.timeout.emit()
+    assert rig.controller.state.clearing_in_s == 20
+    assert window.speaker.spoken[-1].text == "The entry clears in 20 seconds: press any key to keep it."
+    press(window, K.Key_F1)
+    repeated = window.speaker.spoken[-1].text
+    assert "CHALLENGER: type word 2 of 3." in repeated
+    assert "Word 1. C A T. Word 2. D O." in repeated
+    assert rig.controller.state.clearing_in_s == 0  # one key kept the words
+    assert rig.controller.state.entered == ("cat", "do")
+
+
+def test_a_french_station_speaks_french(station: StationFactory) -> None:
+    rig = station(access=Access(speech=True), language="fr")
+    window = rig.window
+    type_text(window, "1chat")
+    tab(window)
+    assert window.speaker.spoken[-1].language == "fr"
+    assert window.speaker.spoken[-1].text.startswith("Le coup n'est pas valable.")  # CHAT: English pack
+
+
+def test_a_silent_station_still_tells_screen_readers(station: StationFactory) -> None:
+    rig = station()
+    assert rig.window.speaker.voice is None
+    type_text(rig.window, "1cat")
+    tab(rig.window)
+    assert rig.window.speaker.spoken[-1].text.startswith("The play is acceptable.")
+
+
+def test_the_catalogue_has_the_french_verdict() -> None:
+    assert load_catalogue("fr").text("The play is acceptable.").startswith("Le coup est")
+
+
+def test_the_repeat_key_is_the_one_the_station_names() -> None:
+    from kiosk.core.play.speech import REPEAT_KEY
+    from kiosk.ui.window import REPEAT_KEY as QT_REPEAT_KEY
+
+    assert getattr(Qt.Key, f"Key_{REPEAT_KEY}") == QT_REPEAT_KEY
