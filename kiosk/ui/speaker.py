@@ -26,6 +26,12 @@ if TYPE_CHECKING:
 
 __all__ = ["Speaker"]
 
+# What the speaker remembers of what it said (for the tests, and a look in a debugger): the latest
+# SPOKEN_KEPT at least, never more than twice that. Kept whole, a station of a three-day event grew
+# by ~13 KiB and ~130 objects a challenge (bench/bench_drift.py: 166 MiB at challenge 1,000, 296 MiB
+# at 10,000), and its garbage collector slowed every Tab with it.
+SPOKEN_KEPT = 256
+
 # Said at once, cutting in (a screen reader may interrupt what it is reading for them).
 _URGENT = (Screen.VERDICT, Screen.FAULT)
 
@@ -50,7 +56,7 @@ class Speaker(QObject):
             from kiosk.voice import Voice
 
             self.voice = Voice()
-        self.spoken: list[Speech] = []  # everything said, for the tests (and a look in a debugger)
+        self.spoken: list[Speech] = []  # the latest said (SPOKEN_KEPT), for the tests and a debugger
         self._last = controller.state
         controller.state_changed.connect(self._on_state_changed)
         if self.voice is not None and not self.voice.available:
@@ -91,6 +97,8 @@ class Speaker(QObject):
 
     def say(self, speech: Speech, *, urgent: bool) -> None:
         self.spoken.append(speech)
+        if len(self.spoken) > 2 * SPOKEN_KEPT:
+            del self.spoken[:-SPOKEN_KEPT]
         if self.voice is not None:
             self.voice.say(speech)
         self._announce(speech.text, urgent=urgent)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
+from kiosk.core.play.session import VerdictExpired
 from kiosk.core.play.speech import Spelled
 from kiosk.core.station.config import Access
 from kiosk.core.words.language import load_catalogue
+from kiosk.ui.speaker import SPOKEN_KEPT
 from tests.ui.conftest import StationFactory, press, tab, type_text
 
 K = Qt.Key
@@ -75,3 +77,16 @@ def test_the_repeat_key_is_the_one_the_station_names() -> None:
     from kiosk.ui.window import REPEAT_KEY as QT_REPEAT_KEY
 
     assert getattr(Qt.Key, f"Key_{REPEAT_KEY}") == QT_REPEAT_KEY
+
+
+def test_a_station_of_a_three_day_event_remembers_only_its_latest_speech(station: StationFactory) -> None:
+    """Every step said is kept for a look afterwards, but only the latest: a station judging
+    20,000 challenges must not grow with what it said (bench/bench_drift.py measures the whole)."""
+    rig = station(access=Access(speech=False))
+    speaker = rig.window.speaker
+    for _ in range(3 * SPOKEN_KEPT):
+        type_text(rig.window, "1qi")
+        tab(rig.window)
+        rig.controller.dispatch(VerdictExpired())
+    assert SPOKEN_KEPT <= len(speaker.spoken) <= 2 * SPOKEN_KEPT
+    assert speaker.spoken[-1].text.startswith("CHALLENGER: how many words are challenged?")
