@@ -7,12 +7,14 @@ import re
 import shlex
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -224,19 +226,25 @@ def test_kiosk_session_units_pass_systemd_analyze_verify(bundle: Path, tmp_path:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_frozen_station_starts_under_cage_as_the_kiosk_unit_runs_it(bundle: Path) -> None:
-    """The unit's own ExecStart and environment, on wlroots' headless backend, as an unprivileged
-    user. The station must paint its ready frame, print nothing but that (a Qt warning here is a
-    gap in the unit, like the "C" locale was), and load only the plugins SESSION_PLUGINS names."""
-    for tool in ("cage", "Xwayland"):
-        if shutil.which(tool) is None:
-            message = f"{tool} is not installed (./dev.sh test installs it)"
-            if os.environ.get("CI"):
-                pytest.fail(message)
-            pytest.skip(message)
-    unit = (REPO_ROOT / "packaging" / "linux" / "challenge-kiosk.service").read_text(encoding="utf-8")
-    work = Path(tempfile.mkdtemp(prefix="kiosk-cage-"))
-    try:
+@dataclass
+class CageSession:
+    """The cage unit's own ExecStart and environment, on wlroots' headless backend, as an
+    unprivileged user, in a world-writable folder (the session user writes its data there)."""
+
+    work: Path
+    argv: list[str]  # cage's arguments, then "--", then station-session and the station
+    env: dict[str, str]
+    prefix: list[str]  # runuser to an unprivileged user, when the tests run as root
+
+    @classmethod
+    def of(cls, bundle: Path, work: Path) -> CageSession:
+        for tool in ("cage", "Xwayland"):
+            if shutil.which(tool) is None:
+                message = f"{tool} is not installed (./dev.sh test installs it)"
+                if os.environ.get("CI"):
+                    pytest.fail(message)
+                pytest.skip(message)
+        unit = (REPO_ROOT / "packaging" / "linux" / "challenge-kiosk.service").read_text(encoding="utf-8")
         work.chmod(0o777)  # the session user writes its data and runtime folders here
         config = work / "station.toml"
         pack = bundle / "_internal" / "data" / "enable-demo.kxpack"
@@ -248,10 +256,6 @@ def test_frozen_station_starts_under_cage_as_the_kiosk_unit_runs_it(bundle: Path
             .replace("/opt/challenge-kiosk", str(bundle))
             .replace("/etc/challenge-kiosk/station.toml", str(config))
         )
-        split = argv.index("--")
-        out = work / "station.out"
-        station = shlex.join([*argv[split + 1 :], "--smoke"])
-        command = [*argv[: split + 1], "sh", "-c", f"{station} > {out} 2>&1; echo exit=$? >> {out}"]
         unit_env = dict(re.findall(r"^Environment=(\w+)=(.*)$", unit, re.MULTILINE))
         assert unit_env["QT_QPA_PLATFORM"] == "wayland"
         env = {
@@ -269,11 +273,31 @@ def test_frozen_station_starts_under_cage_as_the_kiosk_unit_runs_it(bundle: Path
         if os.geteuid() == 0:  # cage refuses to run as root, as a kiosk session never does
             prefix = ["runuser", "-u", "nobody", "--"]
         subprocess.run([*prefix, "mkdir", "-m", "700", env["XDG_RUNTIME_DIR"]], check=True)
+        return cls(work, argv, env, prefix)
+
+    @property
+    def station(self) -> list[str]:
+        """station-session and the station, as the unit starts them under cage."""
+        return self.argv[self.argv.index("--") + 1 :]
+
+    def command(self, argv: list[str], **env: str) -> list[str]:
+        """``argv`` as the session user, with the unit's environment (and ``env``) only."""
+        return [*self.prefix, "env", "-i", *(f"{k}={v}" for k, v in {**self.env, **env}.items()), *argv]
+
+
+def test_frozen_station_starts_under_cage_as_the_kiosk_unit_runs_it(bundle: Path) -> None:
+    """The unit's own ExecStart and environment, on wlroots' headless backend, as an unprivileged
+    user. The station must paint its ready frame, print nothing but that (a Qt warning here is a
+    gap in the unit, like the "C" locale was), and load only the plugins SESSION_PLUGINS names."""
+    work = Path(tempfile.mkdtemp(prefix="kiosk-cage-"))
+    try:
+        cage = CageSession.of(bundle, work)
+        out = work / "station.out"
+        station = shlex.join([*cage.station, "--smoke"])
+        cage_argv = cage.argv[: cage.argv.index("--") + 1]
+        command = cage.command([*cage_argv, "sh", "-c", f"{station} > {out} 2>&1; echo exit=$? >> {out}"])
         try:
-            session = subprocess.run(
-                [*prefix, "env", "-i", *(f"{k}={v}" for k, v in env.items()), *command],
-                capture_output=True, timeout=120, check=False,
-            )  # fmt: skip
+            session = subprocess.run(command, capture_output=True, timeout=120, check=False)
             cage_says = f"cage (exit {session.returncode})", session.stdout + session.stderr
         except subprocess.TimeoutExpired as stopped:
             cage_says = (
@@ -296,6 +320,52 @@ def test_frozen_station_starts_under_cage_as_the_kiosk_unit_runs_it(bundle: Path
         ]
         assert said == [], printed
     finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def test_under_cage_the_frozen_station_tells_systemd_it_is_up_and_answers(bundle: Path) -> None:
+    """The whole ExecStart of the cage unit (cage, station-session, the bundle's station in a kiosk
+    session), with $NOTIFY_SOCKET and $WATCHDOG_USEC as systemd gives them to cage: they reach the
+    station through cage and station-session, the first READY=1 is the station's, with its
+    status, and its pings come (NotifyAccess=all lets systemd hear them from cage's child)."""
+    work = Path(tempfile.mkdtemp(prefix="kiosk-cage-"))
+    receiver = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    session: subprocess.Popen[bytes] | None = None
+    try:
+        cage = CageSession.of(bundle, work)
+        set_pin = [str(bundle / "kiosk"), "set-pin", "--stdin", "--config", str(work / "station.toml")]
+        pin = subprocess.run(
+            cage.command(set_pin), input=b"579135\n", capture_output=True, timeout=120, check=False
+        )
+        assert pin.returncode == 0, pin.stderr.decode()
+        notify = work / "notify"
+        log = work / "cage.log"
+        receiver.bind(str(notify))
+        notify.chmod(0o777)  # systemd's socket takes any sender; the kernel says which unit it is
+        receiver.settimeout(120)
+        with log.open("wb") as written:
+            session = subprocess.Popen(
+                cage.command(cage.argv, NOTIFY_SOCKET=str(notify), WATCHDOG_USEC="2000000"),
+                stdout=written, stderr=subprocess.STDOUT, start_new_session=True,
+            )  # fmt: skip
+        try:
+            first = receiver.recv(4096).decode().split("\n")
+            started = time.monotonic()
+            ping = receiver.recv(4096).decode()  # every second: half of WATCHDOG_USEC
+        except TimeoutError:
+            pytest.fail(f"nothing came to the notify socket in 120 s; cage said:\n{read_output(log)}")
+        assert first == ["READY=1", "STATUS=ready: Open on ENABLE demo (enable1)"], read_output(log)
+        assert ping == "WATCHDOG=1", read_output(log)
+        assert time.monotonic() - started < 30
+    finally:
+        receiver.close()
+        if session is not None:
+            os.killpg(session.pid, signal.SIGTERM)  # cage, runuser, the station: all ours
+            try:
+                session.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(session.pid, signal.SIGKILL)
+                session.communicate()
         shutil.rmtree(work, ignore_errors=True)
 
 
