@@ -30,6 +30,7 @@ from tests.debian import (
     session_plugins,
 )
 from tests.outputs import read_output, report
+from tests.xvfb import require
 
 pytestmark = pytest.mark.slow
 
@@ -367,6 +368,94 @@ def test_under_cage_the_frozen_station_tells_systemd_it_is_up_and_answers(bundle
                 os.killpg(session.pid, signal.SIGKILL)
                 session.communicate()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def free_display() -> int:
+    """A display number no X server here uses (others' Xvfb run beside the tests)."""
+    for number in range(90, 400):
+        if not Path(f"/tmp/.X{number}-lock").exists() and not Path(f"/tmp/.X11-unix/X{number}").exists():
+            return number
+    pytest.fail("no free X display number between 90 and 400")
+
+
+def test_under_xinit_the_station_alone_says_ready(bundle: Path, tmp_path: Path) -> None:
+    """The X11 unit's ExecStart (xinit, station-session, the bundle's station in a kiosk session,
+    its X server through packaging/linux/x-server), with Xvfb as the ``X`` on the PATH (Xorg needs a
+    console): Debian's X server says READY=1 by itself once it accepts clients (shown here with
+    the same Xvfb, started bare), so through x-server it must not, and the first READY=1 is the
+    station's, with its status."""
+    require("xinit", "Xvfb")
+    unit = (REPO_ROOT / "packaging" / "linux" / "challenge-kiosk-x11.service").read_text(encoding="utf-8")
+    exec_start = re.search(r"^ExecStart=(.+)$", unit, re.MULTILINE)
+    assert exec_start is not None
+    config = tmp_path / "station.toml"
+    pack = bundle / "_internal" / "data" / "enable-demo.kxpack"
+    config.write_text(f'station_name = "X11"\n[[divisions]]\nname = "Open"\npack = "{pack}"\n')
+    argv = shlex.split(
+        exec_start.group(1)
+        .replace("/opt/challenge-kiosk", str(bundle))
+        .replace("/etc/challenge-kiosk/station.toml", str(config))
+    )
+    server = argv.index("--") + 1
+    assert argv[server] == f"{bundle}/packaging/linux/x-server", argv
+    path = tmp_path / "bin"
+    path.mkdir()
+    (path / "X").symlink_to(shutil.which("Xvfb") or "Xvfb")  # what the X server's "X" finds
+    unit_env = dict(re.findall(r"^Environment=(\w+)=(.*)$", unit, re.MULTILINE))
+    notify = Path(tempfile.mkdtemp(prefix="kn-")) / "notify"  # AF_UNIX paths: at most 108 bytes
+    receiver = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    receiver.bind(str(notify))
+    receiver.settimeout(60)
+    env = {
+        "PATH": f"{path}:{os.environ['PATH']}",
+        **unit_env,
+        "KIOSK_DATA_DIR": str(tmp_path / "data"),
+        "HOME": str(tmp_path),
+        "NOTIFY_SOCKET": str(notify),
+        "WATCHDOG_USEC": "2000000",
+        "QT_LOGGING_RULES": QT_LIBRARY_LOG,
+    }
+    pin = subprocess.run(
+        [str(bundle / "kiosk"), "set-pin", "--stdin", "--config", str(config)],
+        input="579135\n", env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert pin.returncode == 0, printed(pin)
+    sessions: list[subprocess.Popen[bytes]] = []
+    log = tmp_path / "xinit.log"
+    try:
+        bare = subprocess.Popen(  # the X server alone, as xinit would start it without x-server
+            [str(path / "X"), f":{free_display()}", "-nolisten", "tcp"], env=env,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        )  # fmt: skip
+        sessions.append(bare)
+        assert receiver.recv(4096) == b"READY=1"  # Debian's X server speaks for itself
+        os.killpg(bare.pid, signal.SIGTERM)
+        bare.wait(30)
+        display = f":{free_display()}"
+        with log.open("wb") as written:
+            xinit = subprocess.Popen(
+                [*argv[: server + 1], display, "-nolisten", "tcp", "-screen", "0", "1024x768x24"],
+                env=env, stdout=written, stderr=subprocess.STDOUT, start_new_session=True,
+            )  # fmt: skip
+        sessions.append(xinit)
+        try:
+            first = receiver.recv(4096).decode().split("\n")
+            ping = receiver.recv(4096).decode()
+        except TimeoutError:
+            pytest.fail(f"nothing came to the notify socket in 60 s; xinit said:\n{read_output(log)}")
+        assert first == ["READY=1", "STATUS=ready: Open on ENABLE demo (enable1)"], read_output(log)
+        assert ping == "WATCHDOG=1", read_output(log)
+    finally:
+        receiver.close()
+        for session in sessions:
+            if session.poll() is None:
+                os.killpg(session.pid, signal.SIGTERM)  # xinit, its X server, the station: ours
+                try:
+                    session.wait(30)
+                except subprocess.TimeoutExpired:
+                    os.killpg(session.pid, signal.SIGKILL)
+                    session.wait()
+        shutil.rmtree(notify.parent, ignore_errors=True)
 
 
 # --- what a station needs from Debian, worked out from the bundle (tests/debian.py) -------------
