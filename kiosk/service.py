@@ -10,7 +10,7 @@ The protocol is one datagram of ``KEY=value`` lines to the ``AF_UNIX`` socket na
 ``$NOTIFY_SOCKET`` (a leading ``@`` means Linux's abstract namespace); the kernel attaches the
 sender's credentials, which is how systemd knows the unit. Without ``$NOTIFY_SOCKET`` (a station
 started at a terminal, the tests) nothing is sent. systemd documents the protocol, not its C
-wrapper, as the interface and suggests reimplementing it (sd_notify(3), "Notes"): these twenty
+wrapper, as the interface and suggests reimplementing it (sd_notify(3), "Notes"): these few
 lines instead of a library. ``sdnotify`` (last released 2017) swallows every error, so a station
 whose pings go nowhere would never say so; ``systemd-python`` builds against libsystemd.
 

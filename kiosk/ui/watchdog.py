@@ -42,9 +42,15 @@ class Watchdog(QObject):
         self.manager.status(self._status())
 
     def leaving(self, status: str) -> None:
-        """The station ends on purpose (a judge left it): no restart is due to a missing ping."""
+        """The station ends on purpose (a judge left it). A last ping gives what it does after its
+        loop (its last report, closing its log: well under ``WatchdogSec``) a whole period, so
+        that no watchdog kill turns a judge's exit into a restart. Not STOPPING=1: the unit's
+        ExecStopPost decides what a judge's exit leads to, as it did before."""
         self.timer.stop()
-        self.manager.send("STOPPING=1", f"STATUS={status}")
+        if self.manager.watchdog_ms is None:
+            self.manager.status(status)
+        else:
+            self.manager.send("WATCHDOG=1", f"STATUS={status}")
 
     def _on_timeout(self) -> None:
         self.manager.watchdog()
