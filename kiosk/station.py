@@ -9,6 +9,7 @@ SQLAlchemy are each imported only where they are needed, so that the ready frame
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import sys
@@ -119,6 +120,16 @@ def stated_words(config_path: Path) -> Catalogue | None:
         return None
 
 
+def tracebacks_on_fatal_signals() -> None:
+    """A kiosk session's station killed by systemd's watchdog (SIGABRT: its event loop stopped
+    answering) or crashing in Qt first writes every thread's Python traceback to standard error,
+    which is the journal: where it was stuck, for whoever reads ``journalctl -u challenge-kiosk``."""
+    import faulthandler
+
+    with contextlib.suppress(OSError, ValueError, RuntimeError):  # a standard error with no file behind it
+        faulthandler.enable()
+
+
 def start_station(
     config_path: Path | None,
     data_dir: Path | None,
@@ -137,6 +148,8 @@ def start_station(
     from kiosk.core.station.config import load_languages, start_divisions
     from kiosk.paths import check_data_dir, station_data
 
+    if kiosk_session:
+        tracebacks_on_fatal_signals()
     words: Catalogue | None = None  # English until the configuration says otherwise
 
     def cannot_start(exc: KioskError) -> NoReturn:  # on the terminal only, where there is no screen

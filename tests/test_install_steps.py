@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.storage.database import SQLITE_BUSY_TIMEOUT_MS
 from tests.conftest import REPO_ROOT
 from tests.debian import package_groups, unit_groups
 
@@ -319,3 +320,24 @@ def test_only_the_judges_exit_ends_the_kiosk_session(unit: Unit, tmp_path: Path)
     assert unit.setting("Conflicts") == "getty@tty1.service", (
         "the login prompt must take tty1 from the station"
     )
+
+
+def seconds(setting: str) -> float:
+    """A systemd time span as the units write it ("60s", "2min")."""
+    match = re.fullmatch(r"(\d+)(s|min)", setting)
+    assert match, f"write {setting!r} as seconds or minutes"
+    return int(match[1]) * (60 if match[2] == "min" else 1)
+
+
+@pytest.mark.parametrize("unit", units(), ids=lambda unit: unit.path.name)
+def test_a_session_that_hangs_or_freezes_is_restarted_as_the_guide_says(unit: Unit) -> None:
+    """Type=notify: up only at the station's READY=1, which the station (cage's or xinit's child)
+    may send; a start and a watchdog timeout that the guide names as the unit has them; a
+    watchdog longer than twice the longest wait the station's event loop makes on purpose."""
+    assert unit.setting("Type") == "notify"
+    assert unit.setting("NotifyAccess") == "all"
+    assert unit.setting("Restart") == "always"
+    guide = INSTALL.read_text(encoding="utf-8")
+    for key in ("TimeoutStartSec", "WatchdogSec", "WatchdogSignal", "TimeoutStopSec"):
+        assert f"`{key}={unit.setting(key)}`" in guide, f"install.md does not say {key}={unit.setting(key)}"
+    assert seconds(unit.setting("WatchdogSec")) >= 2 * SQLITE_BUSY_TIMEOUT_MS / 1000

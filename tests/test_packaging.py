@@ -7,12 +7,14 @@ import re
 import shlex
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -28,6 +30,7 @@ from tests.debian import (
     session_plugins,
 )
 from tests.outputs import read_output, report
+from tests.xvfb import require
 
 pytestmark = pytest.mark.slow
 
@@ -224,19 +227,25 @@ def test_kiosk_session_units_pass_systemd_analyze_verify(bundle: Path, tmp_path:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_frozen_station_starts_under_cage_as_the_kiosk_unit_runs_it(bundle: Path) -> None:
-    """The unit's own ExecStart and environment, on wlroots' headless backend, as an unprivileged
-    user. The station must paint its ready frame, print nothing but that (a Qt warning here is a
-    gap in the unit, like the "C" locale was), and load only the plugins SESSION_PLUGINS names."""
-    for tool in ("cage", "Xwayland"):
-        if shutil.which(tool) is None:
-            message = f"{tool} is not installed (./dev.sh test installs it)"
-            if os.environ.get("CI"):
-                pytest.fail(message)
-            pytest.skip(message)
-    unit = (REPO_ROOT / "packaging" / "linux" / "challenge-kiosk.service").read_text(encoding="utf-8")
-    work = Path(tempfile.mkdtemp(prefix="kiosk-cage-"))
-    try:
+@dataclass
+class CageSession:
+    """The cage unit's own ExecStart and environment, on wlroots' headless backend, as an
+    unprivileged user, in a world-writable folder (the session user writes its data there)."""
+
+    work: Path
+    argv: list[str]  # cage's arguments, then "--", then station-session and the station
+    env: dict[str, str]
+    prefix: list[str]  # runuser to an unprivileged user, when the tests run as root
+
+    @classmethod
+    def of(cls, bundle: Path, work: Path) -> CageSession:
+        for tool in ("cage", "Xwayland"):
+            if shutil.which(tool) is None:
+                message = f"{tool} is not installed (./dev.sh test installs it)"
+                if os.environ.get("CI"):
+                    pytest.fail(message)
+                pytest.skip(message)
+        unit = (REPO_ROOT / "packaging" / "linux" / "challenge-kiosk.service").read_text(encoding="utf-8")
         work.chmod(0o777)  # the session user writes its data and runtime folders here
         config = work / "station.toml"
         pack = bundle / "_internal" / "data" / "enable-demo.kxpack"
@@ -248,10 +257,6 @@ def test_frozen_station_starts_under_cage_as_the_kiosk_unit_runs_it(bundle: Path
             .replace("/opt/challenge-kiosk", str(bundle))
             .replace("/etc/challenge-kiosk/station.toml", str(config))
         )
-        split = argv.index("--")
-        out = work / "station.out"
-        station = shlex.join([*argv[split + 1 :], "--smoke"])
-        command = [*argv[: split + 1], "sh", "-c", f"{station} > {out} 2>&1; echo exit=$? >> {out}"]
         unit_env = dict(re.findall(r"^Environment=(\w+)=(.*)$", unit, re.MULTILINE))
         assert unit_env["QT_QPA_PLATFORM"] == "wayland"
         env = {
@@ -269,11 +274,31 @@ def test_frozen_station_starts_under_cage_as_the_kiosk_unit_runs_it(bundle: Path
         if os.geteuid() == 0:  # cage refuses to run as root, as a kiosk session never does
             prefix = ["runuser", "-u", "nobody", "--"]
         subprocess.run([*prefix, "mkdir", "-m", "700", env["XDG_RUNTIME_DIR"]], check=True)
+        return cls(work, argv, env, prefix)
+
+    @property
+    def station(self) -> list[str]:
+        """station-session and the station, as the unit starts them under cage."""
+        return self.argv[self.argv.index("--") + 1 :]
+
+    def command(self, argv: list[str], **env: str) -> list[str]:
+        """``argv`` as the session user, with the unit's environment (and ``env``) only."""
+        return [*self.prefix, "env", "-i", *(f"{k}={v}" for k, v in {**self.env, **env}.items()), *argv]
+
+
+def test_frozen_station_starts_under_cage_as_the_kiosk_unit_runs_it(bundle: Path) -> None:
+    """The unit's own ExecStart and environment, on wlroots' headless backend, as an unprivileged
+    user. The station must paint its ready frame, print nothing but that (a Qt warning here is a
+    gap in the unit, like the "C" locale was), and load only the plugins SESSION_PLUGINS names."""
+    work = Path(tempfile.mkdtemp(prefix="kiosk-cage-"))
+    try:
+        cage = CageSession.of(bundle, work)
+        out = work / "station.out"
+        station = shlex.join([*cage.station, "--smoke"])
+        cage_argv = cage.argv[: cage.argv.index("--") + 1]
+        command = cage.command([*cage_argv, "sh", "-c", f"{station} > {out} 2>&1; echo exit=$? >> {out}"])
         try:
-            session = subprocess.run(
-                [*prefix, "env", "-i", *(f"{k}={v}" for k, v in env.items()), *command],
-                capture_output=True, timeout=120, check=False,
-            )  # fmt: skip
+            session = subprocess.run(command, capture_output=True, timeout=120, check=False)
             cage_says = f"cage (exit {session.returncode})", session.stdout + session.stderr
         except subprocess.TimeoutExpired as stopped:
             cage_says = (
@@ -297,6 +322,140 @@ def test_frozen_station_starts_under_cage_as_the_kiosk_unit_runs_it(bundle: Path
         assert said == [], printed
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def test_under_cage_the_frozen_station_tells_systemd_it_is_up_and_answers(bundle: Path) -> None:
+    """The whole ExecStart of the cage unit (cage, station-session, the bundle's station in a kiosk
+    session), with $NOTIFY_SOCKET and $WATCHDOG_USEC as systemd gives them to cage: they reach the
+    station through cage and station-session, the first READY=1 is the station's, with its
+    status, and its pings come (NotifyAccess=all lets systemd hear them from cage's child)."""
+    work = Path(tempfile.mkdtemp(prefix="kiosk-cage-"))
+    receiver = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    session: subprocess.Popen[bytes] | None = None
+    try:
+        cage = CageSession.of(bundle, work)
+        set_pin = [str(bundle / "kiosk"), "set-pin", "--stdin", "--config", str(work / "station.toml")]
+        pin = subprocess.run(
+            cage.command(set_pin), input=b"579135\n", capture_output=True, timeout=120, check=False
+        )
+        assert pin.returncode == 0, pin.stderr.decode()
+        notify = work / "notify"
+        log = work / "cage.log"
+        receiver.bind(str(notify))
+        notify.chmod(0o777)  # systemd's socket takes any sender; the kernel says which unit it is
+        receiver.settimeout(120)
+        with log.open("wb") as written:
+            session = subprocess.Popen(
+                cage.command(cage.argv, NOTIFY_SOCKET=str(notify), WATCHDOG_USEC="2000000"),
+                stdout=written, stderr=subprocess.STDOUT, start_new_session=True,
+            )  # fmt: skip
+        try:
+            first = receiver.recv(4096).decode().split("\n")
+            started = time.monotonic()
+            ping = receiver.recv(4096).decode()  # every second: half of WATCHDOG_USEC
+        except TimeoutError:
+            pytest.fail(f"nothing came to the notify socket in 120 s; cage said:\n{read_output(log)}")
+        assert first == ["READY=1", "STATUS=ready: Open on ENABLE demo (enable1)"], read_output(log)
+        assert ping == "WATCHDOG=1", read_output(log)
+        assert time.monotonic() - started < 30
+    finally:
+        receiver.close()
+        if session is not None:
+            os.killpg(session.pid, signal.SIGTERM)  # cage, runuser, the station: all ours
+            try:
+                session.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(session.pid, signal.SIGKILL)
+                session.communicate()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def free_display() -> int:
+    """A display number no X server here uses (others' Xvfb run beside the tests)."""
+    for number in range(90, 400):
+        if not Path(f"/tmp/.X{number}-lock").exists() and not Path(f"/tmp/.X11-unix/X{number}").exists():
+            return number
+    pytest.fail("no free X display number between 90 and 400")
+
+
+def test_under_xinit_the_station_alone_says_ready(bundle: Path, tmp_path: Path) -> None:
+    """The X11 unit's ExecStart (xinit, station-session, the bundle's station in a kiosk session,
+    its X server through packaging/linux/x-server), with Xvfb as the ``X`` on the PATH (Xorg needs a
+    console): Debian's X server says READY=1 by itself once it accepts clients (shown here with
+    the same Xvfb, started bare), so through x-server it must not, and the first READY=1 is the
+    station's, with its status."""
+    require("xinit", "Xvfb")
+    unit = (REPO_ROOT / "packaging" / "linux" / "challenge-kiosk-x11.service").read_text(encoding="utf-8")
+    exec_start = re.search(r"^ExecStart=(.+)$", unit, re.MULTILINE)
+    assert exec_start is not None
+    config = tmp_path / "station.toml"
+    pack = bundle / "_internal" / "data" / "enable-demo.kxpack"
+    config.write_text(f'station_name = "X11"\n[[divisions]]\nname = "Open"\npack = "{pack}"\n')
+    argv = shlex.split(
+        exec_start.group(1)
+        .replace("/opt/challenge-kiosk", str(bundle))
+        .replace("/etc/challenge-kiosk/station.toml", str(config))
+    )
+    server = argv.index("--") + 1
+    assert argv[server] == f"{bundle}/packaging/linux/x-server", argv
+    path = tmp_path / "bin"
+    path.mkdir()
+    (path / "X").symlink_to(shutil.which("Xvfb") or "Xvfb")  # what the X server's "X" finds
+    unit_env = dict(re.findall(r"^Environment=(\w+)=(.*)$", unit, re.MULTILINE))
+    notify = Path(tempfile.mkdtemp(prefix="kn-")) / "notify"  # AF_UNIX paths: at most 108 bytes
+    receiver = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    receiver.bind(str(notify))
+    receiver.settimeout(60)
+    env = {
+        "PATH": f"{path}:{os.environ['PATH']}",
+        **unit_env,
+        "KIOSK_DATA_DIR": str(tmp_path / "data"),
+        "HOME": str(tmp_path),
+        "NOTIFY_SOCKET": str(notify),
+        "WATCHDOG_USEC": "2000000",
+        "QT_LOGGING_RULES": QT_LIBRARY_LOG,
+    }
+    pin = subprocess.run(
+        [str(bundle / "kiosk"), "set-pin", "--stdin", "--config", str(config)],
+        input="579135\n", env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert pin.returncode == 0, printed(pin)
+    sessions: list[subprocess.Popen[bytes]] = []
+    log = tmp_path / "xinit.log"
+    try:
+        bare = subprocess.Popen(  # the X server alone, as xinit would start it without x-server
+            [str(path / "X"), f":{free_display()}", "-nolisten", "tcp"], env=env,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        )  # fmt: skip
+        sessions.append(bare)
+        assert receiver.recv(4096) == b"READY=1"  # Debian's X server speaks for itself
+        os.killpg(bare.pid, signal.SIGTERM)
+        bare.wait(30)
+        display = f":{free_display()}"
+        with log.open("wb") as written:
+            xinit = subprocess.Popen(
+                [*argv[: server + 1], display, "-nolisten", "tcp", "-screen", "0", "1024x768x24"],
+                env=env, stdout=written, stderr=subprocess.STDOUT, start_new_session=True,
+            )  # fmt: skip
+        sessions.append(xinit)
+        try:
+            first = receiver.recv(4096).decode().split("\n")
+            ping = receiver.recv(4096).decode()
+        except TimeoutError:
+            pytest.fail(f"nothing came to the notify socket in 60 s; xinit said:\n{read_output(log)}")
+        assert first == ["READY=1", "STATUS=ready: Open on ENABLE demo (enable1)"], read_output(log)
+        assert ping == "WATCHDOG=1", read_output(log)
+    finally:
+        receiver.close()
+        for session in sessions:
+            if session.poll() is None:
+                os.killpg(session.pid, signal.SIGTERM)  # xinit, its X server, the station: ours
+                try:
+                    session.wait(30)
+                except subprocess.TimeoutExpired:
+                    os.killpg(session.pid, signal.SIGKILL)
+                    session.wait()
+        shutil.rmtree(notify.parent, ignore_errors=True)
 
 
 # --- what a station needs from Debian, worked out from the bundle (tests/debian.py) -------------

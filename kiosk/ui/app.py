@@ -26,10 +26,12 @@ from kiosk.core.station.config import LoadedDivision, StationConfig, Verifier, l
 from kiosk.core.wording import Text, Wording
 from kiosk.core.words.language import marked
 from kiosk.paths import StationData, current_user, lock_data_dir
+from kiosk.service import ServiceManager
 from kiosk.ui import theme
 from kiosk.ui.controller import StationController
 from kiosk.ui.screen import fill_screen
 from kiosk.ui.startup import application
+from kiosk.ui.watchdog import Watchdog
 from kiosk.ui.window import StationWindow
 
 if TYPE_CHECKING:
@@ -121,6 +123,7 @@ def run_station(
     recheck_ms: int = READINESS_RECHECK_MS,
     argv: Sequence[str] = (),
     verifier: Verifier | None = None,
+    service: ServiceManager | None = None,
 ) -> int:
     """Run the station until a judge leaves it from judge mode; return the exit code.
 
@@ -132,7 +135,10 @@ def run_station(
     soon as it can.
 
     ``verifier`` is how the packs were checked at start-up: a judge's reload checks them the same way.
+    ``service`` is systemd, told when the first frame is painted and, from this event loop, that the
+    station still answers (``kiosk.ui.watchdog``); by default whoever ``$NOTIFY_SOCKET`` names.
     """
+    service = service or ServiceManager.from_environment()
     app = application(["kiosk", *argv])
     app.setApplicationName("challenge-kiosk")
     access = config.access  # the look every screen is built in, before the first one
@@ -147,7 +153,7 @@ def run_station(
             from kiosk.ui.notready import show_not_ready
 
             words = load_languages(config).station
-            return show_not_ready(problem, screen_index=config.screen, smoke=smoke, t=words)
+            return show_not_ready(problem, screen_index=config.screen, smoke=smoke, t=words, service=service)
         return EXIT_ERROR
     controller = StationController(config, divisions, lambda: storage().log, verifier=verifier)
     window = StationWindow(controller, storage, data_dir, set_pin_command=set_pin_command)
@@ -156,6 +162,16 @@ def run_station(
     recheck = QTimer(window)
     recheck.setInterval(recheck_ms)
     reports: list[StationReport] = []  # made after the first frame: the director's heartbeats
+    not_serving: list[str] = [""]  # why the station serves no player now, for systemd's status line
+
+    def service_status() -> str:
+        if not_serving[0]:
+            return f"not ready: {not_serving[0]}"
+        if window.judging:
+            return f"judge mode open; serves {window.serving()}"
+        return f"ready: {window.serving()}"
+
+    watchdog = Watchdog(service, service_status, window)
 
     def problem_now() -> tuple[Text, str]:
         """What keeps the station from serving players (and the command that fixes it), or ("", "")."""
@@ -171,6 +187,9 @@ def run_station(
         problem, command = problem_now()
         for report in reports:
             report.problem = f"{problem} {command}".strip()
+        not_serving[0] = f"{problem} {command}".strip()
+        if not first:  # the first look is said by READY=1's status
+            watchdog.update()
         if problem:
             if not kiosk_session:
                 print(f"error: {problem} {command}".rstrip(), file=sys.stderr, flush=True)
@@ -219,6 +238,7 @@ def run_station(
 
         reports.append(StationReport(window, controller, storage))
         serve_when_ready(first=True)
+        watchdog.up()  # after the first look: its status says whether the station serves
         reports[0].start()
         inhibit_screensaver()
 
@@ -229,6 +249,7 @@ def run_station(
 
     def leave() -> None:
         left.append(True)
+        watchdog.leaving("left by a judge (judge mode: Exit the station)")
         app.exit(0)
 
     window.left.connect(leave)
@@ -237,4 +258,5 @@ def run_station(
     if left and reports:  # after the loop: the window stays as it was, the wait costs no frame
         reports[0].close()
     lock.release()
+    service.close()
     return EXIT_OK if code == 0 else code

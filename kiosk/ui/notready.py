@@ -23,11 +23,13 @@ from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
 from kiosk.console import EXIT_ERROR
 from kiosk.core.wording import Text
 from kiosk.core.words.language import Catalogue, english, marked
+from kiosk.service import ServiceManager
 from kiosk.ui import theme
 from kiosk.ui.layout import View
 from kiosk.ui.screen import fill_screen
 from kiosk.ui.startup import application
 from kiosk.ui.theme import FitLabel
+from kiosk.ui.watchdog import Watchdog
 
 __all__ = ["LEAVE_CHORD", "NotReadyView", "NotReadyWindow", "show_not_ready"]
 
@@ -128,11 +130,23 @@ class NotReadyWindow(NotReadyView):
 
 
 def show_not_ready(
-    problem: Text, *, screen_index: int = 0, smoke: bool = False, t: Catalogue | None = None
+    problem: Text,
+    *,
+    screen_index: int = 0,
+    smoke: bool = False,
+    t: Catalogue | None = None,
+    service: ServiceManager | None = None,
 ) -> int:
-    """Show the not-ready screen until a judge leaves it; always returns the error exit code."""
+    """Show the not-ready screen until a judge leaves it; always returns the error exit code.
+
+    A steady state, not a failed start: systemd is told the station is up once the screen is
+    painted (its status says why it does not serve), and the watchdog's pings come from this loop.
+    """
     app = application(["kiosk"])
     window = NotReadyWindow(problem, t)
+    service = service or ServiceManager.from_environment()
+    watchdog = Watchdog(service, lambda: f"not ready: {problem}", window)
+    window.first_frame_painted.connect(watchdog.up, Qt.ConnectionType.QueuedConnection)
     QApplication.setOverrideCursor(QCursor(Qt.CursorShape.BlankCursor))
     if smoke:
         window.first_frame_painted.connect(
@@ -141,4 +155,5 @@ def show_not_ready(
     window.left.connect(lambda: app.exit(0))  # quit() would ask the window, which refuses to close
     fill_screen(window, screen_index)
     app.exec()
+    service.close()
     return EXIT_ERROR

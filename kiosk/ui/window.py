@@ -31,7 +31,7 @@ from kiosk.core.play.session import (
     Typed,
 )
 from kiosk.core.wording import Text
-from kiosk.core.words.language import Catalogue
+from kiosk.core.words.language import Catalogue, english
 from kiosk.ui import theme
 from kiosk.ui.blank import Blank
 from kiosk.ui.controller import StationController
@@ -276,6 +276,13 @@ class StationWindow(QWidget):
             youth=division.youth_rules,
             badge=edition_badge(loaded.recognition, division.youth_rules, info.name, t),
         )
+
+    def serving(self) -> str:
+        """The divisions served now and what each rules with, in English for the service manager's
+        status line (``systemctl status``): "Open on ENABLE demo (enable1)"."""
+        words = english()
+        cards = (self._card(i, words) for i in self.controller.state.served)
+        return "; ".join(f"{card.name} on {card.described_in(words)}" for card in cards)
 
     @property
     def several(self) -> bool:

@@ -38,7 +38,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--database-url")
     parser.add_argument("--stop-file", type=Path)
     parser.add_argument("--interval-s", type=float, default=0.0)
+    parser.add_argument("--tracebacks", action="store_true", help="as a kiosk session's station does")
     args = parser.parse_args(argv)
+    if args.tracebacks:
+        from kiosk.station import tracebacks_on_fatal_signals
+
+        tracebacks_on_fatal_signals()
 
     app = QCoreApplication([sys.argv[0]])  # the controller's timers need one; none of them fires here
     config = StationConfig(divisions=(Division("Open", args.pack),), station_name=args.station)

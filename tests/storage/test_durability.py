@@ -9,8 +9,10 @@ start-up, when the database may be being created), all on the same data director
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
+import resource
 import signal
 import sqlite3
 import subprocess
@@ -18,6 +20,7 @@ import sys
 import time
 import uuid
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -28,11 +31,20 @@ from tests.storage.postgres import free_port
 
 KILLS = 30
 SHARED_KILLS = 15
+ABORTS = 10
 CHILD_STARTUP_TIMEOUT_S = 60
 
 
-def start_child(data_dir: Path, pack: Path, database_url: str | None) -> subprocess.Popen[str]:
+def no_core_file() -> None:
+    """An aborted child writes no core file into the checkout, whatever this machine's limit."""
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def start_child(
+    data_dir: Path, pack: Path, database_url: str | None, stderr: IO[str] | None = None
+) -> subprocess.Popen[str]:
     shared = ["--database-url", database_url] if database_url else []
+    tracebacks = ["--tracebacks"] if stderr is not None else []
     return subprocess.Popen(
         [
             sys.executable,
@@ -43,17 +55,27 @@ def start_child(data_dir: Path, pack: Path, database_url: str | None) -> subproc
             "--pack",
             str(pack),
             *shared,
+            *tracebacks,
         ],
         cwd=REPO_ROOT,
         stdout=subprocess.PIPE,
+        stderr=stderr,
+        preexec_fn=no_core_file,
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
 
 
-def run_and_kill(data_dir: Path, pack: Path, rng: random.Random, database_url: str | None) -> list[str]:
-    """Start a station, SIGKILL it at a random moment, return the verdict lines it printed."""
-    child = start_child(data_dir, pack, database_url)
+def run_and_kill(
+    data_dir: Path,
+    pack: Path,
+    rng: random.Random,
+    database_url: str | None,
+    kill: signal.Signals = signal.SIGKILL,
+    stderr: IO[str] | None = None,
+) -> list[str]:
+    """Start a station, send it ``kill`` at a random moment, return the verdict lines it printed."""
+    child = start_child(data_dir, pack, database_url, stderr)
     assert child.stdout is not None
     printed: list[str] = []
     if rng.random() < 0.25:
@@ -64,27 +86,45 @@ def run_and_kill(data_dir: Path, pack: Path, rng: random.Random, database_url: s
         printed.extend(child.stdout.readline() for _ in range(rng.randint(0, 40)))
         time.sleep(rng.uniform(0.0, 0.005))
         assert time.monotonic() < deadline
-    child.send_signal(signal.SIGKILL)
+    child.send_signal(kill)
     printed.extend(child.stdout.read().splitlines())
     child.wait()
-    assert child.returncode == -signal.SIGKILL
+    assert child.returncode == -kill
     return [line.strip() for line in printed if line.startswith("VERDICT ")]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("shared", "kills"), [(False, KILLS), (True, SHARED_KILLS)], ids=["local", "shared"])
+@pytest.mark.parametrize(
+    ("shared", "kills", "kill"),
+    [(False, KILLS, signal.SIGKILL), (True, SHARED_KILLS, signal.SIGKILL), (False, ABORTS, signal.SIGABRT)],
+    ids=["local", "shared", "watchdog-abort"],
+)
 def test_every_shown_verdict_is_logged_exactly_once_across_random_kills(
-    tmp_path: Path, make_pack: PackFactory, shared: bool, kills: int
+    tmp_path: Path, make_pack: PackFactory, shared: bool, kills: int, kill: signal.Signals
 ) -> None:
     """``shared``: a shared log whose server never answers (nothing listens on its port), so
-    every challenge stays in the station's log and its outbox, which must always agree."""
+    every challenge stays in the station's log and its outbox, which must always agree.
+    SIGABRT is what systemd's watchdog sends a kiosk session whose station stopped answering
+    (packaging/linux/*.service): the station, as in a kiosk session, first writes its threads'
+    tracebacks to standard error (the journal), then dies, mid-write or not."""
     pack = make_pack(["CAT", "CATS", "DOG", "DOGS", "QI", "ZA"])
     data_dir = tmp_path / "station"
     url = f"postgresql+psycopg://kiosk@127.0.0.1:{free_port()}/kiosk" if shared else None
     rng = random.Random(20240501)
     shown: dict[ChallengeId, str] = {}
+    journal = tmp_path / "journal.txt"
     for _ in range(kills):
-        for line in run_and_kill(data_dir, pack, rng, url):
+        with (
+            journal.open("w", encoding="utf-8")
+            if kill is signal.SIGABRT
+            else contextlib.nullcontext() as stderr
+        ):
+            printed = run_and_kill(data_dir, pack, rng, url, kill, stderr)
+        if kill is signal.SIGABRT and printed:  # past start-up (its tracebacks are on by then)
+            written = journal.read_text(encoding="utf-8")
+            assert "Fatal Python error: Aborted" in written, written
+            assert "most recent call first" in written, written  # the main thread's traceback
+        for line in printed:
             _, printed_id, verdict, _backlog = line.split()
             shown[ChallengeId(uuid.UUID(printed_id))] = verdict
 
