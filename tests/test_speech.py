@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from kiosk.core.packs.lexicon import MarisaLexicon
@@ -187,3 +189,24 @@ def test_a_touch_station_says_the_touch_screen_s_keys(small_lexicon: MarisaLexic
     )
     for text in keyboard_only:
         assert text.strip() not in said_all, f"{text!r} said on a touch station"
+
+
+@pytest.mark.parametrize("language", ALL_LANGUAGES)
+def test_no_key_is_said_as_its_symbol(language: str) -> None:
+    """A screen shows Backspace as ⌫ (and a touch key as "⌫ CORREGIR"): the voice says the key's
+    name, or the touch key's label, never the symbol, in the notices too ("Corrija con ⌫")."""
+    t = load_catalogue(language)
+    heard: list[str] = []
+    for scene in (SCENE, Scene(("Open",), RuleProfile(), touch=True)):
+        state = start((3,), station_words=t)
+        for event in keys("1catsq"):
+            after = transition(state, event).state
+            for speech in (said(state, after, scene), screen_said(after, scene)):
+                if speech is not None:
+                    heard.append(speech.text)
+            state = after
+        assert state.notice is not None  # too long: Backspace corrects it
+    said_all = "\n".join(heard)
+    assert "\u232b" not in said_all
+    after_name = re.findall(re.escape(t.text("Backspace")) + r" (\w+)", said_all)
+    assert not [word for word in after_name if word.isupper()]  # not "Retroceso CORREGIR"

@@ -19,6 +19,7 @@ a space apart ("D O G Z").
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from kiosk.core.play.adjudication import Verdict
@@ -77,11 +78,20 @@ class Scene:
 BACKSPACE_KEY = marked("Backspace")  # the key's name, said where a screen shows it as \u232b
 
 
+def _keys_named(text: str, t: Catalogue) -> str:
+    """``text`` with a key shown as a symbol said by its name: the keyboard's \u232b is Backspace in
+    the catalogue's words; a touch key labelled after the symbol (``\u232b CORREGIR``) is said by
+    its label alone."""
+    name = t.text(BACKSPACE_KEY)
+    return re.sub(
+        r"\u232b( (\w+))?", lambda m: m[2] if m[2] and m[2].isupper() else name + (m[1] or ""), text
+    )
+
+
 def _plain(text: str, t: Catalogue) -> str:
     """A screen's text as a sentence to say: its lines and its middle dots are pauses, and a key
     shown as a symbol is said by its name."""
-    text = text.replace("\u232b", t.text(BACKSPACE_KEY))
-    return text.replace("\n", ". ").replace(" \u00b7 ", ". ").strip()
+    return _keys_named(text, t).replace("\n", ". ").replace(" \u00b7 ", ". ").strip()
 
 
 def _speech(state: SessionState, *parts: Part) -> Speech | None:
@@ -255,7 +265,7 @@ def said(before: SessionState, after: SessionState, scene: Scene) -> Speech | No
 
 def _notice(state: SessionState, scene: Scene) -> str:
     """The notice on screen now, worded as the screen words it (the players' keys named)."""
-    return notice_text(state, touch=scene.touch)
+    return _keys_named(notice_text(state, touch=scene.touch), state.language)
 
 
 def _entry_said(before: SessionState, after: SessionState, scene: Scene) -> Speech | None:
