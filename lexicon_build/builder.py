@@ -255,9 +255,9 @@ def build_pack(
     published = recognition.full.edition
     if published is not None and published.alphabet != alphabet.name:
         report.warnings.append(
-            f"its words are {published.name}, published in the {published.alphabet} alphabet, but the pack "
-            f"is {alphabet.name}: build with --alphabet {published.alphabet} (alphabet = "
-            f'"{published.alphabet}" in a recipe) so that its players type as they do'
+            f"its words are {published.name}, published in the {published.alphabet.capitalize()} alphabet, "
+            f"but the pack is {alphabet.english_name}: build with --alphabet {published.alphabet} "
+            f'(alphabet = "{published.alphabet}" in a recipe) so that its players type as they do'
         )
     return BuildResult(data=data, info=info, report=report, recognition=recognition)
 

@@ -358,11 +358,12 @@ def _diff_sets(old: Path, new: Path, alphabet_name: str | None) -> tuple[set[str
     """Both word sets, read in one alphabet: the packs' (they must agree), else --alphabet's."""
     packs = {path: _load(path) for path in (old, new) if recognise(path).kind is Kind.PACK}
     named = sorted({lexicon.info.alphabet.name for lexicon in packs.values()})
+    in_words = alphabets()[named[0]].english_name if named else ""
     if len(named) > 1:
-        said = ", ".join(f"{path} is {packs[path].info.alphabet.name}" for path in (old, new))
+        said = ", ".join(f"{path} is {packs[path].info.alphabet.english_name}" for path in (old, new))
         fail(f"{said}: packs in different alphabets have no words to compare")
     if alphabet_name is not None and named and named[0] != alphabet_name:
-        fail(f"--alphabet {alphabet_name}, but the pack is in the {named[0]} alphabet; leave --alphabet out")
+        fail(f"--alphabet {alphabet_name}, but the pack is in the {in_words} alphabet; leave --alphabet out")
     alphabet = alphabets()[alphabet_name or (named[0] if named else DEFAULT_ALPHABET)]
 
     def words(path: Path) -> set[str]:

@@ -84,21 +84,22 @@ def alphabet_advice(rejected: list[Rejection], alphabet: Alphabet) -> str | None
     ]
     if not fits:
         return None
+    named = [alphabets()[name].english_name for name in fits]  # "the Spanish tiles"
     digits = sorted(char for char in refused if char.isdigit())
     ordered = sorted({char.upper() if len(char.upper()) == 1 else char for char in refused} - set(digits))
     said = []
     if ordered:
         shown = ordered[0] if len(ordered) == 1 else f"{', '.join(ordered[:-1])} and {ordered[-1]}"
         verb = "is a letter" if len(ordered) == 1 else "are letters"
-        alphabets_named = fits[0] if len(fits) == 1 else f"{', '.join(fits[:-1])} and {fits[-1]}"
+        alphabets_named = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
         said.append(f"{shown} {verb} of the {alphabets_named} alphabet{'s' if len(fits) > 1 else ''}")
     if digits:
         tiles = alphabets()[fits[0]].graph_digits
         stand = ", ".join(f"{digit} for {tiles[digit]}" for digit in digits)
-        said.append(f"the digits are how Zyzzyva writes the {fits[0]} tiles ({stand})")
+        said.append(f"the digits are how Zyzzyva writes the {named[0]} tiles ({stand})")
     if len(fits) == 1:
         return (
-            f"{'; '.join(said)}: if the list is {fits[0]}, build with "
+            f"{'; '.join(said)}: if the list is {named[0]}, build with "
             f'--alphabet {fits[0]} (alphabet = "{fits[0]}" in a recipe)'
         )
     return f"{'; '.join(said)}: if the list is in one of them, build with " + " or ".join(
@@ -244,7 +245,8 @@ def read_word_list(
         digits = _tile_digits(text, alphabet)
         if digits:
             result.notes.append(
-                f"{path}: read in Zyzzyva's notation, as its {alphabet.name} lists write words: the digits "
+                f"{path}: read in Zyzzyva's notation, as its {alphabet.english_name} lists write words: "
+                + "the digits "
                 + ", ".join(f"{d} = {alphabet.graph_digits[d]}" for d in sorted(alphabet.graph_digits))
                 + f" (found: {', '.join(digits)}), every letter a tile of its own"
             )

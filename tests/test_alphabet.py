@@ -313,7 +313,7 @@ def test_a_pack_of_an_alphabet_the_station_does_not_know_is_refused_clearly(make
 def test_the_walk_refuses_a_pack_whose_words_are_not_its_alphabet(make_pack: PackFactory) -> None:
     contents = parse_pack(make_pack(["CHALLA", "PERRO"], alphabet="spanish").read_bytes())
     forged = encode_pack(contents.info, {WORDS_SECTION: make_trie(["KASA", "PERRO"])})  # no K in FISE
-    with pytest.raises(PackCorruptError, match="not a word of the spanish alphabet"):
+    with pytest.raises(PackCorruptError, match="not a word of the Spanish alphabet"):
         load_lexicon(forged)
 
 
@@ -429,7 +429,7 @@ def test_zyzzyvas_fise_text_list_writes_tiles_as_digits_and_is_read_with_alphabe
         lexicon_build, ["build", "--name", "F", "--source", str(text), "-o", str(tmp_path / "e.kxpack")]
     )
     assert english.exit_code == 1
-    assert "the digits are how Zyzzyva writes the spanish tiles (1 for CH, 2 for LL, 3 for RR, 4 for Ñ)" in (
+    assert "the digits are how Zyzzyva writes the Spanish tiles (1 for CH, 2 for LL, 3 for RR, 4 for Ñ)" in (
         english.output
     )
     assert "--alphabet spanish" in english.output
@@ -508,12 +508,13 @@ def test_a_list_built_in_the_wrong_alphabet_says_which_alphabet_reads_it(tmp_pat
         build_pack(Recipe(name="es", sources=(SourceSpec(path=source),)))
     assert "Ñ and Á are letters" not in str(caught.value)  # named in order, each once
     assert (
-        "Á and Ñ are letters of the spanish alphabet: if the list is spanish, build with --alphabet spanish"
+        "Á and Ñ are letters of the Spanish alphabet: if the list is Spanish, build with --alphabet spanish"
         in str(caught.value)
     )
     french = write_list(tmp_path / "fr.txt", ["CAFÉ", "NAÏVE"])
-    with pytest.raises(SourceLinesError, match="--alphabet french or --alphabet catalan"):
+    with pytest.raises(SourceLinesError, match="--alphabet french or --alphabet catalan") as caught:
         build_pack(Recipe(name="fr", sources=(SourceSpec(path=french),)))
+    assert "of the French and Catalan alphabets" in str(caught.value)  # languages' names, in a sentence
     wrong = write_list(tmp_path / "wrong.txt", ["NIÑO", "D0G"])  # a digit is no alphabet's letter
     with pytest.raises(SourceLinesError) as caught:
         build_pack(Recipe(name="x", sources=(SourceSpec(path=wrong),)))
@@ -540,10 +541,10 @@ def test_diff_reads_lists_in_the_pack_s_alphabet(tmp_path: Path, make_pack: Pack
     english = make_pack(["CAT", "DOG"])
     mixed = runner.invoke(lexicon_build, ["diff", str(pack), str(english)])
     assert mixed.exit_code == 2
-    assert f"{pack} is spanish, {english} is english" in mixed.stderr
+    assert f"{pack} is Spanish, {english} is English" in mixed.stderr
     told = runner.invoke(lexicon_build, ["diff", "--alphabet", "french", str(pack), str(newer)])
     assert told.exit_code == 2
-    assert "the pack is in the spanish alphabet" in told.stderr
+    assert "the pack is in the Spanish alphabet" in told.stderr
 
 
 def test_a_recipe_names_its_alphabet(tmp_path: Path) -> None:

@@ -283,3 +283,26 @@ def test_a_read_only_data_dir_gets_its_own_reason_and_the_not_ready_screen(tmp_p
         result.stderr
     )
     assert "another station" not in result.stderr
+
+
+def test_the_check_says_whether_a_station_that_speaks_can_speak(
+    tmp_path: Path, make_pack: PackFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``[access] speech = true`` on a machine without espeak-ng starts a silent station (it only
+    warns in its journal): the check before the event says so, and does not say OK."""
+    pack = make_pack(["CAT", "DOG"])
+    config = tmp_path / "station.toml"
+    config.write_text(
+        f'data_dir = "{tmp_path / "data"}"\n[[divisions]]\nname = "Open"\npack = "{pack}"\n'
+        "[access]\nspeech = true\n",
+        encoding="utf-8",
+    )
+    assert run("set-pin", "--config", str(config), "--random")[0] == 0
+    code, output = run("station", "--config", str(config), "--check")
+    assert code == 0, output
+    assert "Speech: on, said by espeak-ng (" in output
+    monkeypatch.setenv("PATH", str(tmp_path / "no-programs"))  # a machine without espeak-ng
+    code, output = run("station", "--config", str(config), "--check")
+    assert code == 2
+    assert "[access] speech is on, but espeak-ng is not installed" in output
+    assert "OK:" not in output

@@ -612,7 +612,7 @@ def test_a_set_published_in_another_alphabet_is_recognised_and_the_build_says_wh
     assert built.exit_code == 0, built.output
     assert "matches ODSCLUB as published" in built.output
     assert (
-        "published in the french alphabet, but the pack is english: build with --alphabet french"
+        "published in the French alphabet, but the pack is English: build with --alphabet french"
         in built.output
     )
     args = ["build", "--alphabet", "french", "--name", "ODS", "--source", str(source)]

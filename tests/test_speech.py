@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from kiosk.core.packs.lexicon import MarisaLexicon
 from kiosk.core.play.adjudication import adjudicate
+from kiosk.core.play.rules import RuleProfile
 from kiosk.core.play.session import (
     Backspace,
+    DivisionSelected,
     IdleWarned,
     JudgePressed,
     LockoutEnded,
@@ -16,7 +20,7 @@ from kiosk.core.play.session import (
     start,
     transition,
 )
-from kiosk.core.play.speech import Speech, Spelled, said, screen_said
+from kiosk.core.play.speech import Scene, Speech, Spelled, said, screen_said
 from kiosk.core.words.language import english, load_catalogue
 from tests.speaking import SCENE, challenge, keys, spoken
 
@@ -128,3 +132,81 @@ def test_the_verdict_is_said_once(small_lexicon: MarisaLexicon) -> None:
     assert said(state, verdict, SCENE) is not None
     unlocked = transition(verdict, LockoutEnded()).state
     assert said(verdict, unlocked, SCENE) is None
+
+
+ALL_LANGUAGES = ("en", "fr", "es", "it", "ca", "de", "pl")
+
+
+@pytest.mark.parametrize("language", ALL_LANGUAGES)
+def test_a_touch_station_says_the_touch_screen_s_keys(small_lexicon: MarisaLexicon, language: str) -> None:
+    """A touch screen has JUDGE, CLEAR, BACK and OK, and is tapped: speech there says what the
+    touch screens say, never the keyboard's Tab, Esc, Enter or "press" (the notices already did)."""
+    t = load_catalogue(language)
+    touch = Scene(("Open", "Schools"), RuleProfile(), touch=True)
+    keyboard_only = {
+        t.text("press TAB"),
+        t.text("Press 1 to 8"),
+        t.text("press any key"),
+        *t.text("Type the digits, then Enter \u00b7 Backspace corrects \u00b7 Esc starts again").split(
+            " \u00b7"
+        ),
+        *t.text("Space, comma or Enter after each word\nBackspace corrects \u00b7 Esc clears").splitlines(),
+        t.text("Press {number} for {name}", number=1, name="Open"),
+    }
+    state = start((15, 15), ask_table=True, station_words=t)
+    heard: list[str] = []
+
+    def step(event: object) -> None:
+        nonlocal state
+        after = transition(state, event).state  # type: ignore[arg-type]
+        for speech in (said(state, after, touch), screen_said(after, touch)):
+            if speech is not None:
+                heard.append(speech.text)
+        state = after
+
+    ready = screen_said(state, touch)
+    assert ready is not None
+    heard.append(ready.text)
+    count, table, division = keys("2"), keys("12\r"), DivisionSelected(0)
+    for event in [*count, IdleWarned(20), *table, division, *keys("cat"), IdleWarned(20)]:
+        step(event)
+    for event in keys(" qi "):
+        step(event)
+    assert state.screen is Screen.CONFIRM
+    said_all = "\n".join(heard)
+    assert t.text("tap JUDGE") in said_all
+    assert t.text("Tap 1 to 8") in said_all
+    countdown = t.plural(
+        "The entry clears in {count} second: tap any key to keep it.",
+        "The entry clears in {count} seconds: tap any key to keep it.",
+        20,
+    )
+    assert countdown in said_all
+    assert language == "en" or countdown != english().plural(
+        "The entry clears in {count} second: tap any key to keep it.",
+        "The entry clears in {count} seconds: tap any key to keep it.",
+        20,
+    )
+    for text in keyboard_only:
+        assert text.strip() not in said_all, f"{text!r} said on a touch station"
+
+
+@pytest.mark.parametrize("language", ALL_LANGUAGES)
+def test_no_key_is_said_as_its_symbol(language: str) -> None:
+    """A screen shows Backspace as ⌫ (and a touch key as "⌫ CORREGIR"): the voice says the key's
+    name, or the touch key's label, never the symbol, in the notices too ("Corrija con ⌫")."""
+    t = load_catalogue(language)
+    heard: list[str] = []
+    for scene in (SCENE, Scene(("Open",), RuleProfile(), touch=True)):
+        state = start((3,), station_words=t)
+        for event in keys("1catsq"):
+            after = transition(state, event).state
+            for speech in (said(state, after, scene), screen_said(after, scene)):
+                if speech is not None:
+                    heard.append(speech.text)
+            state = after
+        assert state.notice is not None  # too long: Backspace corrects it
+    said_all = "\n".join(heard)
+    assert "\u232b" not in said_all
+    after_name = re.findall(re.escape(t.text("Backspace")) + r" (\w+)", said_all)
+    assert not [word for word in after_name if word.isupper()]  # not "Retroceso CORREGIR"

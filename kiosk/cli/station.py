@@ -106,6 +106,8 @@ def check_station(config_path: Path | None, data_dir_flag: Path | None) -> None:
         if loaded.second_opinion is not None:
             second = loaded.second_opinion.info
             click.echo(f"  second opinion: {division.second_opinion_pack}: {second.title}, verified")
+    if config.access.speech:
+        click.echo(f"Speech: {_voice_checked()}")
     folder = where_data.data_dir
     made = [p for p in (folder.absolute(), *folder.absolute().parents) if not p.exists()]
     try:
@@ -127,6 +129,21 @@ def check_station(config_path: Path | None, data_dir_flag: Path | None) -> None:
     click.echo(
         "OK: the station can start with this configuration (on the station, --smoke checks its screen)."
     )
+
+
+def _voice_checked() -> str:
+    """``--check``'s line about the voice of a station that speaks (``[access] speech``): the
+    station itself only warns in its journal and runs silent without espeak-ng, which a player who
+    cannot read the screen finds out at the first challenge; the check says it (exit 2)."""
+    from kiosk.voice import ESPEAK, Voice
+
+    voice = Voice()
+    if not voice.available:
+        fail(
+            f"[access] speech is on, but {ESPEAK} is not installed: the station would be silent. "
+            f"Install it (apt-get install {ESPEAK}; docs/install.md), or set speech = false"
+        )
+    return f"on, said by {ESPEAK} ({voice.program})"
 
 
 def _judge_pin_set(where: StationData) -> bool:

@@ -99,7 +99,7 @@ def started_lines(
 def once_lines(log_url: str) -> list[str]:
     """``kiosk director --once``: the overview's summary, or StorageError saying why the log cannot
     be read."""
-    from kiosk.director.pages import Pages
+    from kiosk.director.pages import Pages, chip
     from kiosk.director.watch import Watcher
     from kiosk.storage.overview import LogReader
 
@@ -112,8 +112,8 @@ def once_lines(log_url: str) -> list[str]:
         raise StorageError(f"the director's view cannot read the log: {snapshot.error}")
     board = snapshot.board
     lines = [Pages(watcher.reader.where).summary(board)]
-    for line in board.today:
-        state = "no reports" if line.beat is None else ("not seen" if line.unseen else line.beat.state.value)
+    for line in board.today:  # each state in the board's words: closed and retired are no problem
+        _, state = chip(line)
         lines.append(f"  {line.name}: {state}{' (problem)' if line.red else ''}, {line.counts.today} today")
     if board.earlier:
         lines.append(f"Not seen today: {', '.join(line.name for line in board.earlier)}")

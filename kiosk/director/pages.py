@@ -43,7 +43,7 @@ from kiosk.core.play.rules import logged_rule
 from kiosk.core.words.plural import counted
 from kiosk.director.watch import Snapshot
 
-__all__ = ["HALL_TURN_S", "STALE_AFTER_S", "STATIC_FILES", "JudgesView", "Pages", "static_files"]
+__all__ = ["HALL_TURN_S", "STALE_AFTER_S", "STATIC_FILES", "JudgesView", "Pages", "chip", "static_files"]
 
 STALE_AFTER_S = 15.0  # no read has finished for this long: the page says the log is not answering
 NO_SCRIPT_REFRESH_S = 10  # without JavaScript, the board and the hall reload themselves this often
@@ -124,8 +124,9 @@ def _packs(line: StationLine) -> list[str]:
     ]
 
 
-def _chip(line: StationLine) -> tuple[str, str]:
-    """A station's state as the page shows it: a CSS class and the words (public: no reason)."""
+def chip(line: StationLine) -> tuple[str, str]:
+    """A station's state as the page shows it: a CSS class and the words (public: no reason); the
+    words are ``kiosk director --once``'s too."""
     health = line.health
     if health is Health.RETIRED:
         return "retired", "retired"
@@ -194,7 +195,7 @@ class Pages:
             few=_few,
             board_feed=BOARD_FEED,
             packs=_packs,
-            chip=_chip,
+            chip=chip,
             rule=logged_rule,
             Health=Health,
             unseen_after=int(UNSEEN_AFTER_S),

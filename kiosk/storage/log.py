@@ -157,6 +157,11 @@ def _add_new_challenges(
     return new
 
 
+def _containing(text: str) -> str:
+    """A LIKE pattern for words holding ``text``, its own % and _ letters to find."""
+    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
 def _where(statement: _S, query: LogQuery) -> _S:
     """``statement`` of the challenge table, narrowed to what ``query`` asks for (not its ``last``)."""
     if query.station is not None:
@@ -180,9 +185,9 @@ def _where(statement: _S, query: LogQuery) -> _S:
     if query.verdict is not None:
         statement = statement.where(ChallengeRow.verdict == query.verdict.value)
     if query.word is not None:  # LIKE's own signs in the word are letters to find, not wildcards
-        pattern = "%" + query.word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        letters = func.replace(func.replace(ChallengeWordRow.word, "[", ""), "]", "")  # stored_letters
         holding = select(ChallengeWordRow.challenge_id).where(
-            ChallengeWordRow.word.like(pattern, escape="\\")
+            or_(*(letters.like(_containing(text), escape="\\") for text in query.word_letters()))
         )
         statement = statement.where(ChallengeRow.id.in_(holding))
     if query.before is not None:

@@ -23,6 +23,7 @@ from kiosk.core.log.heartbeat import StationState
 from kiosk.director.app import PAGE_ROWS, Sessions, director_app
 from kiosk.director.door import DirectorDoor, StoredPin
 from kiosk.director.gate import Served
+from kiosk.director.launch import once_lines
 from kiosk.director.pages import Pages
 from kiosk.director.watch import Watcher
 from kiosk.storage import CSV_COLUMNS, StationStorage, open_station_storage
@@ -263,3 +264,27 @@ def test_a_division_judged_two_ways_is_a_warning_on_the_board_and_the_hall(hall:
     assert "5-point per-word penalty · CSW 24 at Station 1" in said
     assert "Double challenge · CSW 24 at Station 2" in said
     assert "Not judged the same way at every station" in hall.page("/hall")
+
+
+def test_the_director_s_once_check_says_closed_and_retired_as_the_board_does(tmp_path: Path) -> None:
+    """``kiosk director --once`` (the check before an event) names each station's state: a station
+    a judge closed, or the director retired, long unheard, is that, not "not seen" (its own first
+    line counts them as no problem)."""
+    with open_station_storage(tmp_path) as storage:
+        assert storage.heartbeats is not None
+        url = sqlite_url(storage.local_path)
+        storage.heartbeats.write(make_beat("Table 1", StationState.CLOSED, ago_s=600, number=1))
+        storage.heartbeats.write(make_beat("Table 2", ago_s=600, number=2))
+        storage.heartbeats.write(make_beat("Spare", ago_s=600, number=3))
+        storage.heartbeats.write(make_beat("Table 4", ago_s=0, number=4))
+        controls = HallControls(url)
+        try:
+            controls.retire(uuid.UUID(int=3))
+        finally:
+            controls.close()
+        lines = once_lines(url)
+    assert lines[0].startswith("4 stations: 1 problem, 1 closed, 1 retired")
+    assert "  Table 1: closed by a judge, 0 today" in lines
+    assert "  Table 2: not seen (problem), 0 today" in lines
+    assert "  Spare: retired, 0 today" in lines
+    assert "  Table 4: ready, 0 today" in lines

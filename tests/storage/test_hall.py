@@ -132,6 +132,38 @@ def test_a_judge_finds_a_challenge_by_table_round_verdict_and_word(log: SqlChall
     assert found(last=2, before=(newest_shown.judged_at, newest_shown.challenge_id)) == [ids[2], ids[1]]
 
 
+def test_a_judge_finds_a_word_of_tiles_as_a_player_typed_it(log: SqlChallengeLog) -> None:
+    """The log keeps a word as its pack stores it, a tile of two letters in brackets (Spanish
+    [CH]A[LL]APATEÑA, Catalan CO[L·L]ECCIO); a judge types the word as the station reads typing:
+    letters, the accents the alphabet folds, Catalan L·L as L.L or ŀl, Spanish + between tiles."""
+    words = (["[CH]A[LL]APATEÑA", "PE[RR]O"], ["CO[L·L]ECCIO", "CALL"], ["COLLECCIO"], ["PERRO"], ["ZYZZYVA"])
+    entries = [make_entry(spelled, judged_at=T0 + timedelta(minutes=n)) for n, spelled in enumerate(words)]
+    log.record_many(entries)
+    ids = [entry.challenge_id for entry in entries]
+
+    def found(word: str) -> set[ChallengeId]:
+        query = LogQuery(word=word)
+        listed = {entry.challenge_id for entry in log.query(query)}
+        assert {entry.challenge_id for entry in entries if query.matches(entry)} == listed  # the outbox's
+        assert log.count(query) == len(listed)
+        return listed
+
+    assert found("challapateña") == {ids[0]}
+    assert found("CHALLAPATENA") == set()  # Ñ is a letter of its own in Spanish, not an N
+    assert found("call") == {ids[1]}
+    assert found("perro") == {ids[0], ids[3]}  # the RR tile or two R tiles: the list shows which
+    assert found("pe+rro") == {ids[0], ids[3]}
+    assert found("col·lecció") == {ids[1]}
+    assert found("col.lecció") == {ids[1]}
+    assert found("coŀlecció") == {ids[1]}
+    assert found("collecció") == {ids[2]}  # two L tiles, as the station reads it
+    assert found("l·l") == {ids[1]}
+    assert found("rr") == {ids[0], ids[3]}
+    assert found("zyzz") == {ids[4]}
+    assert found("pe[rr]o") == {ids[0], ids[3]}  # copied from the log's lines: its letters
+    assert found("[") == set()  # the brackets are how the log writes a tile, not letters to find
+
+
 def test_a_query_refuses_what_no_log_holds() -> None:
     for asked in ({"round": 0}, {"round": 1000}, {"table": 0}, {"word": ""}, {"word": "X" * 65}):
         with pytest.raises(ValueError, match=r"numbered 1 to|holds 1 to"):

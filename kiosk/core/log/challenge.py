@@ -7,15 +7,18 @@ asks with a ``LogQuery`` and reads where the log goes in a ``LogStatus``.
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from typing import NewType, Protocol
 
-from kiosk.core.errors import StorageError
+from kiosk.core.errors import InputError, StorageError
 from kiosk.core.play.adjudication import Ruling, Verdict
 from kiosk.core.wording import Text
+from kiosk.core.words.alphabet import alphabets
+from kiosk.core.words.normalise import read_typed
 
 __all__ = [
     "MAX_QUERY_LAST",
@@ -31,6 +34,8 @@ __all__ = [
     "SecondOpinion",
     "local_midnight",
     "record_again",
+    "searched_letters",
+    "stored_letters",
 ]
 
 ChallengeId = NewType("ChallengeId", uuid.UUID)
@@ -99,8 +104,9 @@ class LogQuery:
 
     ``lexicon`` matches, ignoring case, the pack's name (``Club list``), its name and edition
     (``Club list 2024``) or the published edition its set was proven to be (``NWL2023``). ``word``
-    matches a challenge one of whose words holds it, in capitals as the log keeps words
-    (``zyzz`` finds ZYZZYVA). ``before``: only challenges listed after this one (its time and id),
+    matches a challenge one of whose words holds it, read as a station reads typing
+    (``searched_letters``: ``zyzz`` finds ZYZZYVA, ``challapateña`` [CH]A[LL]APATEÑA, ``col.lecció``
+    CO[L·L]ECCIO). ``before``: only challenges listed after this one (its time and id),
     for the next page of a long list.
     """
 
@@ -146,6 +152,10 @@ class LogQuery:
                 raise ValueError(f"a log query's before must carry its time zone, not {moment.isoformat()}")
             object.__setattr__(self, "before", (moment.astimezone(UTC), self.before[1]))
 
+    def word_letters(self) -> tuple[str, ...]:
+        """What ``word`` may stand for in the log's words (``searched_letters``); () without one."""
+        return () if self.word is None else searched_letters(self.word)
+
     def matches(self, entry: ChallengeEntry) -> bool:
         if self.station is not None and entry.station != self.station:
             return False
@@ -162,7 +172,9 @@ class LogQuery:
             return False
         if self.verdict is not None and entry.ruling.verdict is not self.verdict:
             return False
-        if self.word is not None and not any(self.word in word.upper() for word in entry.ruling.words):
+        if self.word is not None and not any(
+            letters in stored_letters(word) for word in entry.ruling.words for letters in self.word_letters()
+        ):
             return False
         if self.before is not None and (entry.judged_at, str(entry.challenge_id)) >= (
             self.before[0],
@@ -172,6 +184,31 @@ class LogQuery:
         if self.since is not None and entry.judged_at < self.since:
             return False
         return not (self.until is not None and entry.judged_at >= self.until)
+
+
+def stored_letters(stored: str) -> str:
+    """A logged word's letters: the pack's stored spelling without the brackets around a tile of
+    several letters (``[CH]A[LL]APATEÑA`` is CHALLAPATEÑA), what a judge's search is matched in
+    (storage does the same in SQL)."""
+    return stored.replace("[", "").replace("]", "")
+
+
+@functools.lru_cache(maxsize=64)
+def searched_letters(typed: str) -> tuple[str, ...]:
+    """The letters a judge's search ``typed`` stands for, as each alphabet's station would read it
+    typed (``read_typed``: the accents that alphabet folds, Catalan L.L and ŀl as L·L, Spanish + between
+    tiles), tiles run together as ``stored_letters`` gives a logged word. A search no alphabet reads
+    (a sign, half a tile) is looked for as typed, in capitals: the log's words hold no such thing,
+    unless a pack did. A word copied from the log's lines or its CSV (``PE[RR]O``) is its letters."""
+    readings: list[str] = []
+    for alphabet in alphabets().values():
+        try:
+            letters = "".join(read_typed(stored_letters(typed), alphabet).shown)
+        except InputError:
+            continue
+        if letters and letters not in readings:
+            readings.append(letters)
+    return tuple(readings) or (typed.upper(),)
 
 
 @dataclass(frozen=True)

@@ -287,7 +287,7 @@ def _proven_words(trie_bytes: bytes, most: int, what: str, alphabet: Alphabet) -
     keys.sort()
     data = b"\n".join(keys)
     not_a_word = (
-        f"its {what} trie holds something that is not a word of the {alphabet.name} alphabet"
+        f"its {what} trie holds something that is not a word of the {alphabet.english_name} alphabet"
         if alphabet is not ENGLISH
         else f"its {what} trie holds something that is not a word in capital letters"
     )

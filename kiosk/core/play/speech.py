@@ -19,6 +19,7 @@ a space apart ("D O G Z").
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from kiosk.core.play.adjudication import Verdict
@@ -77,11 +78,20 @@ class Scene:
 BACKSPACE_KEY = marked("Backspace")  # the key's name, said where a screen shows it as \u232b
 
 
+def _keys_named(text: str, t: Catalogue) -> str:
+    """``text`` with a key shown as a symbol said by its name: the keyboard's \u232b is Backspace in
+    the catalogue's words; a touch key labelled after the symbol (``\u232b CORREGIR``) is said by
+    its label alone."""
+    name = t.text(BACKSPACE_KEY)
+    return re.sub(
+        r"\u232b( (\w+))?", lambda m: m[2] if m[2] and m[2].isupper() else name + (m[1] or ""), text
+    )
+
+
 def _plain(text: str, t: Catalogue) -> str:
     """A screen's text as a sentence to say: its lines and its middle dots are pauses, and a key
     shown as a symbol is said by its name."""
-    text = text.replace("\u232b", t.text(BACKSPACE_KEY))
-    return text.replace("\n", ". ").replace(" \u00b7 ", ". ").strip()
+    return _keys_named(text, t).replace("\n", ". ").replace(" \u00b7 ", ". ").strip()
 
 
 def _speech(state: SessionState, *parts: Part) -> Speech | None:
@@ -89,10 +99,10 @@ def _speech(state: SessionState, *parts: Part) -> Speech | None:
     return Speech(state.language.language, kept) if kept else None
 
 
-def _count_question(t: Catalogue) -> tuple[Part, ...]:
+def _count_question(t: Catalogue, scene: Scene) -> tuple[Part, ...]:
     return (
         t.text("CHALLENGER: how many words are challenged?"),
-        t.text("Press 1 to 8"),
+        t.text("Tap 1 to 8") if scene.touch else t.text("Press 1 to 8"),
         t.text("Press {key} to hear the screen again", key=REPEAT_KEY),
     )
 
@@ -102,21 +112,26 @@ def _challenged(state: SessionState) -> str:
     return t.plural("{count} word challenged", "{count} words challenged", state.expected)
 
 
-def _table_question(state: SessionState) -> tuple[Part, ...]:
+def _table_question(state: SessionState, scene: Scene) -> tuple[Part, ...]:
     t = state.language
-    return (
-        t.text("CHALLENGER: which table is your game at?"),
-        _plain(t.text("Type the digits, then Enter \u00b7 Backspace corrects \u00b7 Esc starts again"), t),
-    )
+    if scene.touch:
+        keys = t.text("Tap the digits, then OK \u00b7 BACK starts again")
+    else:
+        keys = t.text("Type the digits, then Enter \u00b7 Backspace corrects \u00b7 Esc starts again")
+    return (t.text("CHALLENGER: which table is your game at?"), _plain(keys, t))
 
 
 def _division_question(state: SessionState, scene: Scene) -> tuple[Part, ...]:
     t = state.language
+    question = t.text("Which division is your game in?")
+    if scene.touch:  # the divisions are keys on the screen, tapped: their names, then how
+        names = (scene.division_names[division] for division in state.served)
+        return (question, *names, _plain(t.text("Tap your game's division \u00b7 BACK starts again"), t))
     choices = tuple(
         t.text("Press {number} for {name}", number=index + 1, name=scene.division_names[division])
         for index, division in enumerate(state.served)
     )
-    return (t.text("Which division is your game in?"), *choices)
+    return (question, *choices)
 
 
 def _type_word(state: SessionState) -> str:
@@ -125,8 +140,10 @@ def _type_word(state: SessionState) -> str:
     return t.text("CHALLENGER: type word {number} of {count}", number=at + 1, count=state.expected)
 
 
-def _entry_keys(state: SessionState) -> str:
+def _entry_keys(state: SessionState, scene: Scene) -> str:
     t = state.language
+    if scene.touch:
+        return _plain(t.text("SPACE after each word\nBACKSPACE corrects \u00b7 CLEAR clears"), t)
     return _plain(t.text("Space, comma or Enter after each word\nBackspace corrects \u00b7 Esc clears"), t)
 
 
@@ -134,14 +151,15 @@ def _spelled(state: SessionState, word: str) -> Spelled:
     return Spelled(shown_tiles(state, word))
 
 
-def _all_words(state: SessionState) -> tuple[Part, ...]:
+def _all_words(state: SessionState, scene: Scene) -> tuple[Part, ...]:
     """Every word typed, spelled, then what the players do next."""
     t = state.language
     parts: list[Part] = [t.plural("The word is typed", "All {count} words typed", state.expected)]
     for number, word in enumerate(state.entered, start=1):
         parts += [t.text("Word {number}", number=number), _spelled(state, word)]
     parts.append(t.text("Both players: check the spelling."))
-    parts.append(t.text("CHALLENGED PLAYER: {judge} to judge.", judge=t.text("press TAB")))
+    judge = t.text("tap JUDGE") if scene.touch else t.text("press TAB")
+    parts.append(t.text("CHALLENGED PLAYER: {judge} to judge.", judge=judge))
     return tuple(parts)
 
 
@@ -172,9 +190,15 @@ def _fault(t: Catalogue) -> tuple[Part, ...]:
     )
 
 
-def _countdown(state: SessionState) -> str:
+def _countdown(state: SessionState, scene: Scene) -> str:
     t = state.language
     seconds = state.clearing_in_s
+    if scene.touch:
+        return t.plural(
+            "The entry clears in {count} second: tap any key to keep it.",
+            "The entry clears in {count} seconds: tap any key to keep it.",
+            seconds,
+        )
     return t.plural(
         "The entry clears in {count} second: press any key to keep it.",
         "The entry clears in {count} seconds: press any key to keep it.",
@@ -187,21 +211,22 @@ def screen_said(state: SessionState, scene: Scene) -> Speech | None:
     t = state.language
     screen = state.screen
     if screen is Screen.READY:
-        return _speech(state, *_count_question(t))
+        return _speech(state, *_count_question(t, scene))
     if screen is Screen.TABLE:
         digits = Spelled(tuple(state.table_digits)) if state.table_digits else ""
-        return _speech(state, _challenged(state), *_table_question(state), digits, _notice(state, scene))
+        table = _table_question(state, scene)
+        return _speech(state, _challenged(state), *table, digits, _notice(state, scene))
     if screen is Screen.DIVISION:
         return _speech(state, _challenged(state), *_division_question(state, scene), _notice(state, scene))
     if screen is Screen.CONFIRM:
-        return _speech(state, *_all_words(state), refusal_text(state), _notice(state, scene))
+        return _speech(state, *_all_words(state, scene), refusal_text(state), _notice(state, scene))
     if screen is Screen.ENTRY:
         parts: list[Part] = [_challenged(state), _type_word(state)]
         for number, word in enumerate(state.entered, start=1):
             parts += [t.text("Word {number}", number=number), _spelled(state, word)]
-        parts += [_entry_keys(state), refusal_text(state), _notice(state, scene)]
+        parts += [_entry_keys(state, scene), refusal_text(state), _notice(state, scene)]
         if state.clearing_in_s:
-            parts.append(_countdown(state))
+            parts.append(_countdown(state, scene))
         return _speech(state, *parts)
     if screen is Screen.VERDICT:
         return _speech(state, *_verdict(state, scene))
@@ -218,9 +243,9 @@ def said(before: SessionState, after: SessionState, scene: Scene) -> Speech | No
     screen = after.screen
     if screen is not before.screen and screen not in (Screen.ENTRY, Screen.CONFIRM):
         if screen is Screen.READY:
-            return _speech(after, *_count_question(t))
+            return _speech(after, *_count_question(t, scene))
         if screen is Screen.TABLE:
-            return _speech(after, _challenged(after), *_table_question(after))
+            return _speech(after, _challenged(after), *_table_question(after, scene))
         if screen is Screen.DIVISION:
             return _speech(after, _challenged(after), *_division_question(after, scene))
         if screen is Screen.VERDICT:
@@ -240,7 +265,7 @@ def said(before: SessionState, after: SessionState, scene: Scene) -> Speech | No
 
 def _notice(state: SessionState, scene: Scene) -> str:
     """The notice on screen now, worded as the screen words it (the players' keys named)."""
-    return notice_text(state, touch=scene.touch)
+    return _keys_named(notice_text(state, touch=scene.touch), state.language)
 
 
 def _entry_said(before: SessionState, after: SessionState, scene: Scene) -> Speech | None:
@@ -248,10 +273,10 @@ def _entry_said(before: SessionState, after: SessionState, scene: Scene) -> Spee
     t = after.language
     parts: list[Part] = []
     if before.screen not in (Screen.ENTRY, Screen.CONFIRM):  # the count (or division) was chosen
-        parts += [_challenged(after), _type_word(after), _entry_keys(after)]
+        parts += [_challenged(after), _type_word(after), _entry_keys(after, scene)]
     elif len(after.words) > len(before.words):  # a word ended: spelled back
         if len(after.words) >= after.expected:
-            parts += _all_words(after)
+            parts += _all_words(after, scene)
         else:
             parts += [_spelled(after, after.words[-1]), _type_word(after)]
     elif after.entered != before.entered:
@@ -268,7 +293,7 @@ def _entry_said(before: SessionState, after: SessionState, scene: Scene) -> Spee
     if after.notice and after.notice != before.notice:
         parts.append(_notice(after, scene))
     if after.clearing_in_s and not before.clearing_in_s:
-        parts.append(_countdown(after))
+        parts.append(_countdown(after, scene))
     elif after.clearing_in_s in SPOKEN_COUNTDOWN_S and after.clearing_in_s != before.clearing_in_s:
         parts.append(t.plural("{count} second", "{count} seconds", after.clearing_in_s))
     return _speech(after, *parts)

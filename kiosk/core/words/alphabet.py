@@ -234,6 +234,12 @@ class Alphabet:
         return self._simple
 
     @property
+    def english_name(self) -> str:
+        """Its name inside an English sentence ("the Spanish alphabet", "its Catalan lists");
+        ``name`` is the word ``--alphabet`` and a recipe take ("spanish")."""
+        return self.name.capitalize()
+
+    @property
     def takes_ascii_as_typed(self) -> bool:
         """Whether every word of the letters A-Z is, upper-cased, its own stored spelling (English,
         French, Italian, German): the fast roads for plain A-Z text apply."""
