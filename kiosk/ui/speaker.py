@@ -24,7 +24,12 @@ if TYPE_CHECKING:
     from kiosk.core.play.speech import Scene, Speech
     from kiosk.voice import Voice
 
-__all__ = ["Speaker"]
+__all__ = ["SPOKEN_KEPT", "Speaker"]
+
+# Steps kept in ``Speaker.spoken``: a whole play (8 words of 15 letters is ~130 steps) and more. A
+# station says ~140 steps a challenge: kept all, 20,000 challenges left 2.8 million behind (28,000
+# after bench_alphabet's 200 plays), which every full garbage collection then walked.
+SPOKEN_KEPT = 500
 
 # Said at once, cutting in (a screen reader may interrupt what it is reading for them).
 _URGENT = (Screen.VERDICT, Screen.FAULT)
@@ -50,7 +55,8 @@ class Speaker(QObject):
             from kiosk.voice import Voice
 
             self.voice = Voice()
-        self.spoken: list[Speech] = []  # everything said, for the tests (and a look in a debugger)
+        # what was said last, for the tests (and a look in a debugger): at most 2 x SPOKEN_KEPT
+        self.spoken: list[Speech] = []
         self._last = controller.state
         controller.state_changed.connect(self._on_state_changed)
         if self.voice is not None and not self.voice.available:
@@ -91,6 +97,8 @@ class Speaker(QObject):
 
     def say(self, speech: Speech, *, urgent: bool) -> None:
         self.spoken.append(speech)
+        if len(self.spoken) >= 2 * SPOKEN_KEPT:  # the older half goes at once: a cost of O(1) a step
+            del self.spoken[:SPOKEN_KEPT]
         if self.voice is not None:
             self.voice.say(speech)
         self._announce(speech.text, urgent=urgent)

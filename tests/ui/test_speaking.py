@@ -7,6 +7,7 @@ from PySide6.QtCore import Qt
 from kiosk.core.play.speech import Spelled
 from kiosk.core.station.config import Access
 from kiosk.core.words.language import load_catalogue
+from kiosk.ui.speaker import SPOKEN_KEPT
 from tests.ui.conftest import StationFactory, press, tab, type_text
 
 K = Qt.Key
@@ -75,3 +76,15 @@ def test_the_repeat_key_is_the_one_the_station_names() -> None:
     from kiosk.ui.window import REPEAT_KEY as QT_REPEAT_KEY
 
     assert getattr(Qt.Key, f"Key_{REPEAT_KEY}") == QT_REPEAT_KEY
+
+
+def test_the_speaker_keeps_only_the_last_steps_said(station: StationFactory) -> None:
+    """A station says ~140 steps a challenge for days: what it said must not pile up in memory."""
+    window = station().window
+    speaker = window.speaker
+    for _ in range(2 * SPOKEN_KEPT):
+        type_text(window, "1")
+        press(window, Qt.Key.Key_Escape)
+    assert SPOKEN_KEPT <= len(speaker.spoken) < 2 * SPOKEN_KEPT
+    type_text(window, "1c")
+    assert speaker.spoken[-1].parts == (Spelled(("C",)),)
