@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 __all__ = ["SPOKEN_KEPT", "Speaker"]
 
 # Steps kept in ``Speaker.spoken``: a whole play (8 words of 15 letters is ~130 steps) and more. A
-# station says ~140 steps a challenge: kept all, 20,000 challenges left 2.8 million behind (28,000
-# after bench_alphabet's 200 plays), which every full garbage collection then walked.
+# station says a step at each key: kept all, they piled up for as long as it ran (28,000 after
+# bench_alphabet's 200 plays), and every full garbage collection walked them.
 SPOKEN_KEPT = 500
 
 # Said at once, cutting in (a screen reader may interrupt what it is reading for them).
@@ -97,7 +97,7 @@ class Speaker(QObject):
 
     def say(self, speech: Speech, *, urgent: bool) -> None:
         self.spoken.append(speech)
-        if len(self.spoken) >= 2 * SPOKEN_KEPT:  # the older half goes at once: a cost of O(1) a step
+        if len(self.spoken) >= 2 * SPOKEN_KEPT:  # the older half at once: O(1) a step, amortised
             del self.spoken[:SPOKEN_KEPT]
         if self.voice is not None:
             self.voice.say(speech)
