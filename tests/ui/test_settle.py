@@ -40,6 +40,9 @@ def test_the_station_freezes_its_start_up_heap_before_it_serves(
     config = StationConfig(divisions=(Division("Open", pack),), station_name="Station 7")
     lazy = LazyStorage(data, None)
     seen: dict[str, object] = {}
+    give_up = QTimer()  # stopped below: it must not end a later test's event loop
+    give_up.setSingleShot(True)
+    give_up.timeout.connect(lambda: qapp.exit(3))
 
     def look() -> None:
         windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, StationWindow)]
@@ -53,13 +56,15 @@ def test_the_station_freezes_its_start_up_heap_before_it_serves(
             seen["window"] = window
             window.left.emit()
             return
-        QTimer.singleShot(20, look)
+        if give_up.isActive():  # not once the test has given up
+            QTimer.singleShot(20, look)
 
     QTimer.singleShot(0, look)
-    QTimer.singleShot(WAIT_MS, lambda: QApplication.instance().exit(3))  # type: ignore[union-attr]
+    give_up.start(WAIT_MS)
     try:
         code = run_station(config, load_divisions(config), station_data(None, data_dir=data), lazy.open)
     finally:
+        give_up.stop()
         lazy.close()
         QApplication.restoreOverrideCursor()  # the station's blank cursor
         window = seen.get("window")
