@@ -260,6 +260,7 @@ def tab_to_verdict(pack: Path, words: Sequence[str], alphabet: Alphabet, folder:
     from kiosk.core.play.session import Screen
     from kiosk.core.station.config import Division, StationConfig, Verifier, load_divisions
     from kiosk.storage import open_station_storage
+    from kiosk.ui.app import settle_heap
     from kiosk.ui.controller import StationController
     from kiosk.ui.window import StationWindow
 
@@ -275,6 +276,7 @@ def tab_to_verdict(pack: Path, words: Sequence[str], alphabet: Alphabet, folder:
     app.processEvents()
     window.build_screens()
     controller.open_log()
+    settle_heap()  # as the station does once it is started
     pool = heavy_words(words, alphabet, PLAY_WORDS)
     rng = random.Random(SEED)
 

@@ -104,6 +104,7 @@ def station(list_path: Path, count: int) -> None:
     from kiosk.core.play.session import Screen
     from kiosk.core.station.config import Division, StationConfig, Verifier, load_divisions
     from kiosk.storage import open_station_storage
+    from kiosk.ui.app import settle_heap
     from kiosk.ui.controller import StationController
     from kiosk.ui.heartbeat import StationReport
     from kiosk.ui.window import StationWindow
@@ -130,6 +131,7 @@ def station(list_path: Path, count: int) -> None:
         report = StationReport(window, controller, lambda: storage)
         controller.open_log()
         report.start()
+        settle_heap()  # as the station does once it is started
         words = list(divisions[0].lexicon.words.keys())
         print(f"station: {len(words):,} words from {list_path.name}, {count:,} challenges typed")
 

@@ -14,7 +14,8 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from kiosk.cli import kiosk, parse_since
+from kiosk.cli import kiosk
+from kiosk.cli.log import parse_since
 from kiosk.core.log.challenge import ChallengeEntry, SecondOpinion
 from kiosk.core.play.adjudication import Verdict
 from kiosk.storage import CSV_COLUMNS, open_station_storage

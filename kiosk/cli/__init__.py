@@ -7,26 +7,50 @@ A thin click layer, one module per command group: ``station``, ``check``, ``log`
 ``kiosk.director`` serves the director's view), and only this layer decides what to print and
 which exit code to return (0 acceptable, 1 unacceptable, 2 an input, pack or configuration
 error). ``kiosk.entry.run`` (the console script) runs it under ``kiosk.console.run_guarded``.
+
+A command's module is imported when that command runs (or help lists it): ``kiosk station``
+does not load the log's, the PIN's or the director's code, nor the core's rooms they reach,
+before its first frame.
 """
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import click
 
 from kiosk import __version__
-from kiosk.cli import check, director, log, pin, shared_log, station
-from kiosk.cli.check import EXIT_ACCEPTABLE, EXIT_UNACCEPTABLE
-from kiosk.cli.log import parse_since
 from kiosk.cli.where import Given, config_option
 from kiosk.paths import guide_dir
 
-__all__ = ["EXIT_ACCEPTABLE", "EXIT_UNACCEPTABLE", "kiosk", "parse_since"]
+__all__ = ["COMMANDS", "kiosk"]
+
+# Each command by its name: the module of this package that holds it, and its function there.
+COMMANDS = {
+    "check": ("check", "check"),
+    "director": ("director", "director"),
+    "log": ("log", "log"),
+    "set-pin": ("pin", "set_pin"),
+    "shared-log": ("shared_log", "shared_log"),
+    "station": ("station", "station"),
+}
 
 
 class KioskGroup(click.Group):
-    """The ``kiosk`` group, whose help ends by saying where this installation keeps its guides."""
+    """The ``kiosk`` group: each command imported when it is asked for; the help ends by saying
+    where this installation keeps its guides."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        module, name = COMMANDS[cmd_name]
+        command = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+        assert isinstance(command, click.Command), command
+        return command
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         super().format_epilog(ctx, formatter)
@@ -59,9 +83,6 @@ def kiosk(ctx: click.Context, config_path: Path | None) -> None:
     """
     ctx.obj = Given(config_path)  # a command's own --config falls back on it (kiosk.cli.where)
     if ctx.invoked_subcommand is None:
-        ctx.invoke(station.station, config_path=config_path)
+        from kiosk.cli.station import station
 
-
-# Each module a command or a group of them; the package's names are the modules.
-for command in (station.station, check.check, log.log, shared_log.shared_log, pin.set_pin, director.director):
-    kiosk.add_command(command)
+        ctx.invoke(station, config_path=config_path)

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
-from kiosk.cli.pin import refuse_another_users_folder
 from kiosk.cli.where import checked_data_dir, config_option
 from kiosk.console import fail
 from kiosk.core.errors import KioskError
@@ -20,9 +18,6 @@ from kiosk.paths import (
     station_data,
 )
 from kiosk.station import load_station_config, program_name, start_station, station_verifier
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["check_station", "station"]
 
@@ -151,6 +146,8 @@ def _judge_pin_set(where: StationData) -> bool:
     A database that is not there holds none, and is not made by asking."""
     if not where.local_database.exists():
         return False
+    from kiosk.cli.pin import refuse_another_users_folder  # --check's: not the station's start
+
     refuse_another_users_folder(where, "station", "--check")
     from kiosk.storage import open_station_storage  # SQLAlchemy loads only when there is a database
 

@@ -24,13 +24,12 @@ if TYPE_CHECKING:
     from kiosk.core.play.speech import Scene, Speech
     from kiosk.voice import Voice
 
-__all__ = ["Speaker"]
+__all__ = ["SPOKEN_KEPT", "Speaker"]
 
-# What the speaker remembers of what it said (for the tests, and a look in a debugger): the latest
-# SPOKEN_KEPT at least, never more than twice that. Kept whole, a station of a three-day event grew
-# by ~13 KiB and ~130 objects a challenge (bench/bench_drift.py: 166 MiB at challenge 1,000, 296 MiB
-# at 10,000), and its garbage collector slowed every Tab with it.
-SPOKEN_KEPT = 256
+# Steps kept in ``Speaker.spoken``: a whole play (8 words of 15 letters is ~130 steps) and more. A
+# station says a step at each key: kept all, they piled up for as long as it ran (28,000 after
+# bench_alphabet's 200 plays), and every full garbage collection walked them.
+SPOKEN_KEPT = 500
 
 # Said at once, cutting in (a screen reader may interrupt what it is reading for them).
 _URGENT = (Screen.VERDICT, Screen.FAULT)
@@ -56,7 +55,8 @@ class Speaker(QObject):
             from kiosk.voice import Voice
 
             self.voice = Voice()
-        self.spoken: list[Speech] = []  # the latest said (SPOKEN_KEPT), for the tests and a debugger
+        # what was said last, for the tests (and a look in a debugger): at most 2 x SPOKEN_KEPT
+        self.spoken: list[Speech] = []
         self._last = controller.state
         controller.state_changed.connect(self._on_state_changed)
         if self.voice is not None and not self.voice.available:
@@ -97,8 +97,8 @@ class Speaker(QObject):
 
     def say(self, speech: Speech, *, urgent: bool) -> None:
         self.spoken.append(speech)
-        if len(self.spoken) > 2 * SPOKEN_KEPT:
-            del self.spoken[:-SPOKEN_KEPT]
+        if len(self.spoken) >= 2 * SPOKEN_KEPT:  # the older half at once: O(1) a step, amortised
+            del self.spoken[:SPOKEN_KEPT]
         if self.voice is not None:
             self.voice.say(speech)
         self._announce(speech.text, urgent=urgent)

@@ -10,7 +10,6 @@ library is missing and says what to install, before Qt aborts.
 
 from __future__ import annotations
 
-import ctypes
 import os
 import re
 import sys
@@ -66,6 +65,8 @@ def _explain(kind: QtMsgType, context: QMessageLogContext, message: str) -> None
 def missing_library(folder: Path, platform: str) -> str | None:
     """What the dynamic loader says when it loads the ``platform`` plugin of ``folder``; None if
     it loads (then the plugin failed for another reason: no display, no compositor)."""
+    import ctypes  # only when a plugin failed: not on the way to a station's first frame
+
     for plugin in sorted(folder.glob(f"libq{platform.split('-')[0]}*.so")):
         try:
             ctypes.CDLL(str(plugin))
