@@ -148,15 +148,7 @@ def test_event_day_three_stations_a_kill_a_judges_exit_a_mismatch_and_a_dispute_
             )
         try:
             url = f"http://127.0.0.1:{port}/"
-            deadline = time.monotonic() + WAIT_S
-            while True:  # the director is up once its page answers
-                try:
-                    browser.get(url)
-                    break
-                except Exception:
-                    assert served.poll() is None, (tmp_path / "director.log").read_text()
-                    assert time.monotonic() < deadline, (tmp_path / "director.log").read_text()
-                    time.sleep(0.3)
+            live.open_once_served(browser, url, served, tmp_path / "director.log")
             resize(browser, *SIZES["laptop"])
             wait_for(
                 browser,

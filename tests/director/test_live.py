@@ -136,6 +136,19 @@ def wait_for(browser: webdriver.Chrome, what: str, check: Callable[[webdriver.Ch
         raise AssertionError(f"the page never showed {what}; it shows:\n{board_text(browser)}") from exc
 
 
+def open_once_served(browser: webdriver.Chrome, url: str, served: subprocess.Popen[bytes], log: Path) -> None:
+    """Open ``url`` as soon as the director started as ``served`` answers it (its output in ``log``)."""
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        try:
+            browser.get(url)
+            return
+        except Exception:
+            assert served.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.3)
+
+
 def shoot(browser: webdriver.Chrome, tmp_path: Path, name: str) -> None:
     path = tmp_path / f"{name}.png"
     assert browser.save_screenshot(str(path))
@@ -186,15 +199,7 @@ def test_the_director_watches_real_stations_in_a_real_browser(
         judging.log.record(judged(["ZYZZYVA", "QUIXOTRY"], "Station A", 7, judged_at=now))
         judging.log.record(judged(["MUZJIKS", "QIX"], "Station B", 31, ("QIX",), judged_at=now))
         url = f"http://127.0.0.1:{port}/"
-        deadline = time.monotonic() + WAIT_S
-        while True:  # the director is up once its page answers
-            try:
-                browser.get(url)
-                break
-            except Exception:
-                assert served.poll() is None, (tmp_path / "director.log").read_text()
-                assert time.monotonic() < deadline, (tmp_path / "director.log").read_text()
-                time.sleep(0.3)
+        open_once_served(browser, url, served, tmp_path / "director.log")
         browser.execute_script("window.kioskNotReloaded = true")
         wait_for(
             browser,
