@@ -74,8 +74,11 @@ python_packages() {
 # (Babel, which compiles the translations below) for the station, `package` to build the bundle,
 # `test` (which holds the other two) for the suite. One stamp per set: a venv made for the station
 # gets the test tools the first time ./dev.sh test runs, and pyproject.toml edited since means
-# installing again.
-installed() { [ -f "$VENV/.installed-$1" ] && [ ! pyproject.toml -nt "$VENV/.installed-$1" ]; }
+# installing again, as does packaging/constraints.txt (the exact version of each package) edited.
+installed() {
+  [ -f "$VENV/.installed-$1" ] && [ ! pyproject.toml -nt "$VENV/.installed-$1" ] &&
+    [ ! packaging/constraints.txt -nt "$VENV/.installed-$1" ]
+}
 python_venv() {
   local extras=$1
   if [ ! -x "$VENV/bin/python" ]; then
@@ -84,7 +87,8 @@ python_venv() {
   fi
   if ! installed "$extras" && ! installed test; then
     say "installing the project ($extras) into $VENV"
-    "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e ".[$extras]"
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check \
+      -c packaging/constraints.txt -e ".[$extras]"
     touch "$VENV/.installed-$extras"
   fi
   # The translation catalogues, compiled from their .po files each time (a few ms): an edited
