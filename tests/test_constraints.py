@@ -24,9 +24,8 @@ def pinned() -> dict[str, str]:
             continue
         requirement = Requirement(line)
         versions = [spec.version for spec in requirement.specifier if spec.operator == "=="]
-        assert len(versions) == 1 and len(requirement.specifier) == 1, (
-            f"{CONSTRAINTS.name}:{number}: {line!r} is not one exact version (name==version)"
-        )
+        exact = len(versions) == 1 and len(requirement.specifier) == 1
+        assert exact, f"{CONSTRAINTS.name}:{number}: {line!r} is not one exact version (name==version)"
         name = canonicalize_name(requirement.name)
         assert name not in found, f"{CONSTRAINTS.name}:{number}: {requirement.name} twice"
         found[name] = versions[0]
