@@ -88,32 +88,10 @@ def not_ready(
     if not kiosk_session:
         fail(str(problem))
     print(f"error: {problem}", file=sys.stderr, flush=True)
+    from kiosk.ui.exit import leave_after_qt
     from kiosk.ui.notready import show_not_ready
 
     leave_after_qt(show_not_ready(problem.wording, smoke=smoke, t=words))
-
-
-def leave_after_qt(code: int) -> NoReturn:
-    """End a station process whose Qt event loop has ended, once everything it keeps is closed.
-
-    Not through Python's exit: that destroys the QApplication, and Qt Wayland's teardown (Qt 6.11,
-    under cage) can deadlock — the display's destructor waits for its event thread, which waits in
-    wl_display_read_events for a read the main thread prepared and will never make. Seen in about
-    1 exit in 20 on a loaded machine: the process hung with its last frame on the screen, a judge's
-    "Exit the station" froze the station and systemd's stop waited for its timeout. The station's
-    storage, reports and lock are closed by the caller before this; every other exit handler runs
-    here, all but PySide's, which is the one that destroys the QApplication.
-    """
-    import atexit
-
-    from PySide6 import QtCore
-
-    atexit.unregister(QtCore.__moduleShutdown)
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError, AttributeError):  # closed, or no file behind it
-            stream.flush()
-    os._exit(code)
 
 
 def station_words(config: StationConfig) -> Catalogue | None:
@@ -220,6 +198,8 @@ def start_station(
         )
     finally:
         storage.close()
+    from kiosk.ui.exit import leave_after_qt
+
     leave_after_qt(code)
 
 
