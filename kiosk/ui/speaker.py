@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     # Not before the first frame: the words are needed at the first key (~4 ms of start-up, the
     # module's dataclasses), the voice only on a station that speaks.
     from kiosk.core.play.speech import Scene, Speech
+    from kiosk.core.words.language import Catalogue
     from kiosk.voice import Voice
 
 __all__ = ["SPOKEN_KEPT", "Speaker"]
@@ -89,6 +90,12 @@ class Speaker(QObject):
         speech = screen_said(self.controller.state, self.scene)
         if speech is not None:
             self.say(speech, urgent=False)
+
+    def not_ready(self, t: Catalogue) -> None:
+        """The station cannot serve (its not-ready notice, in the station's language ``t``)."""
+        from kiosk.core.play.speech import not_ready_said
+
+        self.say(not_ready_said(t), urgent=True)
 
     def silence(self) -> None:
         """Judge mode opened (or the station stopped serving): nothing more from the players' flow."""

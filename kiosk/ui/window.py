@@ -242,6 +242,8 @@ class StationWindow(QWidget):
         notice.show_problem(problem, command=command, how=how, t=self.controller.languages.station)
         if self.judging:
             self.judge.finish()
+        if not self.not_ready:  # said when it stops serving, not at each check that finds it still so
+            self.speaker.not_ready(self.controller.languages.station)
         self.not_ready = True
         self.stack.setCurrentWidget(notice)
 
@@ -391,9 +393,11 @@ class StationWindow(QWidget):
         """A fresh press goes to the session as what it means; a key held down repeats as
         ``Repeated``, with the screen it was pressed on (the session decides what a repeat may do)."""
         event.accept()
-        if self.not_ready:
-            return
         repeated = self._auto_repeat(event)
+        if self.not_ready:
+            if not repeated:  # any key (a blind player's first) hears why nothing else answers
+                self.speaker.not_ready(self.controller.languages.station)
+            return
         if self.judging:
             self._pressed_on = None  # a key held from judge mode repeats nothing on the players' screens
             shortcut = event.modifiers() & (Mod.ControlModifier | Mod.AltModifier | Mod.MetaModifier)

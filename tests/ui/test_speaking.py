@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QApplication
 
 from kiosk.core.play.speech import Spelled
 from kiosk.core.station.config import Access
@@ -88,3 +90,43 @@ def test_the_speaker_keeps_only_the_last_steps_said(station: StationFactory) -> 
     assert SPOKEN_KEPT <= len(speaker.spoken) < 2 * SPOKEN_KEPT
     type_text(window, "1c")
     assert speaker.spoken[-1].parts == (Spelled(("C",)),)
+
+
+NOT_READY = "Station not ready: call a judge. This station cannot judge challenges right now."
+
+
+def test_a_station_that_cannot_serve_says_so_and_again_at_any_key(station: StationFactory) -> None:
+    """A blind player at a station that stopped serving (no PIN, a log it cannot open) hears why
+    nothing answers: once when it stops, and again at any key they press (each checked again
+    while it stays not ready says nothing new); back in service, the ready screen is silent."""
+    rig = station(access=Access(speech=True))
+    window = rig.window
+    speaker = window.speaker
+    window.show_not_ready("the challenge log cannot be opened")
+    assert speaker.spoken[-1].text == NOT_READY
+    said = len(speaker.spoken)
+    window.show_not_ready("the challenge log cannot be opened")  # the station's next check
+    assert len(speaker.spoken) == said
+    press(window, K.Key_F1)
+    assert (len(speaker.spoken), speaker.spoken[-1].text) == (said + 1, NOT_READY)
+    press(window, K.Key_A, "a")
+    assert (len(speaker.spoken), speaker.spoken[-1].text) == (said + 2, NOT_READY)
+    held = QKeyEvent(QKeyEvent.Type.KeyPress, K.Key_A, Qt.KeyboardModifier.NoModifier, "a", True)
+    QApplication.sendEvent(window, held)  # a key held down: not said again at every repeat
+    assert len(speaker.spoken) == said + 2
+    window.serve_again()
+    assert len(speaker.spoken) == said + 2
+    press(window, K.Key_2, "2")
+    assert speaker.spoken[-1].text != NOT_READY
+    assert rig.controller.state.expected == 2  # keys count again once it serves
+
+
+def test_a_french_station_that_cannot_serve_says_so_in_french(station: StationFactory) -> None:
+    rig = station(access=Access(speech=True), language="fr")
+    rig.window.show_not_ready("no judge PIN")
+    said = rig.window.speaker.spoken[-1]
+    assert (said.language, said.text) == (
+        "fr",
+        "Borne indisponible\u00a0: appelez un arbitre. Cette borne ne peut pas arbitrer de contestation pour "
+        "l'instant.",
+    )

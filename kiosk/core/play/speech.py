@@ -28,7 +28,7 @@ from kiosk.core.play.rules import RuleProfile
 from kiosk.core.play.session import Screen, SessionState, shown_tiles
 from kiosk.core.words.language import Catalogue, marked
 
-__all__ = ["REPEAT_KEY", "Scene", "Speech", "Spelled", "said", "screen_said"]
+__all__ = ["REPEAT_KEY", "Scene", "Speech", "Spelled", "not_ready_said", "said", "screen_said"]
 
 REPEAT_KEY = "F1"  # the key that says the screen again (any keyboard has it, and it types nothing)
 # The countdown of an entry left alone is said when it starts, then at these seconds left.
@@ -204,6 +204,15 @@ def _countdown(state: SessionState, scene: Scene) -> str:
         "The entry clears in {count} seconds: press any key to keep it.",
         seconds,
     )
+
+
+def not_ready_said(t: Catalogue) -> Speech:
+    """A station that cannot serve (no judge PIN, a log it cannot open), in its language: what
+    its notice tells the players, said when it stops serving and at any key while it cannot (a
+    blind player would otherwise press keys that do nothing and hear nothing). The judge's part of
+    the notice (the problem and its fix) is read off the screen by the judge, never said."""
+    call = t.text("Station not ready: call a judge")
+    return Speech(t.language, (call, t.text("This station cannot judge challenges right now.")))
 
 
 def screen_said(state: SessionState, scene: Scene) -> Speech | None:
