@@ -287,8 +287,20 @@ class SharedLogCheck:
     round: EventRound | None
 
 
-# What the driver says, and what the station's organiser can do about it.
+# What the driver says, and what the station's organiser can do about it (the first that matches).
+TLS_GUIDE = 'docs/install.md, "The shared log over TLS"'
 _CONNECT_HINTS = (
+    ("certificate verify failed", "— the server's certificate is not signed by the authority in the file "
+     "sslrootcert names: this station has the wrong file, or something else is answering in the "
+     f"server's place on this network; do not judge into it until the organiser has checked ({TLS_GUIDE})"),
+    ("does not match host name", "— the server's certificate is made for another name or address: write "
+     f"in database_url the host its certificate names ({TLS_GUIDE})"),
+    ("root certificate file", "— copy the event's authority certificate (the file the organiser made "
+     f"for the stations) to the path sslrootcert names ({TLS_GUIDE})"),
+    ("server does not support ssl", "— the server at that address does not speak TLS: turn ssl on in its "
+     f"postgresql.conf, or check that the address is the event's server ({TLS_GUIDE})"),
+    ("no encryption", "— the server takes only encrypted connections from this network: write "
+     f"sslmode=verify-full and sslrootcert=FILE in database_url ({TLS_GUIDE})"),
     ("password authentication failed", "— the password in database_url is not this role's: paste the line "
      "'kiosk shared-log setup' printed for this station (run it with --new-passwords if it is lost)"),
     ("no pg_hba.conf entry", "— the server does not let this computer in: add the event network's line to "

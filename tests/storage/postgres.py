@@ -51,8 +51,17 @@ class PostgresServer:
     """``passwords``: TCP connections authenticate with SCRAM passwords, as on an event's server
     (Debian's default); the superuser ``kiosk`` then connects through the socket only (trust)."""
 
-    def __init__(self, bin_dir: Path, *, fsync: bool = False, passwords: bool = False) -> None:
+    def __init__(
+        self,
+        bin_dir: Path,
+        *,
+        fsync: bool = False,
+        passwords: bool = False,
+        settings: dict[str, str] | None = None,
+    ) -> None:
+        """``settings``: more of the server's own settings (``-c name=value``), such as ``ssl``."""
         self.bin_dir = bin_dir
+        self.settings = dict(settings or {})
         self.fsync = fsync  # off for tests (speed); on for benchmarks (realistic commits)
         self.passwords = passwords
         self.as_root = os.geteuid() == 0
@@ -106,6 +115,7 @@ class PostgresServer:
             f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories={self.root} "
             f"-c fsync={'on' if self.fsync else 'off'} -c max_connections=50"
         )
+        options += "".join(f" -c {name}={value}" for name, value in self.settings.items())
         self._run(
             "pg_ctl",
             "-D",

@@ -1,0 +1,210 @@
+"""The shared log over TLS, on a real server: what a venue's network lets a stranger see and do.
+
+Challenges, the words of each play and the stations' passwords travel between the stations and
+the event's PostgreSQL server. On a network that is not the event's own (a hotel's, a club's
+Wi-Fi), anyone on it can read them, or answer in the server's place. docs/install.md tells the
+organiser to give the server a certificate and each station the certificate of its issuer, and to
+write ``sslmode=verify-full`` in each URL: these tests run exactly that, on our own server on
+loopback with certificates made here, and show that it holds.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import psycopg
+import pytest
+from sqlalchemy.engine import make_url
+
+from kiosk.core.errors import StorageError
+from kiosk.storage import open_station_storage
+from kiosk.storage.server import set_up_shared_log
+from kiosk.storage.store import TLS_GUIDE, check_shared_log
+from tests.conftest import REPO_ROOT
+from tests.storage.entries import make_entry, read_board
+from tests.storage.postgres import PostgresServer, PostgresUnavailableError, find_postgres_bin
+
+LOOPBACK = "127.0.0.1"
+
+
+GUIDE = REPO_ROOT / "docs" / "install.md"
+GUIDE_SERVER = "192.168.1.10"  # the server's address in the guide's commands
+CERTIFICATES = re.compile(
+    r"<!-- tests/storage/test_tls.py makes its certificates so -->\n```sh\n(.*?)\n```", re.DOTALL
+)
+
+
+def guide_certificates(folder: Path, host: str) -> None:
+    """The guide's commands that make the event's authority and the server's certificate, run as
+    an organiser runs them (openssl), in ``folder``, for a server at ``host``."""
+    found = CERTIFICATES.search(GUIDE.read_text(encoding="utf-8"))
+    assert found is not None, f"{GUIDE.name} has no block of commands that make the certificates"
+    folder.mkdir(parents=True, exist_ok=True)
+    for line in found.group(1).splitlines():
+        command = line.split("#", 1)[0].strip()
+        if command:
+            done = subprocess.run(
+                ["bash", "-c", command.replace(GUIDE_SERVER, host)],
+                cwd=folder,
+                capture_output=True,
+                text=True,
+            )
+            assert done.returncode == 0, f"{command}\n{done.stderr}"
+
+
+@dataclass(frozen=True)
+class TlsServer:
+    server: PostgresServer
+    authority: Path  # the certificate of the server's issuer, which the stations are given
+
+
+@pytest.fixture(scope="module")
+def tls_server() -> Iterator[TlsServer]:
+    """Our own server as the guide sets an event's up: a certificate from the organiser's authority,
+    passwords over TCP, and TCP connections only over TLS (``hostssl`` in pg_hba.conf)."""
+    try:
+        server = PostgresServer(find_postgres_bin(), passwords=True)
+        server.init()
+    except PostgresUnavailableError as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL is needed for these tests and CI is set: {exc}")
+        pytest.skip(f"PostgreSQL unavailable: {exc}")
+    try:
+        made = server.root / "made"
+        guide_certificates(made, LOOPBACK)
+        for name in ("server.crt", "server.key"):
+            shutil.copy(made / name, server.root / name)
+            (server.root / name).chmod(0o600)  # the server refuses a key others may read
+            if server.as_root:
+                shutil.chown(server.root / name, "postgres", "postgres")
+        server.settings.update(
+            ssl="on",
+            ssl_cert_file=str(server.root / "server.crt"),
+            ssl_key_file=str(server.root / "server.key"),
+        )
+        hba = server.data / "pg_hba.conf"
+        lines = hba.read_text(encoding="utf-8").splitlines()
+        hba.write_text(
+            "\n".join("hostssl" + line[len("host") :] if line.startswith("host ") else line for line in lines)
+            + "\n",
+            encoding="utf-8",
+        )
+        server.start()
+        yield TlsServer(server, made / "event-ca.pem")
+    finally:
+        server.destroy()
+
+
+def over_tls(url: str, root: Path, mode: str = "verify-full") -> str:
+    """``url`` ended as the guide says: ``sslmode`` and the issuer's certificate it trusts."""
+    query = {"sslmode": mode, "sslrootcert": str(root)}
+    return make_url(url).update_query_dict(query).render_as_string(hide_password=False)
+
+
+def event_urls(tls: TlsServer, *, trusted: Path | None = None, mode: str = "verify-full") -> tuple[str, str]:
+    """A new event's log: Table 1's URL and the director's, as the guide writes them."""
+    database = f"tls_{uuid.uuid4().hex[:10]}"
+    done = set_up_shared_log(tls.server.admin_url(), database=database, stations=["Table 1"], host=LOOPBACK)
+    station, director = done.stations[0].url, done.director.url if done.director else None
+    assert station is not None
+    assert director is not None
+    root = trusted or tls.authority
+    return over_tls(station, root, mode), over_tls(director, root, mode)
+
+
+def station_url(tls: TlsServer, *, trusted: Path | None = None, mode: str = "verify-full") -> str:
+    return event_urls(tls, trusted=trusted, mode=mode)[0]
+
+
+def libpq(url: str) -> str:
+    return url.replace("postgresql+psycopg://", "postgresql://", 1)
+
+
+def test_a_station_logs_over_tls_and_nothing_travels_in_clear(tls_server: TlsServer, tmp_path: Path) -> None:
+    """The station's challenge reaches the log and the director's board, each over TLS."""
+    url, director = event_urls(tls_server)
+    assert check_shared_log(url, "Table 1").registered_station == "Table 1"  # kiosk station --check
+    entry = make_entry(["QI", "ZA"], station="Table 1")
+    with open_station_storage(tmp_path / "one", url, forward_in_background=False) as storage:
+        storage.log.record(entry)
+        storage.log.forward_backlog()
+        assert storage.log.status().backlog == 0
+        assert storage.log.status().last_error is None
+    with psycopg.connect(libpq(url)) as conn:
+        logged = conn.execute(
+            "SELECT count(*) FROM challenge WHERE id = %s", (entry.challenge_id,)
+        ).fetchone()
+        encrypted = conn.execute(
+            "SELECT ssl, version FROM pg_stat_ssl WHERE pid = pg_backend_pid()"
+        ).fetchone()
+    assert logged == (1,)
+    assert {line.name: line.counts.today for line in read_board(director).stations} == {"Table 1": 1}
+    assert encrypted is not None
+    assert encrypted[0] is True, "the connection is not encrypted"
+    assert encrypted[1] in {"TLSv1.2", "TLSv1.3"}
+
+
+def refusal(url: str, folder: Path) -> str:
+    """What ``kiosk station --check`` says of ``url``; the station itself keeps its challenge."""
+    with open_station_storage(folder, url, forward_in_background=False) as storage:
+        storage.log.record(make_entry(["QI"], station="Table 1"))  # kept here first, whatever happens
+        with pytest.raises(StorageError):
+            storage.log.forward_backlog()
+        assert storage.log.status().backlog == 1
+    with pytest.raises(StorageError) as refused:
+        check_shared_log(url, "Table 1")
+    said = str(refused.value)
+    password = make_url(url).password
+    assert password is not None
+    assert password not in said  # never the password
+    return said
+
+
+def test_a_server_the_station_was_not_told_to_trust_is_refused_and_the_check_says_why(
+    tls_server: TlsServer, tmp_path: Path
+) -> None:
+    """Someone on the venue's network answering in the server's place has a certificate, but not
+    one from the organiser's authority: the station refuses it before sending its password."""
+    guide_certificates(tmp_path / "stranger", LOOPBACK)  # the same commands: an authority of the same name
+    stranger = tmp_path / "stranger" / "event-ca.pem"
+    said = refusal(station_url(tls_server, trusted=stranger), tmp_path / "one")
+    assert "certificate verify failed" in said
+    assert "not signed by the authority in the file sslrootcert names" in said
+    assert TLS_GUIDE in said
+
+
+def test_a_station_without_the_authority_s_file_is_told_where_to_put_it(
+    tls_server: TlsServer, tmp_path: Path
+) -> None:
+    url = station_url(tls_server)
+    missing = tmp_path / "nowhere" / "event-ca.pem"
+    said = refusal(
+        make_url(url).update_query_dict({"sslrootcert": str(missing)}).render_as_string(False), tmp_path
+    )
+    assert str(missing) in said
+    assert "copy the event's authority certificate" in said
+
+
+def test_a_certificate_for_another_address_is_refused(tls_server: TlsServer, tmp_path: Path) -> None:
+    """The server's certificate names 127.0.0.1; a station reaching it as "localhost" is refused
+    (verify-full checks the name, not only the signature)."""
+    url = make_url(station_url(tls_server)).set(host="localhost").render_as_string(False)
+    said = refusal(url, tmp_path / "one")
+    assert "does not match host name" in said
+    assert "write in database_url the host its certificate names" in said
+
+
+def test_without_tls_the_server_lets_no_station_in_and_the_check_says_what_to_write(
+    tls_server: TlsServer, tmp_path: Path
+) -> None:
+    """hostssl: a URL that asks for no encryption (sslmode=disable) is refused by the server."""
+    said = refusal(station_url(tls_server, mode="disable"), tmp_path / "one")
+    assert "no encryption" in said
+    assert "write sslmode=verify-full and sslrootcert=FILE in database_url" in said
