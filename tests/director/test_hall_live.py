@@ -176,7 +176,12 @@ def test_event_day_three_stations_a_kill_a_judges_exit_a_mismatch_and_a_dispute_
             photograph(browser, tmp_path, "94-director-board-laptop", whole=True)
             resize(browser, *SIZES["laptop"])
 
-            # Station 1 is killed: flagged within 20 s, first, named in the title.
+            # Station 1 is killed: flagged within 20 s, first, named in the title, and heard.
+            sound = browser.find_element(By.ID, "sound")
+            assert sound.text == "Sound for a new problem: off"
+            sound.click()
+            assert (sound.text, sound.get_attribute("aria-pressed")) == ("Sound for a new problem: on", "true")
+            assert browser.execute_script("return document.body.dataset.chimed") is None
             killed.send_signal(signal.SIGKILL)
             killed_at = time.monotonic()
             wait_for(browser, "Station 1 not seen", lambda b: "not seen" in station_row(b, "Station 1"))
@@ -187,6 +192,7 @@ def test_event_day_three_stations_a_kill_a_judges_exit_a_mismatch_and_a_dispute_
             assert browser.title.startswith("1 problem: Station 1 not seen")
             first = browser.find_element(By.CSS_SELECTOR, "#stations tbody tr")
             assert first.get_attribute("data-station") == "Station 1"
+            assert browser.execute_script("return document.body.dataset.chimed") == "1"  # once
 
             # Station 2: a judge leaves it, with the keys a judge presses.
             time.sleep(1.0)  # the ready screen's key lock-out after any screen change

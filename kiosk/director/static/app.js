@@ -2,7 +2,9 @@
 // it, one stream of server-sent events per page brings each change as soon as the log is read:
 //   board / hall: the page's live part, replaced whole ("board", "hall"); the time of each read
 //   ("read"); judges' page: "log" when a challenge arrives, and the list is fetched again.
-// The page's title and icon say its problems, so a page in a background tab still shows them.
+// The page's title and icon say its problems, so a page in a background tab still shows them; on
+// the board, a new problem also sounds once the director has switched the sound on (a browser
+// plays nothing before a click on the page).
 "use strict";
 (function () {
   const body = document.body;
@@ -17,9 +19,54 @@
       document.title = state.dataset.title;
       const icon = document.getElementById("icon");
       if (icon) icon.href = "static/" + (state.dataset.problems !== "0" ? "problem" : "ok") + ".svg";
+      newProblems(state);
     }
     ages();
     if (stream === "hall") showTurn();
+  }
+
+  // A station that becomes a problem sounds two short tones (a station that recovers and fails
+  // again is new again); the problems on screen when the page opens do not. body.dataset.chimed
+  // counts the chimes (the tests read it: a headless browser has no loudspeaker).
+  const sound = document.getElementById("sound");
+  let soundOn = false;
+  let audio = null;
+  let known = null;
+  function newProblems(state) {
+    let names = [];
+    try { names = JSON.parse(state.dataset.problemNames || "[]"); } catch (error) { return; }
+    const fresh = known === null ? [] : names.filter((name) => !known.has(name));
+    known = new Set(names);
+    if (fresh.length && soundOn) chime();
+  }
+  function chime() {
+    body.dataset.chimed = String(Number(body.dataset.chimed || "0") + 1);
+    try {
+      audio = audio || new AudioContext();
+      const start = audio.currentTime + 0.05;
+      [880, 660].forEach((hertz, index) => {
+        const tone = audio.createOscillator();
+        const loudness = audio.createGain();
+        const at = start + index * 0.2;
+        tone.frequency.value = hertz;
+        loudness.gain.setValueAtTime(0.25, at);
+        loudness.gain.exponentialRampToValueAtTime(0.001, at + 0.18);
+        tone.connect(loudness).connect(audio.destination);
+        tone.start(at);
+        tone.stop(at + 0.19);
+      });
+    } catch (error) { /* no sound here: the title and the icon still say it */ }
+  }
+  if (sound && stream === "board") {
+    sound.hidden = false;
+    sound.addEventListener("click", () => {
+      soundOn = !soundOn;
+      sound.setAttribute("aria-pressed", String(soundOn));
+      sound.textContent = "Sound for a new problem: " + (soundOn ? "on" : "off");
+      if (soundOn) {
+        try { audio = audio || new AudioContext(); audio.resume(); } catch (error) { /* none */ }
+      }
+    });
   }
 
   // "not seen for 40 s", counted here from the moment the page was sent, so that the live part
