@@ -9,19 +9,25 @@ import sys
 from typing import NoReturn
 
 from PySide6 import QtCore
+from PySide6.QtGui import QGuiApplication
 
 
 def leave_after_qt(code: int) -> NoReturn:
     """End a station process whose Qt event loop has ended, once everything it keeps is closed.
 
-    Not through Python's exit: that destroys the QApplication, and Qt Wayland's teardown (Qt 6.11,
-    under cage) can deadlock — the display's destructor waits for its event thread, which waits in
-    wl_display_read_events for a read the main thread prepared and will never make. Seen in about
-    1 exit in 20 on a loaded machine: the process hung with its last frame on the screen, a judge's
-    "Exit the station" froze the station and systemd's stop waited for its timeout. The station's
+    On Wayland, not through Python's exit: that destroys the QApplication, and Qt Wayland's
+    teardown (Qt 6.11, under cage) can deadlock — the display's destructor waits for its event
+    thread, which waits in wl_display_read_events for a read the main thread prepared and will
+    never make. Seen in about 1 exit in 20 on a loaded machine: the process hung with its last
+    frame on the screen, a judge's "Exit the station" froze the station and systemd's stop waited
+    for its timeout. The station's
     storage, reports and lock are closed by the caller before this; every other exit handler runs
-    here, all but PySide's, which is the one that destroys the QApplication.
+    here, all but PySide's, which is the one that destroys the QApplication. On any other platform
+    (X11, offscreen) Python's own exit, SystemExit, as from any command: a program that runs the
+    command in its own process (tests/cli_matrix_worker.py) goes on.
     """
+    if QGuiApplication.platformName() != "wayland":
+        sys.exit(code)
     atexit.unregister(QtCore.__moduleShutdown)
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):

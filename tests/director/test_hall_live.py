@@ -180,7 +180,8 @@ def test_event_day_three_stations_a_kill_a_judges_exit_a_mismatch_and_a_dispute_
             sound = browser.find_element(By.ID, "sound")
             assert sound.text == "Sound for a new problem: off"
             sound.click()
-            assert (sound.text, sound.get_attribute("aria-pressed")) == ("Sound for a new problem: on", "true")
+            pressed = (sound.text, sound.get_attribute("aria-pressed"))
+            assert pressed == ("Sound for a new problem: on", "true")
             assert browser.execute_script("return document.body.dataset.chimed") is None
             killed.send_signal(signal.SIGKILL)
             killed_at = time.monotonic()
