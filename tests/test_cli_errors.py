@@ -137,6 +137,8 @@ TEMPLATES: dict[str, list[str]] = {
         "{host}",
         "--admin-url",
         "{admin_url}",
+        "--tls-authority",
+        "{tls_authority}",
     ],
     "lexicon-build": ["info", "club.kxpack"],
     "lexicon-build build": [
@@ -223,6 +225,7 @@ VALUES: dict[str, str] = {
     "stations": "Table 1",
     "database": "kiosk_matrix",
     "admin_url": "postgresql+psycopg:///postgres",  # libpq's environment says which server
+    "tls_authority": "/etc/challenge-kiosk/event-ca.pem",  # the path on the stations: never read here
 }
 STDIN: dict[str, str] = {"kiosk set-pin": f"{PIN}\n"}
 # The kinds of sample (tests/cli_world.SAMPLES) each file parameter takes; any other is wrong.
@@ -265,6 +268,7 @@ WRONG_TEXT: dict[str, list[str]] = {
     "lexicon-build build expect": ["NWL2032", "sha256:0000", ""],
     "kiosk shared-log setup stations": ["", "   "],
     "kiosk shared-log setup database": ["Kiosk-Log", "", "a" * 31, "1st"],
+    "kiosk shared-log setup tls_authority": ["event-ca.pem", ""],  # not a full path
     "kiosk shared-log setup admin_url": [
         "nonsense",
         "sqlite:///data/kiosk.sqlite3",

@@ -53,6 +53,13 @@ def shared_log() -> None:
     help="A PostgreSQL superuser's connection (default: this computer's server through its local "
     "socket, as this system user: run it as the postgres user).",
 )
+@click.option(
+    "--tls-authority",
+    metavar="PATH",
+    help="The event's authority certificate as the stations and the director's laptop keep it (e.g. "
+    "/etc/challenge-kiosk/event-ca.pem): the URLs printed then talk to this server only over TLS and "
+    'only if its certificate comes from that authority (docs/install.md, "The shared log over TLS").',
+)
 @click.option("--no-director", is_flag=True, help="Make no role for the director's view.")
 @click.option(
     "--new-passwords",
@@ -64,6 +71,7 @@ def shared_log_setup(
     database: str,
     host: str | None,
     admin_url: str | None,
+    tls_authority: str | None,
     no_director: bool,
     new_passwords: bool,
 ) -> None:
@@ -81,10 +89,21 @@ def shared_log_setup(
     Examples:
       kiosk shared-log setup --station "Table 1" --station "Table 2"
       kiosk shared-log setup --host 192.168.1.10 --station "Table 3"
+      kiosk shared-log setup --host 192.168.1.10 --tls-authority /etc/challenge-kiosk/event-ca.pem \\
+          --station "Table 1" --new-passwords
     """
     import socket
+    from pathlib import PurePosixPath, PureWindowsPath
 
     from kiosk.storage.server import set_up_shared_log
+
+    if tls_authority is not None and not (
+        PurePosixPath(tls_authority).is_absolute() or PureWindowsPath(tls_authority).is_absolute()
+    ):
+        fail(
+            f"--tls-authority {tls_authority!r}: give the file's full path as the stations keep it, "
+            "e.g. /etc/challenge-kiosk/event-ca.pem"
+        )
 
     try:
         done = set_up_shared_log(
@@ -94,6 +113,7 @@ def shared_log_setup(
             director=not no_director,
             host=host or (None if admin_url else socket.gethostname()),
             new_passwords=new_passwords,
+            tls_authority=tls_authority,
         )
     except KioskError as exc:
         fail(str(exc))
@@ -126,6 +146,17 @@ def shared_log_setup(
             + "; ".join(done.taken_over)
             + ". That role no longer owns the log: remove it once no station.toml names it."
         )
+    if tls_authority is not None:
+        click.echo(
+            f"Each URL asks for TLS, verified against {tls_authority}: copy the event's authority "
+            "certificate there on each station and the director's laptop (never its key)."
+        )
+        if done.tls_off:
+            click.echo(
+                "Warning: this server's ssl setting is off, so no station can reach it with these URLs: "
+                'give it its certificate and key (docs/install.md, "The shared log over TLS").',
+                err=True,
+            )
     if done.superusers_with_passwords:
         click.echo(
             f"Note: the superusers {', '.join(done.superusers_with_passwords)} log in with a password and "

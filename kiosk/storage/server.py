@@ -49,6 +49,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from sqlalchemy import Engine
 from sqlalchemy import text as sql  # not text(): pybabel takes text() for a message
@@ -121,6 +122,7 @@ class SharedLogSetUp:
     director: Credential | None
     taken_over: tuple[str, ...]  # the objects another role owned, now the owner's
     superusers_with_passwords: tuple[str, ...]  # roles no station may hold: they bypass everything
+    tls_off: bool = False  # the server's ssl setting is off: URLs that ask for TLS cannot reach it
 
 
 @dataclass(frozen=True)
@@ -212,12 +214,16 @@ def set_up_shared_log(
     director: bool = True,
     host: str | None = None,
     new_passwords: bool = False,
+    tls_authority: str | None = None,
 ) -> SharedLogSetUp:
     """Make (or bring up to date) the shared log ``database`` and its roles: see the module docstring.
 
     ``admin_url``: a PostgreSQL superuser's connection (None: libpq's defaults, the local socket as
     this system user). ``host``: how stations reach the server, for the URLs it returns (None: the
-    admin connection's host). Raises StorageError with what to do.
+    admin connection's host). ``tls_authority``: the file of the event's authority certificate as
+    the stations keep it: the URLs then ask for TLS and check the server's certificate against it
+    (``sslmode=verify-full``), and ``tls_off`` says whether this server has TLS switched off.
+    Raises StorageError with what to do.
     """
     if not _DATABASE_NAME.match(database):
         raise StorageError(
@@ -241,6 +247,7 @@ def set_up_shared_log(
         with _connected(admin) as conn:
             _require_superuser(conn, where)
             port = int(conn.execute(sql("SHOW port")).scalar_one())
+            tls_off = str(conn.execute(sql("SHOW ssl")).scalar_one()) != "on"
             for group in (roles.owner, roles.station, roles.reader):
                 _make_group(conn, group)
             _make_database(conn, database, roles)
@@ -255,15 +262,9 @@ def set_up_shared_log(
         with _connected(event) as conn:
             _grant(conn, roles)
             shown_host = host or admin.host or "localhost"
-            credentials = [
-                _station_credential(conn, database, roles, name, new_passwords, shown_host, port)
-                for name in names
-            ]
-            made_director = (
-                _director_credential(conn, database, roles, new_passwords, shown_host, port)
-                if director
-                else None
-            )
+            reach = _Reach(shown_host, port, database, tls_authority)
+            credentials = [_station_credential(conn, roles, name, new_passwords, reach) for name in names]
+            made_director = _director_credential(conn, roles, new_passwords, reach) if director else None
             almighty = tuple(
                 str(name)
                 for name in conn.execute(
@@ -282,6 +283,7 @@ def set_up_shared_log(
         director=made_director,
         taken_over=taken_over,
         superusers_with_passwords=almighty,
+        tls_off=tls_off,
     )
 
 
@@ -404,16 +406,29 @@ def _login_role(
     return password
 
 
-def _url(role: str, password: str | None, host: str, port: int, database: str) -> str | None:
-    if password is None:
-        return None
-    shown = f"[{host}]" if ":" in host else host
-    return f"postgresql+psycopg://{role}:{password}@{shown}:{port}/{database}"
+@dataclass(frozen=True)
+class _Reach:
+    """How the stations and the director reach the log, for the URLs printed."""
+
+    host: str
+    port: int
+    database: str
+    tls_authority: str | None  # the authority's certificate as the stations keep it: TLS, verified
+
+    def url(self, role: str, password: str | None) -> str | None:
+        if password is None:
+            return None
+        shown = f"[{self.host}]" if ":" in self.host else self.host
+        url = f"postgresql+psycopg://{role}:{password}@{shown}:{self.port}/{self.database}"
+        if self.tls_authority is not None:
+            url += f"?sslmode=verify-full&sslrootcert={quote(self.tls_authority, safe='/')}"
+        return url
 
 
 def _station_credential(
-    conn: Connection, database: str, roles: _Roles, station: str, new_password: bool, host: str, port: int
+    conn: Connection, roles: _Roles, station: str, new_password: bool, reach: _Reach
 ) -> Credential:
+    database = reach.database
     registered = conn.execute(
         sql("SELECT role_name FROM public.kiosk_station_role WHERE station = :s"), {"s": station}
     ).scalar()
@@ -428,14 +443,12 @@ def _station_credential(
     else:
         role = str(registered)
     password = _login_role(conn, role, roles.station, new_password)
-    return Credential(role, station, password, _url(role, password, host, port, database))
+    return Credential(role, station, password, reach.url(role, password))
 
 
-def _director_credential(
-    conn: Connection, database: str, roles: _Roles, new_password: bool, host: str, port: int
-) -> Credential:
+def _director_credential(conn: Connection, roles: _Roles, new_password: bool, reach: _Reach) -> Credential:
     password = _login_role(conn, roles.director, roles.reader, new_password, read_only=True)
     director = _ident(conn, roles.director)
     functions = ", ".join(f"public.{_FUNCTIONS[name]}" for name in _DIRECTORS_FUNCTIONS)
     conn.exec_driver_sql(_ddl(f"GRANT EXECUTE ON FUNCTION {functions} TO {director}"))
-    return Credential(roles.director, None, password, _url(roles.director, password, host, port, database))
+    return Credential(roles.director, None, password, reach.url(roles.director, password))

@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -109,12 +110,22 @@ def over_tls(url: str, root: Path, mode: str = "verify-full") -> str:
 
 
 def event_urls(tls: TlsServer, *, trusted: Path | None = None, mode: str = "verify-full") -> tuple[str, str]:
-    """A new event's log: Table 1's URL and the director's, as the guide writes them."""
+    """A new event's log: Table 1's URL and the director's, as ``kiosk shared-log setup
+    --tls-authority`` prints them (``trusted`` and ``mode``: changed after, as by mistake)."""
     database = f"tls_{uuid.uuid4().hex[:10]}"
-    done = set_up_shared_log(tls.server.admin_url(), database=database, stations=["Table 1"], host=LOOPBACK)
+    done = set_up_shared_log(
+        tls.server.admin_url(),
+        database=database,
+        stations=["Table 1"],
+        host=LOOPBACK,
+        tls_authority=str(tls.authority),
+    )
+    assert not done.tls_off
     station, director = done.stations[0].url, done.director.url if done.director else None
     assert station is not None
     assert director is not None
+    if trusted is None and mode == "verify-full":
+        return station, director
     root = trusted or tls.authority
     return over_tls(station, root, mode), over_tls(director, root, mode)
 
@@ -208,3 +219,51 @@ def test_without_tls_the_server_lets_no_station_in_and_the_check_says_what_to_wr
     said = refusal(station_url(tls_server, mode="disable"), tmp_path / "one")
     assert "no encryption" in said
     assert "write sslmode=verify-full and sslrootcert=FILE in database_url" in said
+
+
+def setup_command(server: PostgresServer, *args: str) -> subprocess.CompletedProcess[str]:
+    """``kiosk shared-log setup`` as the organiser runs it on the server (the superuser's socket)."""
+    kiosk = Path(sys.executable).parent / "kiosk"
+    database = f"tls_{uuid.uuid4().hex[:10]}"
+    command = [str(kiosk), "shared-log", "setup", "--admin-url", server.admin_url(), "--database", database]
+    return subprocess.run([*command, *args], capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_the_line_setup_prints_is_the_line_a_station_judges_into(
+    tls_server: TlsServer, tmp_path: Path
+) -> None:
+    done = setup_command(
+        tls_server.server,
+        "--host",
+        LOOPBACK,
+        "--tls-authority",
+        str(tls_server.authority),
+        "--station",
+        "Table 1",
+    )
+    assert done.returncode == 0, done.stderr
+    printed = re.search(r'database_url = "(.+)"', done.stdout)
+    assert printed is not None, done.stdout
+    url = printed.group(1)
+    assert "sslmode=verify-full&sslrootcert=" in url
+    assert f"verified against {tls_server.authority}: copy the event's authority certificate" in done.stdout
+    assert "Warning" not in done.stderr
+    entry = make_entry(["QI"], station="Table 1")
+    with open_station_storage(tmp_path / "one", url, forward_in_background=False) as storage:
+        storage.log.record(entry)
+        storage.log.forward_backlog()
+        assert storage.log.status().backlog == 0
+
+
+def test_setup_warns_when_the_server_has_tls_off_and_wants_a_full_path(
+    secure_postgres: PostgresServer,
+) -> None:
+    """A server without ssl: the URLs asking for TLS could not reach it, and setup says so."""
+    done = setup_command(
+        secure_postgres, "--tls-authority", "/etc/challenge-kiosk/event-ca.pem", "--station", "T1"
+    )
+    assert done.returncode == 0, done.stderr
+    assert "this server's ssl setting is off, so no station can reach it with these URLs" in done.stderr
+    relative = setup_command(secure_postgres, "--tls-authority", "event-ca.pem", "--station", "T1")
+    assert relative.returncode == 2
+    assert "give the file's full path as the stations keep it" in relative.stderr
