@@ -282,3 +282,44 @@ def test_event_day_three_stations_a_kill_a_judges_exit_a_mismatch_and_a_dispute_
             stop(closing, signal.SIGTERM)
         served.send_signal(signal.SIGINT)
         assert served.wait(30) == 0, (tmp_path / "director.log").read_text()
+
+
+def current_division(browser: webdriver.Chrome) -> str:
+    return str(
+        browser.execute_script(
+            "const d = document.querySelector('#hall-divisions .division.current');"
+            "return d ? d.dataset.division : '';"
+        )
+    )
+
+
+def test_the_hall_shows_the_division_a_challenge_just_came_in_at_once(
+    tmp_path: Path, postgres_url: str, browser: webdriver.Chrome
+) -> None:
+    """Three divisions take turns on the hall's screen; a challenge judged in the one whose turn is
+    furthest away puts it on the screen at once (the timer alone would take two turns, 24 s)."""
+    divisions = ("Open", "Premier", "Youth")
+    director_data = tmp_path / "director"
+    subprocess.run(
+        [str(KIOSK), "set-pin", "--stdin", "--data-dir", str(director_data)],
+        input=f"{PIN}\n",
+        text=True,
+        check=True,
+        capture_output=True,
+    )
+    port = free_port()
+    director = [str(KIOSK), "director", "--database-url", postgres_url, "--data-dir", str(director_data)]
+    with open_station_storage(tmp_path / "judging", postgres_url) as judging:
+        for division in divisions:
+            judging.log.record(live.make_entry(["CAT"], station="Station 1", division=division))
+        with process([*director, "--port", str(port)], tmp_path / "director.log") as served:
+            live.open_once_served(browser, f"http://127.0.0.1:{port}/hall", served, tmp_path / "director.log")
+            wait_for(
+                browser, "three divisions", lambda b: len(b.find_elements(By.CSS_SELECTOR, ".division")) == 3
+            )
+            shown = current_division(browser)
+            furthest = divisions[(divisions.index(shown) + 2) % 3]
+            judging.log.record(live.make_entry(["DOG"], station="Station 1", division=furthest))
+            recorded = time.monotonic()
+            wait_for(browser, f"{furthest} on the screen", lambda b: current_division(b) == furthest)
+            assert time.monotonic() - recorded < 10.0

@@ -82,8 +82,26 @@
     }
   }
 
-  // The hall: one division at a time, each for a few seconds, when there is more than one.
+  // The hall: one division at a time, each for a few seconds, when there is more than one; a
+  // division with a new challenge (its count for the day changed) comes at once, for a whole turn.
   let turn = 0;
+  let turns = null;
+  function latestByDivision() {
+    const found = new Map();
+    for (const division of document.querySelectorAll("#hall-divisions .division")) {
+      found.set(division.dataset.division, division.dataset.latest || "");
+    }
+    return found;
+  }
+  function changedDivision(before) {
+    const divisions = [...document.querySelectorAll("#hall-divisions .division")];
+    return divisions.findIndex((division) => before.has(division.dataset.division)
+      && before.get(division.dataset.division) !== (division.dataset.latest || ""));
+  }
+  function nextTurnsFromNow() {
+    if (turns !== null) clearInterval(turns);
+    turns = setInterval(() => { turn += 1; showTurn(); }, 1000 * Number(live.dataset.turnS || 12));
+  }
   function showTurn() {
     const divisions = document.querySelectorAll("#hall-divisions .division");
     if (!divisions.length) return;
@@ -94,7 +112,7 @@
     const current = [...document.querySelectorAll("#hall-divisions .division")]
       .findIndex((division) => division.classList.contains("current"));
     turn = Math.max(0, current);
-    setInterval(() => { turn += 1; showTurn(); }, 1000 * Number(live.dataset.turnS || 12));
+    nextTurnsFromNow();
   }
 
   // The judges' page: the list again when a challenge arrives; the lock waits while a judge works.
@@ -136,7 +154,16 @@
 
   if (stream && typeof EventSource !== "undefined") {
     const source = new EventSource("events?view=" + stream);
-    const replace = (event) => { if (live) { live.innerHTML = event.data; after(); } };
+    const replace = (event) => {
+      if (!live) return;
+      const before = stream === "hall" ? latestByDivision() : null;
+      live.innerHTML = event.data;
+      if (before !== null) {
+        const changed = changedDivision(before);
+        if (changed >= 0) { turn = changed; nextTurnsFromNow(); }
+      }
+      after();
+    };
     source.addEventListener("board", replace);
     source.addEventListener("hall", replace);
     source.addEventListener("log", () => { if (stream === "log") rows(); });
