@@ -34,6 +34,7 @@ from tests.director import test_live as live
 from tests.director.conftest import shots_folder
 from tests.director.server import stop
 from tests.director.test_live import KIOSK, PIN, WAIT_S, board_text, process, station_row, wait_for
+from tests.storage.entries import make_entry
 from tests.storage.postgres import free_port
 from tests.xvfb import xvfb
 
@@ -311,7 +312,7 @@ def test_the_hall_shows_the_division_a_challenge_just_came_in_at_once(
     director = [str(KIOSK), "director", "--database-url", postgres_url, "--data-dir", str(director_data)]
     with open_station_storage(tmp_path / "judging", postgres_url) as judging:
         for division in divisions:
-            judging.log.record(live.make_entry(["CAT"], station="Station 1", division=division))
+            judging.log.record(make_entry(["CAT"], station="Station 1", division=division))
         with process([*director, "--port", str(port)], tmp_path / "director.log") as served:
             live.open_once_served(browser, f"http://127.0.0.1:{port}/hall", served, tmp_path / "director.log")
             wait_for(
@@ -319,7 +320,7 @@ def test_the_hall_shows_the_division_a_challenge_just_came_in_at_once(
             )
             shown = current_division(browser)
             furthest = divisions[(divisions.index(shown) + 2) % 3]
-            judging.log.record(live.make_entry(["DOG"], station="Station 1", division=furthest))
+            judging.log.record(make_entry(["DOG"], station="Station 1", division=furthest))
             recorded = time.monotonic()
             wait_for(browser, f"{furthest} on the screen", lambda b: current_division(b) == furthest)
             assert time.monotonic() - recorded < 10.0
