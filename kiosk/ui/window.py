@@ -18,23 +18,13 @@ from PySide6.QtWidgets import QStackedWidget, QVBoxLayout, QWidget
 from kiosk.core.edition import edition_badge
 from kiosk.core.packs.pack import pack_title
 from kiosk.core.play.adjudication import Verdict
-from kiosk.core.play.session import (
-    Backspace,
-    Escape,
-    Event,
-    JudgePressed,
-    JudgeRequested,
-    Nudged,
-    Repeated,
-    Screen,
-    SessionState,
-    Typed,
-)
+from kiosk.core.play.session import Event, Repeated, Screen, SessionState
 from kiosk.core.wording import Text
 from kiosk.core.words.language import Catalogue, english
 from kiosk.ui import theme
 from kiosk.ui.blank import Blank
 from kiosk.ui.controller import StationController
+from kiosk.ui.keymap import KEY_EVENTS, REPEAT_KEY, HeldKeys, is_shortcut, key_to_event, typed_text
 from kiosk.ui.players.choice import DivisionView, TableView
 from kiosk.ui.players.entry import EntryView
 from kiosk.ui.players.fault import FaultView
@@ -47,16 +37,11 @@ if TYPE_CHECKING:  # judge mode is imported when first built, after the first fr
     from kiosk.ui.judge import JudgeView, MonotonicClock, StorageFactory
     from kiosk.ui.notready import NotReadyView
 
-__all__ = ["JUDGE_CHORD", "StationWindow"]
+__all__ = ["StationWindow"]
 
-Mod = Qt.KeyboardModifier
-_CHORD_MODIFIERS = Mod.ControlModifier | Mod.AltModifier | Mod.ShiftModifier | Mod.MetaModifier
-JUDGE_CHORD = (Mod.ControlModifier | Mod.AltModifier, Qt.Key.Key_J)  # Ctrl+Alt+J: judge mode
 APP_TITLE = "Challenge station"
 HEADER_STRETCH = 9
 BODY_STRETCH = 91
-_KEY_EVENTS = (Typed, Backspace, Escape, JudgePressed, JudgeRequested, Nudged)  # what a key can mean
-REPEAT_KEY = Qt.Key.Key_F1  # says the screen again (types nothing): kiosk.core.play.speech.REPEAT_KEY
 
 
 def window_title(station_name: str) -> str:
@@ -64,44 +49,6 @@ def window_title(station_name: str) -> str:
     if station_name.casefold() == APP_TITLE.casefold():
         return APP_TITLE
     return f"{APP_TITLE} \u2014 {station_name}"
-
-
-def typed_text(event: QKeyEvent) -> str:
-    """The text a key types, whatever modifiers are held for it; "" for a key that types none.
-
-    On Windows, AltGr arrives as Ctrl+Alt: Polish Ą is AltGr+A, and it is text. A shortcut types
-    no text of its own: Ctrl+Q gives a control character, Alt+F4 and Ctrl+Alt+Del give none.
-    """
-    text = event.text()
-    # Control characters come from keys the station ignores; everything else (invisible and
-    # look-alike characters included) goes to the session, which refuses it with a reason.
-    if text and not all(ord(char) < 0x20 or ord(char) == 0x7F for char in text):
-        return text
-    return ""
-
-
-def key_to_event(event: QKeyEvent) -> Event:
-    """The session event a key press stands for; ``Nudged`` for a key the flow has no use for
-    (an arrow, Shift, F1, Ctrl+Q): it does nothing but keep an entry from clearing itself."""
-    key = event.key()
-    modifiers = event.modifiers() & _CHORD_MODIFIERS
-    text = typed_text(event)
-    if (modifiers, key) == JUDGE_CHORD and not text:
-        return JudgeRequested()
-    if modifiers & (Mod.ControlModifier | Mod.AltModifier | Mod.MetaModifier):
-        # AltGr's letters are typed; Ctrl+Q, Ctrl+W, Alt+F4, Alt+Tab and friends do nothing here
-        return Typed(text) if text else Nudged()
-    simple: dict[int, Event] = {
-        Qt.Key.Key_Tab: JudgePressed(),
-        Qt.Key.Key_Backtab: JudgePressed(),
-        Qt.Key.Key_Backspace: Backspace(),
-        Qt.Key.Key_Escape: Escape(),
-        Qt.Key.Key_Return: Typed("\r"),
-        Qt.Key.Key_Enter: Typed("\r"),
-    }
-    if key in simple:
-        return simple[key]
-    return Typed(text) if text else Nudged()
 
 
 class StationWindow(QWidget):
@@ -155,7 +102,7 @@ class StationWindow(QWidget):
         self._leaving = False
         self.judging = False
         self._pressed_on: Screen | None = None  # where the key now held (if any) was pressed
-        self._released: tuple[int, int] | None = None  # the last key let go, and when (ms)
+        self._held = HeldKeys()
         controller.state_changed.connect(self._on_state_changed)
         # after the screens (connected first): each step is said once its screen shows it
         self.speaker = Speaker(controller, self, aloud=config.access.speech, parent=self)
@@ -393,22 +340,21 @@ class StationWindow(QWidget):
         """A fresh press goes to the session as what it means; a key held down repeats as
         ``Repeated``, with the screen it was pressed on (the session decides what a repeat may do)."""
         event.accept()
-        repeated = self._auto_repeat(event)
+        repeated = self._held.repeats(event)
         if self.not_ready:
             if not repeated:  # any key (a blind player's first) hears why nothing else answers
                 self.speaker.not_ready(self.controller.languages.station)
             return
         if self.judging:
             self._pressed_on = None  # a key held from judge mode repeats nothing on the players' screens
-            shortcut = event.modifiers() & (Mod.ControlModifier | Mod.AltModifier | Mod.MetaModifier)
-            if typed_text(event) or not shortcut:
+            if typed_text(event) or not is_shortcut(event):
                 self.judge.handle_key(event, repeated=repeated)
             return
         meant = key_to_event(event)
         if event.key() == REPEAT_KEY and not repeated:
             self.speaker.repeat()  # and, as any key, it keeps an entry left alone
         if repeated:
-            if self._pressed_on is not None and isinstance(meant, _KEY_EVENTS):
+            if self._pressed_on is not None and isinstance(meant, KEY_EVENTS):
                 self.controller.dispatch(Repeated(meant, self._pressed_on))
             return
         self._pressed_on = self.controller.state.screen
@@ -416,21 +362,7 @@ class StationWindow(QWidget):
 
     def keyReleaseEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
         event.accept()
-        if not event.isAutoRepeat():
-            self._released = (event.key(), event.timestamp())
-
-    def _auto_repeat(self, event: QKeyEvent) -> bool:
-        """Whether a press is the keyboard repeating a key held down.
-
-        Qt says so itself on Windows, macOS and Wayland. Under X11 it misses repeats whose press
-        has not reached it yet when it sees the release before it (most of them, on a loaded
-        machine): those come as a release and a press of the same key at the same millisecond,
-        which no hand can do. (A synthesised event carries no time, 0: never taken for a repeat.)
-        """
-        if event.isAutoRepeat():
-            return True
-        stamp = event.timestamp()
-        return stamp != 0 and self._released == (event.key(), stamp)
+        self._held.released(event)
 
     def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802 (Qt's names)
         return False  # Tab judges; it never moves the focus

@@ -75,7 +75,7 @@ def test_the_catalogue_has_the_french_verdict() -> None:
 
 def test_the_repeat_key_is_the_one_the_station_names() -> None:
     from kiosk.core.play.speech import REPEAT_KEY
-    from kiosk.ui.window import REPEAT_KEY as QT_REPEAT_KEY
+    from kiosk.ui.keymap import REPEAT_KEY as QT_REPEAT_KEY
 
     assert getattr(Qt.Key, f"Key_{REPEAT_KEY}") == QT_REPEAT_KEY
 
