@@ -21,8 +21,8 @@ is printed: on a machine others load, the CPU time is the figure that does not m
   its walk is remembered (target at least 800,000);
 * station start-up to the ready frame on the tournament pack beside a bare PySide6 window: every
   start after the first (target: at most 1.5 x), and the first start on the pack (its walk runs
-  beside Qt's start-up; the station builds its window, and serves, only once the pack is proven:
-  its first frame is its ready frame; targets 1.5 x for the first frame, 2.5 x to serve), and
+  beside Qt's start-up; the station paints "Checking the word list…" first, then builds its
+  window, and serves, once the pack is proven; targets 1.5 x for the first frame, 2.5 x to serve), and
   resident memory once the challenge log is open beside the bare window's.
 
 The list is the file given with ``--list`` (an organiser's own licensed list, such as Collins), or
@@ -382,9 +382,31 @@ def station(pack: Path, folder: Path, runs: int) -> None:
     with_enums = [sys.executable, "-c", "from PySide6.QtCore import Qt\n" + BARE_WINDOW]
     fresh = iter(range(1_000_000))
 
+    serving_s: list[Sample] = []
+
     def first_start() -> Sample:
+        """The first frame ("Checking the word list…" while the walk runs), and in ``serving_s``
+        the ready frame, from which it serves."""
         new_data = folder / f"station-first-{next(fresh)}"
-        return first_frame([*kiosk_args, "station", "--smoke", "--data-dir", str(new_data)], env)
+        args = [*kiosk_args, "station", "--smoke", "--data-dir", str(new_data)]
+        cpu = children_cpu()
+        started = time.perf_counter()
+        process = subprocess.Popen(
+            args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True
+        )
+        assert process.stdout is not None
+        seen: dict[str, float] = {}
+        for line in process.stdout:
+            if "painted" in line:
+                seen.setdefault("first", time.perf_counter() - started)
+            if line.startswith("ready frame painted"):
+                seen["ready"] = time.perf_counter() - started
+        process.wait(timeout=60)
+        spent = children_cpu() - cpu
+        if "ready" not in seen:
+            raise SystemExit(f"{args} did not report its ready frame")
+        serving_s.append(Sample(seen["ready"], spent))
+        return Sample(seen["first"], spent)
 
     bare_s, enums_s, station_s, first_s = interleaved(
         runs,
@@ -393,6 +415,7 @@ def station(pack: Path, folder: Path, runs: int) -> None:
         lambda: first_frame(smoke, env),
         first_start,
     )
+    serving_s = serving_s[-runs:]  # the warm-up's left out, as interleaved leaves it out
     bare_m = statistics.median(walls(bare_s))
     bare_c = statistics.median(cpus(bare_s))
     print(f"station start-up to the ready frame, tournament pack, median of {runs} (min-max):")
@@ -400,15 +423,16 @@ def station(pack: Path, folder: Path, runs: int) -> None:
         ("bare PySide6 window                    ", bare_s, ""),
         ("the same, with Qt's enums loaded       ", enums_s, ""),
         ("kiosk station, every start after first ", station_s, "(target <= 1.5 x)"),
-        ("kiosk station, first start on the pack ", first_s, "(targets: frame 1.5 x, serving 2.5 x)"),
+        ("kiosk station, first start: first frame", first_s, "(target <= 1.5 x)"),
+        ("kiosk station, first start: serving    ", serving_s, "(target <= 2.5 x)"),
     ]:
         ratio = statistics.median(walls(spent)) / bare_m
         cpu_ratio = statistics.median(cpus(spent)) / bare_c
         shown = f"{median_ms(walls(spent))}   {ratio:4.2f} x   {cpu_ms(spent)} {cpu_ratio:4.2f} x"
         print(f"  {label} {shown}  {note}")
     print(
-        "  (the first start builds its window only once the walk has proven the pack: its first "
-        "frame is its ready frame, from which it serves)"
+        '  (a first start paints "Checking the word list…" while the walk proves the pack, then '
+        "its ready frame, from which it serves; CPU: the whole process, walk included)"
     )
     bare_painted = folder / "bare-painted"
     bare_rss = resident_mib(

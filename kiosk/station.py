@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from kiosk.core.station.config import StationConfig, Verifier
     from kiosk.core.words.language import Catalogue
     from kiosk.storage import StationStorage
+    from kiosk.ui.checking import CheckingWindow
 
 __all__ = ["load_station_config", "program_name", "start_station", "station_verifier"]
 
@@ -152,8 +153,11 @@ def start_station(
     if kiosk_session:
         tracebacks_on_fatal_signals()
     words: Catalogue | None = None  # English until the configuration says otherwise
+    checking: CheckingWindow | None = None  # "Checking the word list…", on a first start
 
     def cannot_start(exc: KioskError) -> NoReturn:  # on the terminal only, where there is no screen
+        if checking is not None:
+            checking.done()
         shown = words
         if shown is None and config_path is not None:
             shown = stated_words(config_path)  # a configuration with a mistake still says its language
@@ -173,6 +177,9 @@ def start_station(
     screen_problem = no_screen(config_path, data_dir, os.environ)
     if screen_problem is None:
         from kiosk.ui.app import run_station  # Qt is loaded only for the station itself
+
+        if loading.walking():  # a pack not seen before: its walk is the longest part of the start
+            checking = checking_frame(config, words, smoke=smoke)
     try:
         divisions = loading.result()
         load_languages(config)  # every catalogue it asks for is in this installation
@@ -195,12 +202,29 @@ def start_station(
             kiosk_session=kiosk_session,
             set_pin_command=where.set_pin_command(program_name()),
             verifier=verifier,
+            replacing=checking,
         )
     finally:
         storage.close()
     from kiosk.ui.exit import leave_after_qt
 
     leave_after_qt(code)
+
+
+def checking_frame(config: StationConfig, words: Catalogue | None, *, smoke: bool) -> CheckingWindow:
+    """The "Checking the word list…" window while the walk runs (``kiosk.ui.checking``)."""
+    from kiosk.ui import theme
+    from kiosk.ui.app import seconds_since_process_start
+    from kiosk.ui.checking import show_checking
+
+    access = config.access
+    look = theme.Look(high_contrast=access.high_contrast, large_text=access.large_text)
+    window = show_checking(words, screen_index=config.screen, touch=config.touch, look=look)
+    if smoke:
+        elapsed = seconds_since_process_start()
+        shown = "?" if elapsed is None else f"{elapsed:.3f}"
+        print(f"first frame painted {shown} s after process start: {window.headline.text()}", flush=True)
+    return window
 
 
 def program_name() -> str:

@@ -37,6 +37,7 @@ from kiosk.ui.window import StationWindow
 
 if TYPE_CHECKING:
     from kiosk.storage import StationStorage
+    from kiosk.ui.checking import CheckingWindow
     from kiosk.ui.heartbeat import StationReport
     from kiosk.ui.judge import StorageFactory
 
@@ -140,6 +141,7 @@ def run_station(
     argv: Sequence[str] = (),
     verifier: Verifier | None = None,
     service: ServiceManager | None = None,
+    replacing: CheckingWindow | None = None,
 ) -> int:
     """Run the station until a judge leaves it from judge mode; return the exit code.
 
@@ -153,6 +155,8 @@ def run_station(
     ``verifier`` is how the packs were checked at start-up: a judge's reload checks them the same way.
     ``service`` is systemd, told when the first frame is painted and, from this event loop, that the
     station still answers (``kiosk.ui.watchdog``); by default whoever ``$NOTIFY_SOCKET`` names.
+    ``replacing``: the "Checking the word list…" window of a first start, closed once the station's
+    own first frame is painted (``kiosk.ui.checking``).
     """
     service = service or ServiceManager.from_environment()
     app = application(["kiosk", *argv])
@@ -234,6 +238,8 @@ def run_station(
     recheck.timeout.connect(lambda: serve_when_ready(first=False))
 
     def after_first_frame() -> None:
+        if replacing is not None:
+            replacing.done()
         if smoke:
             elapsed = seconds_since_process_start()
             shown = "?" if elapsed is None else f"{elapsed:.3f}"

@@ -672,6 +672,13 @@ class DivisionsLoading:
         self.checks = checks
         self.started = started
 
+    def walking(self) -> bool:
+        """Whether a pack's walk is still running (a pack this data directory has not seen before):
+        ``result()`` would wait for it."""
+        return any(
+            isinstance(loading, LoadingLexicon) and not loading.done() for loading in self.started.values()
+        )
+
     def result(self) -> tuple[LoadedDivision, ...]:
         config, checks, started = self.config, self.checks, self.started
         cache: dict[Path, MarisaLexicon] = {}
