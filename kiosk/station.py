@@ -176,10 +176,9 @@ def start_station(
         cannot_start(exc)
     screen_problem = no_screen(config_path, data_dir, os.environ)
     if screen_problem is None:
-        from kiosk.ui.app import run_station  # Qt is loaded only for the station itself
-
         if loading.walking():  # a pack not seen before: its walk is the longest part of the start
-            checking = checking_frame(config, words, smoke=smoke)
+            checking = checking_frame(config, words, smoke=smoke)  # before the station's own screens load
+        from kiosk.ui.app import run_station  # Qt is loaded only for the station itself
     try:
         divisions = loading.result()
         load_languages(config)  # every catalogue it asks for is in this installation
@@ -214,8 +213,8 @@ def start_station(
 def checking_frame(config: StationConfig, words: Catalogue | None, *, smoke: bool) -> CheckingWindow:
     """The "Checking the word list…" window while the walk runs (``kiosk.ui.checking``)."""
     from kiosk.ui import theme
-    from kiosk.ui.app import seconds_since_process_start
     from kiosk.ui.checking import show_checking
+    from kiosk.ui.startup import seconds_since_process_start
 
     access = config.access
     look = theme.Look(high_contrast=access.high_contrast, large_text=access.large_text)

@@ -10,11 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import os
 import sys
-import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
@@ -31,7 +28,7 @@ from kiosk.service import ServiceManager
 from kiosk.ui import theme
 from kiosk.ui.controller import StationController
 from kiosk.ui.screen import fill_screen
-from kiosk.ui.startup import application
+from kiosk.ui.startup import application, seconds_since_process_start
 from kiosk.ui.watchdog import Watchdog
 from kiosk.ui.window import StationWindow
 
@@ -45,7 +42,6 @@ __all__ = [
     "READINESS_RECHECK_MS",
     "restore_settings",
     "run_station",
-    "seconds_since_process_start",
     "settle_heap",
 ]
 
@@ -53,20 +49,6 @@ EXIT_OK = 0
 SERVES_BY_ITSELF = marked("This screen turns into the ready screen by itself once that is done.")
 ONE_LINE = marked("Type the command as one line.")
 READINESS_RECHECK_MS = 2000  # a station that is not ready looks again this often (a SQLite read)
-
-
-def seconds_since_process_start() -> float | None:
-    """Wall time since this process was started (Linux; 10 ms resolution), or None elsewhere."""
-    try:
-        fields = Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()
-        uptime = float(Path("/proc/uptime").read_text().split()[0])
-    except (OSError, IndexError, ValueError):
-        return None
-    ticks = os.sysconf("SC_CLK_TCK")
-    started = int(fields[19]) / ticks  # field 22 of stat, counted after the command name
-    # /proc/uptime has 10 ms resolution too; CLOCK_BOOTTIME is finer and counts the same thing.
-    now = time.clock_gettime(time.CLOCK_BOOTTIME) if hasattr(time, "CLOCK_BOOTTIME") else uptime
-    return max(0.0, now - started)
 
 
 def settle_heap() -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from PySide6.QtWidgets import QApplication
 
 from kiosk.paths import guide_dir
 
-__all__ = ["application", "missing_library"]
+__all__ = ["application", "missing_library", "seconds_since_process_start"]
 
 _PLUGIN_FAILED = re.compile(r'Could not load the Qt platform plugin "(?P<platform>[^"]+)"')
 
@@ -75,3 +76,17 @@ def missing_library(folder: Path, platform: str) -> str | None:
             # freezing; the loader's own (which library, and why) is its cause.
             return str(exc.__cause__ if isinstance(exc.__cause__, OSError) else exc)
     return None
+
+
+def seconds_since_process_start() -> float | None:
+    """Wall time since this process was started (Linux; 10 ms resolution), or None elsewhere."""
+    try:
+        fields = Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+    except (OSError, IndexError, ValueError):
+        return None
+    ticks = os.sysconf("SC_CLK_TCK")
+    started = int(fields[19]) / ticks  # field 22 of stat, counted after the command name
+    # /proc/uptime has 10 ms resolution too; CLOCK_BOOTTIME is finer and counts the same thing.
+    now = time.clock_gettime(time.CLOCK_BOOTTIME) if hasattr(time, "CLOCK_BOOTTIME") else uptime
+    return max(0.0, now - started)
