@@ -89,8 +89,11 @@ def postgres_server() -> Iterator[PostgresServer]:
     yield from started_postgres(passwords=False)
 
 
-def started_postgres(*, passwords: bool) -> Iterator[PostgresServer]:
-    """A server of our own, started, destroyed after (CI fails, never skips, when it cannot start)."""
+def started_postgres(
+    *, passwords: bool, prepare: Callable[[PostgresServer], None] | None = None
+) -> Iterator[PostgresServer]:
+    """A server of our own, started, destroyed after (CI fails, never skips, when it cannot start).
+    ``prepare``: what to do to the server made (its files, its settings) before it starts."""
     try:
         server = PostgresServer(find_postgres_bin(), passwords=passwords)
         server.init()
@@ -99,6 +102,8 @@ def started_postgres(*, passwords: bool) -> Iterator[PostgresServer]:
             pytest.fail(f"PostgreSQL is needed for these tests and CI is set: {exc}")
         pytest.skip(f"PostgreSQL unavailable: {exc}")
     try:
+        if prepare is not None:
+            prepare(server)
         server.start()
         yield server
     finally:

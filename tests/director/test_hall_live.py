@@ -121,16 +121,8 @@ def test_event_day_three_stations_a_kill_a_judges_exit_a_mismatch_and_a_dispute_
         "Station 2": write_station(tmp_path / "s2", "Station 2", postgres_url),
         "Station 3": write_station(tmp_path / "s3", "Station 3", postgres_url, rules="penalty"),
     }
-    director_data = tmp_path / "director"
-    subprocess.run(
-        [str(KIOSK), "set-pin", "--stdin", "--data-dir", str(director_data)],
-        input=f"{PIN}\n",
-        text=True,
-        check=True,
-        capture_output=True,
-    )
     port = free_port()
-    director = [str(KIOSK), "director", "--database-url", postgres_url, "--data-dir", str(director_data)]
+    director = live.director_command(tmp_path / "director", postgres_url)
     unit = (REPO_ROOT / "packaging" / "linux" / "challenge-kiosk-x11.service").read_text(encoding="utf-8")
     x11 = {**dict(re.findall(r"^Environment=(\w+)=(.*)$", unit, re.MULTILINE)), "DISPLAY": display}
     x11.pop("KIOSK_DATA_DIR", None)
@@ -300,16 +292,8 @@ def test_the_hall_shows_the_division_a_challenge_just_came_in_at_once(
     """Three divisions take turns on the hall's screen; a challenge judged in the one whose turn is
     furthest away puts it on the screen at once (the timer alone would take two turns, 24 s)."""
     divisions = ("Open", "Premier", "Youth")
-    director_data = tmp_path / "director"
-    subprocess.run(
-        [str(KIOSK), "set-pin", "--stdin", "--data-dir", str(director_data)],
-        input=f"{PIN}\n",
-        text=True,
-        check=True,
-        capture_output=True,
-    )
     port = free_port()
-    director = [str(KIOSK), "director", "--database-url", postgres_url, "--data-dir", str(director_data)]
+    director = live.director_command(tmp_path / "director", postgres_url)
     with open_station_storage(tmp_path / "judging", postgres_url) as judging:
         for division in divisions:
             judging.log.record(make_entry(["CAT"], station="Station 1", division=division))

@@ -98,6 +98,19 @@ def start_station(folder: Path, name: str, url: str, *, pin: bool) -> list[str]:
     return args if pin else [*args, "--kiosk-session"]  # shows "not ready" instead of exiting
 
 
+def director_command(folder: Path, url: str) -> list[str]:
+    """``kiosk director`` on the log at ``url``, its judge PIN (``PIN``) set in ``folder`` first, as
+    the director sets it on the laptop."""
+    subprocess.run(
+        [str(KIOSK), "set-pin", "--stdin", "--data-dir", str(folder)],
+        input=f"{PIN}\n",
+        text=True,
+        check=True,
+        capture_output=True,
+    )
+    return [str(KIOSK), "director", "--database-url", url, "--data-dir", str(folder)]
+
+
 def fresh_text(read: Callable[[], str]) -> str:
     """``read()``, again if the live page replaced the element between finding it and reading it
     (selenium's StaleElementReferenceException, which WebDriverWait does not ignore)."""
@@ -164,25 +177,8 @@ def test_the_director_watches_real_stations_in_a_real_browser(
     engine = open_engine(postgres_url)
     upgrade(engine)  # the log's schema first, as the first station of an event would
     engine.dispose()
-    director_data = tmp_path / "director"
-    subprocess.run(
-        [str(KIOSK), "set-pin", "--stdin", "--data-dir", str(director_data)],
-        input=f"{PIN}\n",
-        text=True,
-        check=True,
-        capture_output=True,
-    )
     port = free_port()
-    director = [
-        str(KIOSK),
-        "director",
-        "--database-url",
-        postgres_url,
-        "--data-dir",
-        str(director_data),
-        "--port",
-        str(port),
-    ]
+    director = [*director_command(tmp_path / "director", postgres_url), "--port", str(port)]
     stations = {
         "Station A": start_station(tmp_path / "a", "Station A", postgres_url, pin=True),
         "Station B": start_station(tmp_path / "b", "Station B", postgres_url, pin=True),

@@ -10,7 +10,6 @@ loopback with certificates made here, and show that it holds.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -28,9 +27,9 @@ from kiosk.core.errors import StorageError
 from kiosk.storage import open_station_storage
 from kiosk.storage.server import set_up_shared_log
 from kiosk.storage.store import TLS_GUIDE, check_shared_log
-from tests.conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT, started_postgres
 from tests.storage.entries import make_entry, read_board
-from tests.storage.postgres import PostgresServer, PostgresUnavailableError, find_postgres_bin
+from tests.storage.postgres import PostgresServer
 
 LOOPBACK = "127.0.0.1"
 
@@ -66,41 +65,30 @@ class TlsServer:
     authority: Path  # the certificate of the server's issuer, which the stations are given
 
 
+def as_the_guide_sets_it(server: PostgresServer) -> None:
+    """The server's certificate made by the guide's commands, ssl on, TCP logins over TLS only."""
+    made = server.root / "made"
+    guide_certificates(made, LOOPBACK)
+    for name in ("server.crt", "server.key"):
+        shutil.copy(made / name, server.root / name)
+        (server.root / name).chmod(0o600)  # the server refuses a key others may read
+        if server.as_root:
+            shutil.chown(server.root / name, "postgres", "postgres")
+    certificate, key = server.root / "server.crt", server.root / "server.key"
+    server.settings.update(ssl="on", ssl_cert_file=str(certificate), ssl_key_file=str(key))
+    hba = server.data / "pg_hba.conf"
+    lines = hba.read_text(encoding="utf-8").splitlines()
+    hba.write_text(
+        "".join(f"hostssl{line[4:]}\n" if line.startswith("host ") else f"{line}\n" for line in lines)
+    )
+
+
 @pytest.fixture(scope="module")
 def tls_server() -> Iterator[TlsServer]:
     """Our own server as the guide sets an event's up: a certificate from the organiser's authority,
     passwords over TCP, and TCP connections only over TLS (``hostssl`` in pg_hba.conf)."""
-    try:
-        server = PostgresServer(find_postgres_bin(), passwords=True)
-        server.init()
-    except PostgresUnavailableError as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"PostgreSQL is needed for these tests and CI is set: {exc}")
-        pytest.skip(f"PostgreSQL unavailable: {exc}")
-    try:
-        made = server.root / "made"
-        guide_certificates(made, LOOPBACK)
-        for name in ("server.crt", "server.key"):
-            shutil.copy(made / name, server.root / name)
-            (server.root / name).chmod(0o600)  # the server refuses a key others may read
-            if server.as_root:
-                shutil.chown(server.root / name, "postgres", "postgres")
-        server.settings.update(
-            ssl="on",
-            ssl_cert_file=str(server.root / "server.crt"),
-            ssl_key_file=str(server.root / "server.key"),
-        )
-        hba = server.data / "pg_hba.conf"
-        lines = hba.read_text(encoding="utf-8").splitlines()
-        hba.write_text(
-            "\n".join("hostssl" + line[len("host") :] if line.startswith("host ") else line for line in lines)
-            + "\n",
-            encoding="utf-8",
-        )
-        server.start()
-        yield TlsServer(server, made / "event-ca.pem")
-    finally:
-        server.destroy()
+    for server in started_postgres(passwords=True, prepare=as_the_guide_sets_it):
+        yield TlsServer(server, server.root / "made" / "event-ca.pem")
 
 
 def over_tls(url: str, root: Path, mode: str = "verify-full") -> str:
