@@ -82,17 +82,38 @@ def no_screen(config_path: Path | None, data_dir: Path | None, environ: Mapping[
 
 
 def not_ready(
-    problem: KioskError, *, kiosk_session: bool, smoke: bool, words: Catalogue | None = None
+    problem: KioskError,
+    *,
+    kiosk_session: bool,
+    smoke: bool,
+    words: Catalogue | None = None,
+    screen_index: int = 0,
+    speech: bool = False,
 ) -> NoReturn:
     """The station cannot start: say why on standard error, and on screen in a kiosk session, in
-    the station's language (``words``) if its configuration was read far enough to say it."""
+    the station's language (``words``) if its configuration was read far enough to say it, on its
+    screen (``screen_index``, the configuration's)."""
     if not kiosk_session:
-        fail(str(problem))
+        if not qt_started():
+            fail(str(problem))
+        with contextlib.suppress(OSError, ValueError):
+            print(f"error: {problem}", file=sys.stderr, flush=True)
+        from kiosk.console import EXIT_ERROR
+        from kiosk.ui.exit import leave_after_qt
+
+        leave_after_qt(EXIT_ERROR)  # Qt is up (the checking frame): never through Qt's teardown
     print(f"error: {problem}", file=sys.stderr, flush=True)
     from kiosk.ui.exit import leave_after_qt
     from kiosk.ui.notready import show_not_ready
 
-    leave_after_qt(show_not_ready(problem.wording, smoke=smoke, t=words))
+    shown = show_not_ready(problem.wording, screen_index=screen_index, smoke=smoke, t=words, speech=speech)
+    leave_after_qt(shown)
+
+
+def qt_started() -> bool:
+    """Whether this process has a QApplication (the checking frame made one before the walk ended)."""
+    widgets = sys.modules.get("PySide6.QtWidgets")
+    return widgets is not None and widgets.QApplication.instance() is not None
 
 
 def station_words(config: StationConfig) -> Catalogue | None:
@@ -153,19 +174,28 @@ def start_station(
     if kiosk_session:
         tracebacks_on_fatal_signals()
     words: Catalogue | None = None  # English until the configuration says otherwise
+    screen_index = 0  # the configuration's, once it is read
+    speech = False  # its [access] speech, once it is read
     checking: CheckingWindow | None = None  # "Checking the word list…", on a first start
 
-    def cannot_start(exc: KioskError) -> NoReturn:  # on the terminal only, where there is no screen
+    def stop_checking() -> None:
         if checking is not None:
             checking.done()
+
+    def cannot_start(exc: KioskError) -> NoReturn:  # on the terminal only, where there is no screen
+        stop_checking()
         shown = words
         if shown is None and config_path is not None:
             shown = stated_words(config_path)  # a configuration with a mistake still says its language
         screen = no_screen(config_path, data_dir, os.environ) is None
-        not_ready(exc, kiosk_session=kiosk_session and screen, smoke=smoke, words=shown)
+        session = kiosk_session and screen
+        not_ready(
+            exc, kiosk_session=session, smoke=smoke, words=shown, screen_index=screen_index, speech=speech
+        )
 
     try:
         config = load_station_config(config_path)
+        screen_index, speech = config.screen, config.access.speech
         words = station_words(config)
         if touch:
             config = replace(config, touch=True)
@@ -189,7 +219,11 @@ def start_station(
     try:
         check_data_dir(where.data_dir)
     except KioskError as exc:
-        not_ready(exc, kiosk_session=kiosk_session, smoke=smoke, words=words)
+        stop_checking()
+        session = kiosk_session
+        not_ready(
+            exc, kiosk_session=session, smoke=smoke, words=words, screen_index=screen_index, speech=speech
+        )
     storage = LazyStorage(where.data_dir, where.database_url)
     try:
         code = run_station(
@@ -222,7 +256,18 @@ def checking_frame(config: StationConfig, words: Catalogue | None, *, smoke: boo
     if smoke:
         elapsed = seconds_since_process_start()
         shown = "?" if elapsed is None else f"{elapsed:.3f}"
-        print(f"first frame painted {shown} s after process start: {window.headline.text()}", flush=True)
+        try:
+            print(f"first frame painted {shown} s after process start: {window.headline.text()}", flush=True)
+        except (
+            OSError
+        ) as exc:  # --smoke's output cannot be written: exit 2, saying so, not through Qt's teardown
+            from kiosk.console import EXIT_ERROR
+            from kiosk.ui.exit import leave_after_qt
+
+            window.done()
+            with contextlib.suppress(OSError):
+                print(f"error: the smoke test cannot print its result: {exc.strerror}", file=sys.stderr)
+            leave_after_qt(EXIT_ERROR)
     return window
 
 

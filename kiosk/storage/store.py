@@ -291,20 +291,24 @@ class SharedLogCheck:
 TLS_GUIDE = 'docs/install.md, "The shared log over TLS"'
 _CONNECT_HINTS = (
     ("certificate verify failed", "— the server's certificate is not signed by the authority in the file "
-     "sslrootcert names: this station has the wrong file, or something else is answering in the "
-     f"server's place on this network; do not judge into it until the organiser has checked ({TLS_GUIDE})"),
+     "sslrootcert names, or one of the two is past its date (openssl x509 -enddate -noout -in FILE "
+     "says): this station has the wrong file, the certificates are old, or something else is "
+     "answering in the server's place on this network; do not judge into it until the organiser has "
+     f"checked ({TLS_GUIDE})"),
     ("does not match host name", "— the server's certificate is made for another name or address: write "
      f"in database_url the host its certificate names ({TLS_GUIDE})"),
     ("root certificate file", "— copy the event's authority certificate (the file the organiser made "
      f"for the stations) to the path sslrootcert names ({TLS_GUIDE})"),
     ("server does not support ssl", "— the server at that address does not speak TLS: turn ssl on in its "
      f"postgresql.conf, or check that the address is the event's server ({TLS_GUIDE})"),
-    ("no encryption", "— the server takes only encrypted connections from this network: write "
-     f"sslmode=verify-full and sslrootcert=FILE in database_url ({TLS_GUIDE})"),
+    # PostgreSQL 12 and later end every refusal of an unencrypted login with "no encryption": the
+    # server's pg_hba.conf lets this computer in over TLS only (hostssl), or not at all
+    ("no pg_hba.conf entry", "— the server's pg_hba.conf has no line that lets this computer in this way: "
+     "if the server takes only encrypted connections (hostssl), write sslmode=verify-full and "
+     f"sslrootcert=FILE in database_url ({TLS_GUIDE}); otherwise add the event network's line to its "
+     "pg_hba.conf (docs/install.md, \"The shared log's server\")"),
     ("password authentication failed", "— the password in database_url is not this role's: paste the line "
      "'kiosk shared-log setup' printed for this station (run it with --new-passwords if it is lost)"),
-    ("no pg_hba.conf entry", "— the server does not let this computer in: add the event network's line to "
-     "its pg_hba.conf (docs/install.md, \"The shared log's server\")"),
     ("connection refused", "— nothing answers at that address and port: is the server running, with "
      "listen_addresses naming this network, and is the port in database_url its port?"),
     ("timeout expired", "— no answer from that address: check the address in database_url, the network, "
@@ -314,6 +318,13 @@ _CONNECT_HINTS = (
     ("closed the connection unexpectedly", "— what answers at that address is not the event's PostgreSQL "
      "server, or the network cut the connection: check the address and port in database_url"),
 )  # fmt: skip
+
+
+def connect_hint(said: str) -> str:
+    """What the organiser can do about what the driver said when it could not connect ("" if the
+    message is none the hints know): the first hint whose words the message holds."""
+    lowered = said.lower()
+    return next((why for words, why in _CONNECT_HINTS if words in lowered), "")
 
 
 def check_shared_log(url: str, station: str) -> SharedLogCheck:
@@ -343,7 +354,7 @@ def check_shared_log(url: str, station: str) -> SharedLogCheck:
                 heard = current_round(conn) if version >= 8 else None
         except StorageError as exc:
             said = " ".join(str(exc).split())  # the driver's lines, as one
-            hint = next((why for words, why in _CONNECT_HINTS if words in said.lower()), "")
+            hint = connect_hint(said)
             raise StorageError(f"{said}{' ' if hint else ''}{hint}") from exc
     finally:
         engine.dispose()

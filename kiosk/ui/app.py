@@ -149,13 +149,22 @@ def run_station(
     try:
         lock = lock_data_dir(data_dir)  # one station per data directory, held by the OS until we exit
     except KioskError as exc:
+        if replacing is not None:
+            replacing.done()
         problem = exc.wording
         print(f"error: {problem}", file=sys.stderr, flush=True)
         if kiosk_session:
             from kiosk.ui.notready import show_not_ready
 
             words = load_languages(config).station
-            return show_not_ready(problem, screen_index=config.screen, smoke=smoke, t=words, service=service)
+            return show_not_ready(
+                problem,
+                screen_index=config.screen,
+                smoke=smoke,
+                t=words,
+                service=service,
+                speech=access.speech,
+            )
         return EXIT_ERROR
     controller = StationController(config, divisions, lambda: storage().log, verifier=verifier)
     window = StationWindow(controller, storage, data_dir, set_pin_command=set_pin_command)

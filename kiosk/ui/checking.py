@@ -10,9 +10,7 @@ frame). A pack the walk refuses ends on the not-ready screen, as it always did.
 
 from __future__ import annotations
 
-import time
-
-from PySide6.QtCore import QEventLoop, Qt, Signal
+from PySide6.QtCore import QEventLoop, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QCursor, QKeyEvent, QPaintEvent
 from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
 
@@ -41,7 +39,8 @@ class CheckingWindow(View):
         self.setObjectName("checking")
         # not the station window's title: what looks for the station's window must not find this one
         self.setWindowTitle("Checking the word list (challenge kiosk)")
-        self.setWindowFlags(Qt.WindowType.FramelessWindowHint | Qt.WindowType.WindowStaysOnTopHint)
+        # not on top: the station's window, shown over it, must be exposed to paint its first frame
+        self.setWindowFlags(Qt.WindowType.FramelessWindowHint)
         theme.paint_background(self, theme.BACKGROUND)
         self.headline = FitLabel(fill=0.7, bold=True)
         self.headline.setObjectName("checking-headline")
@@ -87,11 +86,13 @@ def show_checking(
     window = CheckingWindow(t)
     if not touch:
         QApplication.setOverrideCursor(QCursor(Qt.CursorShape.BlankCursor))
-    painted: list[bool] = []
-    window.first_frame_painted.connect(lambda: painted.append(True))
+    waiting = QEventLoop()  # asleep until the frame is painted: the walk has the CPU meanwhile
+    window.first_frame_painted.connect(waiting.quit, Qt.ConnectionType.QueuedConnection)
+    give_up = QTimer(waiting)  # goes with the loop: nothing of it is left once this returns
+    give_up.setSingleShot(True)
+    give_up.timeout.connect(waiting.quit)
+    give_up.start(int(PAINT_WAIT_S * 1000))
     fill_screen(window, screen_index)
-    deadline = time.monotonic() + PAINT_WAIT_S
-    while not painted and time.monotonic() < deadline:
-        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+    waiting.exec()
     app.processEvents()  # the frame's own follow-ups (the compositor's answer)
     return window

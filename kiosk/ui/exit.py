@@ -26,10 +26,12 @@ def leave_after_qt(code: int) -> NoReturn:
     (X11, offscreen) Python's own exit, SystemExit, as from any command: a program that runs the
     command in its own process (tests/cli_matrix_worker.py) goes on.
     """
-    if QGuiApplication.platformName() != "wayland":
+    if not QGuiApplication.platformName().startswith("wayland"):  # wayland, wayland-egl, ...
         sys.exit(code)
-    atexit.unregister(QtCore.__moduleShutdown)
-    atexit._run_exitfuncs()
+    teardown = getattr(QtCore, "__moduleShutdown", None)  # PySide's own exit handler
+    if teardown is not None:
+        atexit.unregister(teardown)
+        atexit._run_exitfuncs()  # the others; without its name, none (a hang is worse than a lost handler)
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError, AttributeError):  # closed, or no file behind it
             stream.flush()

@@ -15,6 +15,7 @@ station checks again by itself and turns back into the ready screen once the jud
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QCursor, QKeyEvent, QPaintEvent
@@ -30,6 +31,10 @@ from kiosk.ui.screen import fill_screen
 from kiosk.ui.startup import application
 from kiosk.ui.theme import FitLabel
 from kiosk.ui.watchdog import Watchdog
+
+if TYPE_CHECKING:
+    from kiosk.core.play.speech import Speech
+    from kiosk.voice import Voice
 
 __all__ = ["LEAVE_CHORD", "NotReadyView", "NotReadyWindow", "show_not_ready"]
 
@@ -106,24 +111,50 @@ class NotReadyWindow(NotReadyView):
     first_frame_painted = Signal()
     left = Signal()
 
-    def __init__(self, problem: Text, t: Catalogue | None = None) -> None:
-        """``t``: the station's language, when its configuration could be read far enough to say it."""
+    def __init__(self, problem: Text, t: Catalogue | None = None, *, speech: bool = False) -> None:
+        """``t``: the station's language, when its configuration could be read far enough to say it;
+        ``speech``: its ``[access] speech``, when it could: the notice is then said aloud too."""
         words = t or english()
         super().__init__(problem, how=words.text(RESTART, chord=LEAVE_CHORD), t=words)
         self.setWindowTitle("Challenge station \u2014 not ready")
         self.setWindowFlags(Qt.WindowType.FramelessWindowHint | Qt.WindowType.WindowStaysOnTopHint)
         self._painted = False
+        self.voice: Voice | None = None
+        if speech:
+            from kiosk.voice import Voice
+
+            self.voice = Voice()
+        self.said: list[Speech] = []  # what it said, for the tests
+
+    def say(self) -> None:
+        """The players' part of the notice, aloud (if the station speaks) and to screen readers, as
+        the station says it when it stops serving (``kiosk.core.play.speech.not_ready_said``)."""
+        from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
+
+        from kiosk.core.play.speech import not_ready_said
+
+        speech = not_ready_said(self._words)
+        self.said = [*self.said[-9:], speech]
+        if self.voice is not None:
+            self.voice.say(speech)
+        if QAccessible.isActive():
+            event = QAccessibleAnnouncementEvent(self, speech.text)
+            event.setPoliteness(QAccessible.AnnouncementPoliteness.Assertive)
+            QAccessible.updateAccessibility(event)
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)
         super().paintEvent(event)
         if not self._painted:
             self._painted = True
             self.first_frame_painted.emit()
+            self.say()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
         event.accept()
         if event.key() == Qt.Key.Key_Q and event.modifiers() & _LEAVE_MODIFIERS == _LEAVE_MODIFIERS:
             self.left.emit()
+        elif not event.isAutoRepeat():  # any key a player presses hears why nothing answers
+            self.say()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt's name)
         event.ignore()  # Alt+F4 and the like: only the judge's chord leaves
@@ -136,6 +167,7 @@ def show_not_ready(
     smoke: bool = False,
     t: Catalogue | None = None,
     service: ServiceManager | None = None,
+    speech: bool = False,
 ) -> int:
     """Show the not-ready screen until a judge leaves it; always returns the error exit code.
 
@@ -143,7 +175,7 @@ def show_not_ready(
     painted (its status says why it does not serve), and the watchdog's pings come from this loop.
     """
     app = application(["kiosk"])
-    window = NotReadyWindow(problem, t)
+    window = NotReadyWindow(problem, t, speech=speech)
     service = service or ServiceManager.from_environment()
     watchdog = Watchdog(service, lambda: f"not ready: {problem}", window)
     window.first_frame_painted.connect(watchdog.up, Qt.ConnectionType.QueuedConnection)

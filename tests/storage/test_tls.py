@@ -26,7 +26,7 @@ from sqlalchemy.engine import make_url
 from kiosk.core.errors import StorageError
 from kiosk.storage import open_station_storage
 from kiosk.storage.server import set_up_shared_log
-from kiosk.storage.store import TLS_GUIDE, check_shared_log
+from kiosk.storage.store import TLS_GUIDE, check_shared_log, connect_hint
 from tests.conftest import REPO_ROOT, started_postgres
 from tests.storage.entries import make_entry, read_board
 from tests.storage.postgres import PostgresServer
@@ -255,3 +255,39 @@ def test_setup_warns_when_the_server_has_tls_off_and_wants_a_full_path(
     relative = setup_command(secure_postgres, "--tls-authority", "event-ca.pem", "--station", "T1")
     assert relative.returncode == 2
     assert "give the file's full path as the stations keep it" in relative.stderr
+
+
+@pytest.mark.parametrize(
+    ("driver_said", "advice"),
+    [
+        # PostgreSQL 15's refusal of an unencrypted login its pg_hba.conf has no line for: a server
+        # that takes only TLS, or a network left out; both are said
+        (
+            'connection failed: connection to server at "192.168.1.10", port 5432 failed: FATAL: no '
+            'pg_hba.conf entry for host "192.168.1.23", user "kiosk_table_1", database "kiosk", '
+            "no encryption",
+            [
+                "write sslmode=verify-full and sslrootcert=FILE",
+                "add the event network's line to its pg_hba.conf",
+            ],
+        ),
+        (
+            'connection to server at "192.168.1.10", port 5432 failed: SSL error: certificate verify failed',
+            ["not signed by the authority in the file sslrootcert names", "past its date"],
+        ),
+        (
+            'connection to server at "192.168.1.10", port 5432 failed: server does not support SSL, but SSL '
+            "was required",
+            ["does not speak TLS"],
+        ),
+        (
+            'connection to server at "192.168.1.10", port 5432 failed: FATAL: password authentication failed '
+            'for user "kiosk_table_1"',
+            ["the password in database_url is not this role's"],
+        ),
+    ],
+)
+def test_each_refusal_gets_the_advice_that_fits_it(driver_said: str, advice: list[str]) -> None:
+    hint = connect_hint(driver_said)
+    for words in advice:
+        assert words in hint

@@ -8,6 +8,7 @@ pack is proven (``kiosk.ui.checking``, ``kiosk.station.start_station``, ``run_st
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 from shiboken6 import isValid
 
+from kiosk.core.errors import StorageError
 from kiosk.core.packs.verification import PackWalker, WalkCache, WalkedTries, WalkRefusedError, walk_tries
 from kiosk.core.station.config import Division, StationConfig, Verifier, start_divisions
 from kiosk.core.words.alphabet import Alphabet
@@ -96,25 +98,49 @@ def refusing_walk(words: bytes, youth: bytes | None, count: int, alphabet: Alpha
     raise WalkRefusedError("its word trie holds 3 words where its manifest says 5")
 
 
-def test_a_pack_the_walk_refuses_after_the_checking_frame_ends_on_the_not_ready_screen(
+def folder_refused(_folder: Path) -> None:
+    raise StorageError("the data folder cannot be written (read-only file system)")
+
+
+@pytest.mark.parametrize(
+    ("walk", "data_dir_check", "said"),
+    [
+        (refusing_walk, None, "holds 3 words where its manifest says 5"),
+        (slow_walk, folder_refused, "the data folder cannot be written"),
+    ],
+    ids=["the walk refuses the pack", "the data folder cannot be used"],
+)
+@pytest.mark.parametrize("kiosk_session", [True, False], ids=["kiosk session", "terminal"])
+def test_a_start_that_fails_after_the_checking_frame_takes_it_down_and_says_why(
     qtbot: QtBot,
     tmp_path: Path,
     make_pack: PackFactory,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
+    walk: Callable[[bytes, bytes | None, int, Alphabet], WalkedTries],
+    data_dir_check: Callable[[Path], None] | None,
+    said: str,
+    kiosk_session: bool,
 ) -> None:
-    """A kiosk session's first start: "Checking the word list…", then the walk refuses the pack:
-    the checking window goes and "Station not ready — call a judge" says why (exit 2)."""
+    """A first start: "Checking the word list…", then the start fails: the checking window goes,
+    and a kiosk session shows "Station not ready — call a judge" (a terminal's station says why
+    on standard error), exit 2 either way."""
     config = tmp_path / "station.toml"
     config.write_text(f'[[divisions]]\nname = "Open"\npack = "{make_pack(WORDS)}"\n', encoding="utf-8")
-    refusing = Verifier(walker=PackWalker(cache=WalkCache(tmp_path / "walks"), walk=refusing_walk, fork=True))
-    monkeypatch.setattr("kiosk.station.station_verifier", lambda *_args, **_kwargs: refusing)
+    verifier = Verifier(walker=PackWalker(cache=WalkCache(tmp_path / "walks"), walk=walk, fork=True))
+    monkeypatch.setattr("kiosk.station.station_verifier", lambda *_args, **_kwargs: verifier)
+    if data_dir_check is not None:
+        monkeypatch.setattr("kiosk.paths.check_data_dir", data_dir_check)
     with pytest.raises(SystemExit) as left:
-        start_station(config, tmp_path / "data", touch=False, smoke=True, kiosk_session=True)
+        start_station(config, tmp_path / "data", touch=False, smoke=True, kiosk_session=kiosk_session)
     assert left.value.code == 2
     out, err = capsys.readouterr()
-    assert out.index("first frame painted") < out.index("not-ready frame painted"), out
+    assert "first frame painted" in out
     assert "Checking the word list" in out
-    assert "holds 3 words where its manifest says 5" in err
+    if kiosk_session:
+        assert out.index("first frame painted") < out.index("not-ready frame painted"), out
+    else:
+        assert "not-ready frame painted" not in out
+    assert said in err
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    assert not [w for w in QApplication.topLevelWidgets() if isinstance(w, CheckingWindow)]
+    assert not [w for w in QApplication.topLevelWidgets() if isinstance(w, CheckingWindow) and isValid(w)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
 
 from kiosk.core.play.speech import Spelled
 from kiosk.core.station.config import Access
@@ -130,3 +131,28 @@ def test_a_french_station_that_cannot_serve_says_so_in_french(station: StationFa
         "Borne indisponible\u00a0: appelez un arbitre. Cette borne ne peut pas arbitrer de contestation pour "
         "l'instant.",
     )
+
+
+def test_a_station_that_could_not_start_says_so_aloud_when_it_speaks(qtbot: QtBot) -> None:
+    """The start-up notice (a pack refused, a log folder it cannot write): said when painted and at
+    any fresh key, in the station's language, through the voice when [access] speech is on."""
+    from kiosk.ui.notready import NotReadyWindow
+
+    window = NotReadyWindow("the pack is damaged", load_catalogue("fr"), speech=True)
+    qtbot.addWidget(window)
+    window.resize(1024, 600)
+    window.show()
+    qtbot.waitUntil(lambda: len(window.said) == 1)
+    assert window.voice is not None
+    assert window.said[0].language == "fr"
+    assert window.said[0].text.startswith("Borne indisponible\u00a0: appelez un arbitre.")
+    QApplication.sendEvent(
+        window, QKeyEvent(QKeyEvent.Type.KeyPress, K.Key_A, Qt.KeyboardModifier.NoModifier, "a")
+    )
+    assert len(window.said) == 2
+    held = QKeyEvent(QKeyEvent.Type.KeyPress, K.Key_A, Qt.KeyboardModifier.NoModifier, "a", True)
+    QApplication.sendEvent(window, held)
+    assert len(window.said) == 2  # a key held down: said once
+    silent = NotReadyWindow("the pack is damaged")
+    qtbot.addWidget(silent)
+    assert silent.voice is None  # a station that does not speak: screen readers only

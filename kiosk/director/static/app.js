@@ -64,7 +64,7 @@
       sound.setAttribute("aria-pressed", String(soundOn));
       sound.textContent = "Sound for a new problem: " + (soundOn ? "on" : "off");
       if (soundOn) {
-        try { audio = audio || new AudioContext(); audio.resume(); } catch (error) { /* none */ }
+        try { audio = audio || new AudioContext(); audio.resume().catch(() => {}); } catch (error) { /* none */ }
       }
     });
   }
