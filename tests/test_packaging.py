@@ -35,6 +35,30 @@ from tests.xvfb import require
 pytestmark = pytest.mark.slow
 
 
+@pytest.fixture(autouse=True)
+def no_display_left_behind() -> Iterator[None]:
+    """A cage session these tests stop leaves its Xwayland display's lock in /tmp (written by cage,
+    as the session user, ``nobody``); Debian's Xvfb -displayfd later takes that display without a
+    lock of its own, and a second X server started then can take it too. After each test, once
+    the cage that wrote it has gone (a few seconds at most), such a lock and its socket go."""
+    yield
+    if os.geteuid() != 0:
+        return  # the session user is this user: cage's own exit removes what it made
+    deadline = time.monotonic() + 5.0
+    for lock in Path("/tmp").glob(".X*-lock"):
+        try:
+            if lock.stat().st_uid == 0:
+                continue  # a root X server's (Xvfb's): not the sessions'
+            pid = int(lock.read_text(encoding="ascii").strip(" \n\x00"))  # cage ends it with a NUL
+        except (OSError, ValueError):
+            continue
+        while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        if not Path(f"/proc/{pid}").exists():
+            lock.unlink(missing_ok=True)
+            Path(f"/tmp/.X11-unix/X{lock.name[2:-5]}").unlink(missing_ok=True)
+
+
 @pytest.fixture(scope="module")
 def bundle() -> Iterator[Path]:
     # World-readable, like /opt/challenge-kiosk: the kiosk session runs it as an unprivileged user.
