@@ -338,6 +338,7 @@ def test_a_session_that_hangs_or_freezes_is_restarted_as_the_guide_says(unit: Un
     assert unit.setting("NotifyAccess") == "all"
     assert unit.setting("Restart") == "always"
     guide = INSTALL.read_text(encoding="utf-8")
-    for key in ("TimeoutStartSec", "WatchdogSec", "WatchdogSignal", "TimeoutStopSec"):
+    for key in ("TimeoutStartSec", "WatchdogSec", "WatchdogSignal", "LimitCORE", "TimeoutStopSec"):
         assert f"`{key}={unit.setting(key)}`" in guide, f"install.md does not say {key}={unit.setting(key)}"
     assert seconds(unit.setting("WatchdogSec")) >= 2 * SQLITE_BUSY_TIMEOUT_MS / 1000
+    assert unit.setting("LimitCORE") == "0"  # a station killed by the watchdog leaves no core file
