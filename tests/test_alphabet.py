@@ -596,3 +596,14 @@ def test_a_whole_texts_stored_spellings_are_checked_as_each_spelling_is(name: st
     alphabet = alphabets()[name]
     text = "\n".join(words)
     assert alphabet.all_stored(text) == all(alphabet.is_stored(w) for w in text.split("\n"))
+
+
+def test_the_greek_ano_teleia_is_the_catalan_middle_dot_and_nothing_elsewhere() -> None:
+    """U+0387 is U+00B7 to Unicode (NFC makes one the other): a Greek keyboard's key gives the
+    Catalan L·L tile on the station and in `kiosk check` alike; no other alphabet takes it."""
+    catalan = alphabets()["catalan"]
+    assert read_typed("col\u0387lecció", catalan).tiles == read_typed("col·lecció", catalan).tiles
+    assert normalise_word("COL\u0387LECCIÓ", alphabet=catalan) == "CO[L·L]ECCIO"
+    for name, alphabet in alphabets().items():
+        if name != "catalan":
+            assert alphabet.typed_char("\u0387") is None, name

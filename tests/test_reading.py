@@ -52,10 +52,21 @@ PACK_WORDS = {
 }
 # Words as players type them, right and wrong (readings the pack does not hold included).
 TYPED_WORDS = {
-    "english": ["cat", "qi", "za", "caT"],
+    "english": ["cat", "qi", "za", "caT", "\u212ai"],  # a Kelvin sign for K: refused alike
     "french": ["été", "cœur", "cafe\u0301", "coeur"],
     "spanish": ["calle", "cal+le", "callo", "cal+lo", "che", "c+he", "an\u0303o", "año", "ano", "perro"],
-    "catalan": ["call", "cal·l", "cal.l", "col·lecció", "col.leccio", "collecció", "anys", "que", "façana"],
+    "catalan": [
+        "call",
+        "cal·l",
+        "cal.l",
+        "col·lecció",
+        "col.leccio",
+        "collecció",
+        "anys",
+        "que",
+        "façana",
+        "col\u0387lecció",  # a Greek layout's ano teleia: Unicode's own middle dot (NFC)
+    ],
     "italian": ["perché", "perche\u0300", "casa"],
     "polish": ["żółw", "zo\u0301\u0142w", "kot"],
     "german": ["straße", "strasse", "ärger", "a\u0308rger"],

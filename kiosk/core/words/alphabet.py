@@ -49,12 +49,19 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from kiosk.core.wording import Text, Wording
 from kiosk.core.words.language import marked
+
+# Characters Unicode holds to be another one exactly (canonical singletons: NFC turns each into
+# it) that a keyboard may send for a mark an alphabet takes: the Greek ano teleia for the Catalan
+# middle dot (a Greek layout's key). Letters are left out: English reads A-Z by a road of its own
+# (kiosk.core.words.normalise), and the station and `kiosk check` must refuse the same characters.
+CANONICAL_SINGLETONS = ("\u0387",)
 
 __all__ = [
     "DEFAULT_ALPHABET",
@@ -184,6 +191,10 @@ class Alphabet:
         simple = not multi
         if not simple:
             typed_chars[TILE_SEPARATOR] = TILE_SEPARATOR
+        for char in CANONICAL_SINGLETONS:  # the same character to Unicode, typed another way
+            same = unicodedata.normalize("NFC", char)
+            if same in typed_chars:
+                typed_chars.setdefault(char, typed_chars[same])
         object.__setattr__(self, "_typed_chars", MappingProxyType(typed_chars))
         # how written letters are read: every tile by its letters, unless a mark is among them
         written = {tile: (tile,) for tile in self.tiles if not any(m in tile for m in self.marks)}
