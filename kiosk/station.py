@@ -220,9 +220,13 @@ def start_station(
         check_data_dir(where.data_dir)
     except KioskError as exc:
         stop_checking()
-        session = kiosk_session
         not_ready(
-            exc, kiosk_session=session, smoke=smoke, words=words, screen_index=screen_index, speech=speech
+            exc,
+            kiosk_session=kiosk_session,
+            smoke=smoke,
+            words=words,
+            screen_index=screen_index,
+            speech=speech,
         )
     storage = LazyStorage(where.data_dir, where.database_url)
     try:
@@ -248,26 +252,17 @@ def checking_frame(config: StationConfig, words: Catalogue | None, *, smoke: boo
     """The "Checking the word list…" window while the walk runs (``kiosk.ui.checking``)."""
     from kiosk.ui import theme
     from kiosk.ui.checking import show_checking
-    from kiosk.ui.startup import seconds_since_process_start
+    from kiosk.ui.startup import smoke_painted
 
     access = config.access
     look = theme.Look(high_contrast=access.high_contrast, large_text=access.large_text)
     window = show_checking(words, screen_index=config.screen, touch=config.touch, look=look)
-    if smoke:
-        elapsed = seconds_since_process_start()
-        shown = "?" if elapsed is None else f"{elapsed:.3f}"
-        try:
-            print(f"first frame painted {shown} s after process start: {window.headline.text()}", flush=True)
-        except (
-            OSError
-        ) as exc:  # --smoke's output cannot be written: exit 2, saying so, not through Qt's teardown
-            from kiosk.console import EXIT_ERROR
-            from kiosk.ui.exit import leave_after_qt
+    if smoke and not smoke_painted("first", window.headline.text()):
+        from kiosk.console import EXIT_ERROR
+        from kiosk.ui.exit import leave_after_qt
 
-            window.done()
-            with contextlib.suppress(OSError):
-                print(f"error: the smoke test cannot print its result: {exc.strerror}", file=sys.stderr)
-            leave_after_qt(EXIT_ERROR)
+        window.done()
+        leave_after_qt(EXIT_ERROR)  # Qt is up: not through its teardown
     return window
 
 

@@ -8,7 +8,6 @@ returns the same storage every time: the log records into it, judge mode reads i
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import sys
 from collections.abc import Sequence
@@ -28,7 +27,7 @@ from kiosk.service import ServiceManager
 from kiosk.ui import theme
 from kiosk.ui.controller import StationController
 from kiosk.ui.screen import fill_screen
-from kiosk.ui.startup import application, seconds_since_process_start
+from kiosk.ui.startup import application, smoke_painted
 from kiosk.ui.watchdog import Watchdog
 from kiosk.ui.window import StationWindow
 
@@ -232,19 +231,11 @@ def run_station(
         if replacing is not None:
             replacing.done()
         if smoke:
-            elapsed = seconds_since_process_start()
-            shown = "?" if elapsed is None else f"{elapsed:.3f}"
-            try:
-                # what the ready screen asks, in the station's language: the smoke test of a bundle
-                # sees its translation catalogues at work
-                asked = window.ready.prompt.text().split("\n")[0]
-                print(f"ready frame painted {shown} s after process start: {asked}", flush=True)
-            except OSError as exc:  # raised in a Qt slot, it would be swallowed and never quit
-                with contextlib.suppress(OSError):
-                    print(f"error: the smoke test cannot print its result: {exc.strerror}", file=sys.stderr)
-                app.exit(EXIT_ERROR)
-                return
-            app.exit(0)  # quit() would ask the window, which refuses to close
+            # what the ready screen asks, in the station's language: the smoke test of a bundle sees
+            # its translation catalogues at work (an OSError raised in this Qt slot would be
+            # swallowed and never quit: smoke_painted says so and the loop ends with 2)
+            asked = window.ready.prompt.text().split("\n")[0]
+            app.exit(0 if smoke_painted("ready", asked) else EXIT_ERROR)  # quit() would ask the window
             return
         window.build_screens()
         from kiosk.ui.heartbeat import StationReport

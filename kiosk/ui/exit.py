@@ -20,11 +20,10 @@ def leave_after_qt(code: int) -> NoReturn:
     thread, which waits in wl_display_read_events for a read the main thread prepared and will
     never make. Seen in about 1 exit in 20 on a loaded machine: the process hung with its last
     frame on the screen, a judge's "Exit the station" froze the station and systemd's stop waited
-    for its timeout. The station's
-    storage, reports and lock are closed by the caller before this; every other exit handler runs
-    here, all but PySide's, which is the one that destroys the QApplication. On any other platform
-    (X11, offscreen) Python's own exit, SystemExit, as from any command: a program that runs the
-    command in its own process (tests/cli_matrix_worker.py) goes on.
+    for its timeout. The station's storage, reports and lock are closed by the caller before this;
+    every other exit handler runs here, all but PySide's, which is the one that destroys the
+    QApplication. On any other platform (X11, offscreen) Python's own exit, SystemExit, as from any
+    command: a program that runs the command in its own process (tests/cli_matrix_worker.py) goes on.
     """
     if not QGuiApplication.platformName().startswith("wayland"):  # wayland, wayland-egl, ...
         sys.exit(code)

@@ -43,7 +43,7 @@ def key_to_event(event: QKeyEvent) -> Event:
     text = typed_text(event)
     if (modifiers, key) == JUDGE_CHORD and not text:
         return JudgeRequested()
-    if modifiers & (Mod.ControlModifier | Mod.AltModifier | Mod.MetaModifier):
+    if modifiers & _SHORTCUT_MODIFIERS:
         # AltGr's letters are typed; Ctrl+Q, Ctrl+W, Alt+F4, Alt+Tab and friends do nothing here
         return Typed(text) if text else Nudged()
     simple: dict[int, Event] = {

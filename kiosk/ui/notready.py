@@ -129,18 +129,14 @@ class NotReadyWindow(NotReadyView):
     def say(self) -> None:
         """The players' part of the notice, aloud (if the station speaks) and to screen readers, as
         the station says it when it stops serving (``kiosk.core.play.speech.not_ready_said``)."""
-        from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
-
         from kiosk.core.play.speech import not_ready_said
+        from kiosk.ui.speaker import announce
 
         speech = not_ready_said(self._words)
         self.said = [*self.said[-9:], speech]
         if self.voice is not None:
             self.voice.say(speech)
-        if QAccessible.isActive():
-            event = QAccessibleAnnouncementEvent(self, speech.text)
-            event.setPoliteness(QAccessible.AnnouncementPoliteness.Assertive)
-            QAccessible.updateAccessibility(event)
+        announce(self, speech.text, urgent=True)
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)
         super().paintEvent(event)

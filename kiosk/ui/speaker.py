@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from kiosk.core.words.language import Catalogue
     from kiosk.voice import Voice
 
-__all__ = ["SPOKEN_KEPT", "Speaker"]
+__all__ = ["SPOKEN_KEPT", "Speaker", "announce"]
 
 # Steps kept in ``Speaker.spoken``: a whole play (8 words of 15 letters is ~130 steps) and more. A
 # station says a step at each key: kept all, they piled up for as long as it ran (28,000 after
@@ -111,12 +111,17 @@ class Speaker(QObject):
         self._announce(speech.text, urgent=urgent)
 
     def _announce(self, message: str, *, urgent: bool) -> None:
-        """Tell screen readers (Qt forwards it only when an assistive program listens)."""
-        # QAccessible costs ~2 ms to load: not before the first frame (the ready screen says nothing).
-        from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
+        announce(self.window, message, urgent=urgent)
 
-        if QAccessible.isActive():
-            event = QAccessibleAnnouncementEvent(self.window, message)
-            if urgent:
-                event.setPoliteness(QAccessible.AnnouncementPoliteness.Assertive)
-            QAccessible.updateAccessibility(event)
+
+def announce(widget: QWidget, message: str, *, urgent: bool) -> None:
+    """Tell screen readers (Qt forwards it only when an assistive program listens); ``urgent``:
+    they may cut in on what they are reading for it."""
+    # QAccessible costs ~2 ms to load: not before the first frame (the ready screen says nothing).
+    from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
+
+    if QAccessible.isActive():
+        event = QAccessibleAnnouncementEvent(widget, message)
+        if urgent:
+            event.setPoliteness(QAccessible.AnnouncementPoliteness.Assertive)
+        QAccessible.updateAccessibility(event)

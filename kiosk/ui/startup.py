@@ -10,6 +10,7 @@ library is missing and says what to install, before Qt aborts.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
@@ -22,7 +23,7 @@ from PySide6.QtWidgets import QApplication
 
 from kiosk.paths import guide_dir
 
-__all__ = ["application", "missing_library", "seconds_since_process_start"]
+__all__ = ["application", "missing_library", "seconds_since_process_start", "smoke_painted"]
 
 _PLUGIN_FAILED = re.compile(r'Could not load the Qt platform plugin "(?P<platform>[^"]+)"')
 
@@ -90,3 +91,18 @@ def seconds_since_process_start() -> float | None:
     # /proc/uptime has 10 ms resolution too; CLOCK_BOOTTIME is finer and counts the same thing.
     now = time.clock_gettime(time.CLOCK_BOOTTIME) if hasattr(time, "CLOCK_BOOTTIME") else uptime
     return max(0.0, now - started)
+
+
+def smoke_painted(frame: str, said: str) -> bool:
+    """``--smoke``'s line for a frame painted ("ready frame painted 0.231 s after process start:"
+    and what the frame says); False, said on standard error, when it cannot be written (the caller
+    then exits 2)."""
+    elapsed = seconds_since_process_start()
+    shown = "?" if elapsed is None else f"{elapsed:.3f}"
+    try:
+        print(f"{frame} frame painted {shown} s after process start: {said}", flush=True)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            print(f"error: the smoke test cannot print its result: {exc.strerror}", file=sys.stderr)
+        return False
+    return True

@@ -86,17 +86,17 @@
   // division with a new challenge (its count for the day changed) comes at once, for a whole turn.
   let turn = 0;
   let turns = null;
-  function latestByDivision() {
+  function todayByDivision() {
     const found = new Map();
     for (const division of document.querySelectorAll("#hall-divisions .division")) {
-      found.set(division.dataset.division, division.dataset.latest || "");
+      found.set(division.dataset.division, division.dataset.today || "");
     }
     return found;
   }
   function changedDivision(before) {
     const divisions = [...document.querySelectorAll("#hall-divisions .division")];
     return divisions.findIndex((division) => before.has(division.dataset.division)
-      && before.get(division.dataset.division) !== (division.dataset.latest || ""));
+      && before.get(division.dataset.division) !== (division.dataset.today || ""));
   }
   function nextTurnsFromNow() {
     if (turns !== null) clearInterval(turns);
@@ -156,7 +156,7 @@
     const source = new EventSource("events?view=" + stream);
     const replace = (event) => {
       if (!live) return;
-      const before = stream === "hall" ? latestByDivision() : null;
+      const before = stream === "hall" ? todayByDivision() : null;
       live.innerHTML = event.data;
       if (before !== null) {
         const changed = changedDivision(before);
